@@ -1,0 +1,16 @@
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+install:
+	python3 -m venv $(VENV) && $(VENV)/bin/pip install -e ".[test]"
+
+test:
+	$(PY) -m pytest
+
+lint:
+	$(VENV)/bin/ruff check src tests benchmarks
+
+bench:
+	$(PY) benchmarks/cold_check.py
+
+.PHONY: install test lint bench

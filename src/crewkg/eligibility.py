@@ -1,0 +1,222 @@
+"""The Datalog program: generic rules per requirement kind, facts from the kb and the person records.
+
+No certificate, day count or age is written here: thresholds, roles and the pathway structure are facts
+loaded from the kb (`law.py`); a changed number in `kb/` changes the answer.
+
+pyDatalog keeps one global database per thread. Every evaluation starts with `pyDatalog.clear()` and
+reloads the rules, so one call's facts never leak into another; facts are keyed by person id, so a batch
+of persons can share one evaluation. Comparisons are always made on bound variables (design.md, engine traps).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import date
+
+from pyDatalog import pyDatalog
+
+from .law import Law, Requirement
+from .persons import Person
+
+_LOCK = threading.Lock()
+
+RULES = """
+# RULE age — minimum age ('das N. Lebensjahr vollendet'); age facts are completed years on the evaluation date
+have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
+
+# RULE fahrzeit-any — Fahrzeit in any deck role (§ 2 Z 3 SchBV): the sum over all roles
+(total_fahrzeit[P] == sum_(D, for_each=Role)) <= sailing(P, Role, D)
+have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & (total_fahrzeit[P] == V)
+
+# RULE fahrzeit-role — Fahrzeit served in a named role ('als Matrose geleistete Mindestfahrzeit')
+have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_served_as(R, Role) & sailing(P, Role, V)
+
+# RULE sea-time — professional experience on a sea-going ship, in one capacity or in any
+(total_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, 'AnyCapacity') & person(P) & (total_sea[P] == V)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, C) & sea(P, C, V)
+
+# RULE experience — years of professional experience / of vocational training
+have(P, R, V) <= req_kind(R, 'ProfessionalExperience') & experience(P, V)
+have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
+
+# RULE programme — a completed approved programme (§ 132 SchFG) for the role, at least N months
+have(P, R, V) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & programme(P, G, Role, V, W, A)
+qualifying(P, R, G) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & programme(P, G, Role, M, W, A) & req_min(R, N) & (M >= N)
+
+# RULE programme-fahrzeit — Fahrzeit within / after / within or after 'this programme' (the qualifying one)
+have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, V, A)
+have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'AfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, V)
+have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, A) & (V == W + A)
+
+# RULE threshold — a numeric requirement is met when what the person has reaches the minimum
+met(P, R) <= have(P, R, V) & req_min(R, N) & (V >= N)
+
+# RULE exam — every listed exam passed
+met(P, R) <= req_kind(R, 'Exam') & person(P) & ~exam_lacking(P, R)
+exam_lacking(P, R) <= person(P) & req_exam(R, E) & ~exam(P, E)
+
+# RULE certificate-held — one of the accepted certificates is held
+met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C)
+
+# RULE document — the named document (radio certificate, medical fitness, safety training, Lehrvertrag) is held
+met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
+
+# RULE any-of — alternatives inside one litera
+met(P, R) <= req_kind(R, 'AnyOf') & alternative(R, S) & met(P, S)
+
+# RULE all-of — every part of a group
+met(P, R) <= req_kind(R, 'AllOf') & person(P) & ~part_unmet(P, R)
+part_unmet(P, R) <= person(P) & part(R, S) & ~met(P, S)
+
+# RULE pathway — a Ziffer is satisfied when all of its literae are met
+pathway_satisfied(P, W) <= pathway(W) & person(P) & ~pathway_failing(P, W)
+pathway_failing(P, W) <= person(P) & pathway_requirement(W, R) & ~met(P, R)
+
+# RULE eligible — a certificate can be issued when one of its pathways is satisfied
+eligible(P, C) <= pathway_satisfied(P, W) & leads_to(W, C)
+
+# RULE can-fill — roles from certificates held plus the hierarchy (INTERPRETATION, see kb:RoleHierarchy)
+above(A, B) <= ranks_above(A, B)
+above(A, B) <= ranks_above(A, X) & above(X, B)
+can_fill(P, Role) <= holds(P, C) & certifies(C, Role)
+can_fill(P, Role) <= holds(P, C) & certifies(C, Top) & above(Top, Role)
+"""
+
+def completed_years(birth: date, on: date) -> int:
+    """Completed years of life ('das N. Lebensjahr vollendet'). A person born on 29 February completes a year
+    on 28 February in common years (§ 902 Abs. 2 ABGB: a period ends on the last day of the month that lacks
+    the matching day)."""
+    try:
+        anniversary = birth.replace(year=on.year)
+    except ValueError:
+        anniversary = date(on.year, 2, 28)
+    return on.year - birth.year - (1 if on < anniversary else 0)
+
+
+def birthday(birth: date, years: int) -> date:
+    """The day on which `years` of life are completed."""
+    try:
+        return birth.replace(year=birth.year + years)
+    except ValueError:
+        return date(birth.year + years, 2, 28)
+
+
+def kb_facts(law: Law) -> list[tuple]:
+    facts: list[tuple] = []
+    for r in law.requirements.values():
+        facts.append(("req_kind", r.id, r.kind))
+        if r.minimum is not None:
+            facts.append(("req_min", r.id, r.minimum))
+        if r.kind == "Fahrzeit":
+            facts.append(("req_served_as", r.id, r.served_as) if r.served_as else ("req_any_role", r.id))
+        if r.capacity:
+            facts.append(("req_capacity", r.id, r.capacity))
+        if r.programme_for:
+            facts.append(("req_programme_for", r.id, r.programme_for))
+        if r.of_programme:
+            facts.append(("req_of_programme", r.id, r.of_programme))
+        if r.phase:
+            facts.append(("req_phase", r.id, r.phase))
+        facts += [("req_exam", r.id, e) for e in r.exams]
+        facts += [("req_certificate", r.id, c) for c in r.certificates]
+        if r.document:
+            facts.append(("req_document", r.id, r.document))
+        rel = "alternative" if r.kind == "AnyOf" else "part"
+        facts += [(rel, r.id, c) for c in r.children]
+    for w in law.pathways.values():
+        facts.append(("pathway", w.id))
+        facts.append(("leads_to", w.id, w.certificate))
+        facts += [("pathway_requirement", w.id, r) for r in w.requirements]
+    for c in law.certificates.values():
+        if c.role:
+            facts.append(("certifies", c.id, c.role))
+    facts += [("ranks_above", a, b) for a, b in law.ranks_above]
+    return facts
+
+
+def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
+    f: list[tuple] = [("person", p.id)]
+    if p.birth_date:
+        f.append(("age", p.id, completed_years(p.birth_date, as_of)))
+    for role in law.ids_of("DeckCrewRole"):
+        f.append(("sailing", p.id, role, p.sailing_days.get(role, 0)))
+    for cap in ("AsDeckCrew", "AsMaster"):
+        f.append(("sea", p.id, cap, p.sea_days.get(cap, 0)))
+    f.append(("experience", p.id, p.professional_experience_years))
+    f.append(("vocational", p.id, p.vocational_training_years))
+    for i, g in enumerate(p.programmes):
+        f.append(("programme", p.id, i, g.role, g.months, g.sailing_days, g.sailing_days_after))
+    f += [("exam", p.id, e) for e in p.exams]
+    f += [("holds", p.id, c) for c in p.certificates]
+    for doc, held in documents(p, as_of).items():
+        if held:
+            f.append(("document", p.id, doc))
+    return f
+
+
+def documents(p: Person, as_of: date) -> dict[str, bool]:
+    """Which documents of the ontology the record proves on the evaluation date."""
+    medical = p.medical_fitness and (p.medical_valid_until is None or p.medical_valid_until >= as_of)
+    return {
+        "MedicalFitness": medical,
+        "Sprechfunkzeugnis": p.radio_certificate,
+        "BasicSafetyTraining": p.basic_safety_training,
+        "ApprenticeshipContract": p.apprenticeship_contract,
+    }
+
+
+@dataclass
+class Derived:
+    """What the Datalog program derived for a batch of persons."""
+
+    have: dict[tuple[str, str], list]
+    met: set[tuple[str, str]]
+    satisfied: set[tuple[str, str]]
+    eligible: set[tuple[str, str]]
+    can_fill: set[tuple[str, str]]
+
+
+def _answers(query: str) -> list[tuple]:
+    result = pyDatalog.ask(query)
+    return list(result.answers) if result else []
+
+
+def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
+    """Run the program once for a batch of persons (a fresh database each call)."""
+    with _LOCK:
+        pyDatalog.clear()
+        pyDatalog.load(RULES)
+        for fact in kb_facts(law):
+            pyDatalog.assert_fact(*fact)
+        for p in persons:
+            for fact in person_facts(p, law, as_of):
+                pyDatalog.assert_fact(*fact)
+        have: dict[tuple[str, str], list] = {}
+        for pid, rid, v in _answers("have(P, R, V)"):
+            have.setdefault((pid, rid), []).append(v)
+        derived = Derived(
+            have=have,
+            met={tuple(a) for a in _answers("met(P, R)")},
+            satisfied={tuple(a) for a in _answers("pathway_satisfied(P, W)")},
+            eligible={tuple(a) for a in _answers("eligible(P, C)")},
+            can_fill={tuple(a) for a in _answers("can_fill(P, R)")},
+        )
+        pyDatalog.clear()
+    return derived
+
+
+def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):
+    """What the person has toward a requirement, for the answer: the best value the program derived."""
+    if r.kind == "Exam":
+        return [e for e in p.exams if e in r.exams]
+    if r.kind == "CertificateHeld":
+        return [c for c in p.certificates if c in r.certificates]
+    if r.kind == "Document":
+        return documents(p, as_of).get(r.document or "", False)
+    values = d.have.get((p.id, r.id), [])
+    if not values:
+        return None if r.kind == "MinimumAge" else 0
+    best = max(values)
+    return int(best) if float(best).is_integer() else best

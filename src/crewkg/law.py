@@ -1,0 +1,276 @@
+"""The law as plain Python data, read from the kb graph.
+
+The engine never names a certificate, a day count or an age: everything it needs is read here from
+`kb/` and `ontology/`. Parsing Turtle costs more than a whole check, so the compiled law is cached
+(pickle keyed by the content hash of every kb and ontology file); an edit to any file rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from .locations import cache_dir, kb_dir, ontology_dir
+
+#: requirement kind (class local name without "Requirement") -> unit of needed/have
+UNITS = {
+    "MinimumAge": "years",
+    "Fahrzeit": "days",
+    "ProgrammeFahrzeit": "days",
+    "SeaTime": "days",
+    "ProfessionalExperience": "years",
+    "VocationalTraining": "years",
+    "Programme": "months",
+    "Exam": "exams",
+    "CertificateHeld": "certificates",
+    "Document": "document",
+    "AnyOf": "alternatives",
+    "AllOf": "parts",
+}
+
+
+@dataclass(frozen=True)
+class Provision:
+    id: str
+    citation: str
+    wording: str
+    notes: tuple[str, ...] = ()
+    part_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Requirement:
+    id: str
+    kind: str
+    provision: str
+    label: dict[str, str]
+    order: int
+    minimum: int | None = None
+    served_as: str | None = None
+    capacity: str | None = None
+    of_programme: str | None = None
+    phase: str | None = None
+    programme_for: str | None = None
+    exams: tuple[str, ...] = ()
+    certificates: tuple[str, ...] = ()
+    document: str | None = None
+    children: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def unit(self) -> str:
+        return UNITS[self.kind]
+
+
+@dataclass(frozen=True)
+class Pathway:
+    id: str
+    certificate: str
+    provision: str
+    label: dict[str, str]
+    order: int
+    requirements: tuple[str, ...]
+    presupposes: str | None = None
+
+
+@dataclass(frozen=True)
+class Certificate:
+    id: str
+    role: str | None
+    provision: str
+    label: dict[str, str]
+    order: int
+    regulation: str | None
+    pathways: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Term:
+    """A role, function, exam, document, capacity or phase: anything a record may name by id."""
+
+    id: str
+    kinds: frozenset[str]
+    label: dict[str, str]
+    order: int = 0
+
+
+@dataclass
+class Regulation:
+    id: str
+    abbreviation: str
+    title: str
+    gazette: str
+    in_force_from: date
+    in_force_until: date | None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class Law:
+    version: str
+    regulations: dict[str, Regulation]
+    provisions: dict[str, Provision]
+    requirements: dict[str, Requirement]
+    pathways: dict[str, Pathway]
+    certificates: dict[str, Certificate]
+    terms: dict[str, Term]
+    ranks_above: list[tuple[str, str]] = field(default_factory=list)
+
+    def ids_of(self, kind: str) -> list[str]:
+        """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
+        found = [t for t in self.terms.values() if kind in t.kinds]
+        return [t.id for t in sorted(found, key=lambda t: (t.order, t.id))]
+
+    def citation(self, provision_id: str) -> str:
+        return self.provisions[provision_id].citation
+
+    def label(self, term_id: str, lang: str = "de") -> str:
+        for table in (self.terms, self.certificates):
+            if term_id in table:
+                lab = table[term_id].label
+                return lab.get(lang) or lab.get("de") or term_id
+        return term_id
+
+    def certificates_in_order(self) -> list[Certificate]:
+        return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))
+
+
+def _files(kb: Path, onto: Path) -> list[Path]:
+    return sorted(onto.glob("*.ttl")) + sorted(p for p in kb.rglob("*.ttl") if "examples" not in p.parts and "queries" not in p.parts)
+
+
+def _digest(files: list[Path]) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.name).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def load_graph(kb: Path | None = None, onto: Path | None = None):
+    """The merged ontology + kb graph (rdflib), for SPARQL, SHACL and the hygiene tests."""
+    from rdflib import Graph
+
+    g = Graph()
+    for f in _files(kb or kb_dir(), onto or ontology_dir()):
+        g.parse(f, format="turtle")
+    return g
+
+
+@lru_cache(maxsize=8)
+def _load(kb: Path, onto: Path) -> Law:
+    files = _files(kb, onto)
+    version = _digest(files)
+    cdir = cache_dir()
+    cached = cdir / f"law-{version}.pickle" if cdir else None
+    if cached and cached.exists():
+        try:
+            return pickle.loads(cached.read_bytes())
+        except Exception:  # a stale or foreign pickle is rebuilt, never trusted
+            pass
+    law = _compile(load_graph(kb, onto), version)
+    if cached:
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(law))
+        tmp.replace(cached)
+    return law
+
+
+def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
+    return _load(Path(kb or kb_dir()).resolve(), Path(onto or ontology_dir()).resolve())
+
+
+def _compile(g, version: str) -> Law:
+    from rdflib import RDF, RDFS, Literal
+    from rdflib.namespace import SKOS
+
+    from .namespaces import CREW, local
+
+    def labels(s) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for o in g.objects(s, RDFS.label):
+            if isinstance(o, Literal):
+                out.setdefault(o.language or "de", str(o))
+        if "en" not in out and "de" in out:
+            out["en"] = out["de"]
+        return out
+
+    def one(s, p):
+        return g.value(s, p)
+
+    def num(s, p) -> int | None:
+        v = one(s, p)
+        return None if v is None else int(v.toPython())
+
+    def notes(s) -> tuple[str, ...]:
+        return tuple(sorted(str(o) for o in g.objects(s, SKOS.editorialNote)))
+
+    def opt(s, p) -> str | None:
+        v = one(s, p)
+        return None if v is None else local(v)
+
+    regulations = {}
+    for s in g.subjects(RDF.type, CREW.Regulation):
+        until = one(s, CREW.inForceUntil)
+        regulations[local(s)] = Regulation(
+            id=local(s), abbreviation=str(one(s, CREW.abbreviation)), title=labels(s).get("de", local(s)),
+            gazette=str(one(s, CREW.gazette)), in_force_from=one(s, CREW.inForceFrom).toPython(),
+            in_force_until=until.toPython() if until is not None else None, notes=notes(s))
+
+    provisions = {}
+    for s in g.subjects(RDF.type, CREW.Provision):
+        provisions[local(s)] = Provision(
+            id=local(s), citation=str(one(s, CREW.citation) or labels(s).get("de", local(s))),
+            wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf))
+
+    kinds = {local(c)[: -len("Requirement")]: c for c in g.subjects(RDFS.subClassOf, CREW.Requirement)}
+    requirements = {}
+    for kind, cls in kinds.items():
+        for s in g.subjects(RDF.type, cls):
+            minimum = num(s, CREW.minimumDays)
+            for p in (CREW.minimumYears, CREW.minimumMonths):
+                minimum = minimum if minimum is not None else num(s, p)
+            children = list(g.objects(s, CREW.hasAlternative)) + list(g.objects(s, CREW.hasPart))
+            children.sort(key=lambda c: (num(c, CREW.statuteOrder) or 0, str(c)))
+            requirements[local(s)] = Requirement(
+                id=local(s), kind=kind, provision=local(one(s, CREW.provision)), label=labels(s),
+                order=num(s, CREW.statuteOrder) or 0, minimum=minimum,
+                served_as=opt(s, CREW.servedAs), capacity=opt(s, CREW.seaCapacity),
+                of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
+                programme_for=opt(s, CREW.programmeFor),
+                exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
+                certificates=tuple(sorted(local(o) for o in g.objects(s, CREW.acceptsCertificate))),
+                document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s))
+
+    pathways = {}
+    for s in g.subjects(RDF.type, CREW.Pathway):
+        reqs = sorted(g.objects(s, CREW.hasRequirement), key=lambda r: (num(r, CREW.statuteOrder) or 0, str(r)))
+        pathways[local(s)] = Pathway(
+            id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
+            label=labels(s), order=num(s, CREW.statuteOrder) or 0, requirements=tuple(local(r) for r in reqs),
+            presupposes=opt(s, CREW.presupposes))
+
+    certificates = {}
+    for s in g.subjects(RDF.type, CREW.Certificate):
+        cid = local(s)
+        mine = sorted((p for p in pathways.values() if p.certificate == cid), key=lambda p: p.order)
+        certificates[cid] = Certificate(
+            id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
+            order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
+            pathways=tuple(p.id for p in mine))
+
+    terms: dict[str, Term] = {}
+    for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):
+        for s in g.subjects(RDF.type, getattr(CREW, cls)):
+            old = terms.get(local(s))
+            kinds_of = (old.kinds if old else frozenset()) | {cls}
+            if cls == "DeckCrewRole":
+                kinds_of |= {"Role"}
+            terms[local(s)] = Term(local(s), frozenset(kinds_of), labels(s), num(s, CREW.statuteOrder) or 0)
+
+    ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
+    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks)

@@ -1,0 +1,125 @@
+"""The closed namespaces used from Python: a typo in a term fails at import, not as a silently minted IRI."""
+
+from __future__ import annotations
+
+from rdflib import Namespace
+from rdflib.namespace import DefinedNamespace
+from rdflib.term import URIRef
+
+CREW_IRI = "https://w3id.org/crewkg/onto#"
+KB_IRI = "https://w3id.org/crewkg/kb/"
+PERSON_IRI = "https://w3id.org/crewkg/person/"
+
+KB = Namespace(KB_IRI)
+PERSON = Namespace(PERSON_IRI)
+
+
+class CREW(DefinedNamespace):
+    _NS = Namespace(CREW_IRI)
+    _fail = True
+
+    Regulation: URIRef
+    Provision: URIRef
+    Role: URIRef
+    DeckCrewRole: URIRef
+    Certificate: URIRef
+    Document: URIRef
+    Exam: URIRef
+    Pathway: URIRef
+    Person: URIRef
+    SailingRecord: URIRef
+    SeaRecord: URIRef
+    CompletedProgramme: URIRef
+    SeaCapacity: URIRef
+    ProgrammePhase: URIRef
+    Function: URIRef
+    Requirement: URIRef
+    MinimumAgeRequirement: URIRef
+    FahrzeitRequirement: URIRef
+    ProgrammeFahrzeitRequirement: URIRef
+    SeaTimeRequirement: URIRef
+    ProfessionalExperienceRequirement: URIRef
+    VocationalTrainingRequirement: URIRef
+    ProgrammeRequirement: URIRef
+    ExamRequirement: URIRef
+    CertificateHeldRequirement: URIRef
+    DocumentRequirement: URIRef
+    AnyOfRequirement: URIRef
+    AllOfRequirement: URIRef
+    ranksAbove: URIRef
+    certifiesRole: URIRef
+    leadsTo: URIRef
+    presupposes: URIRef
+    hasRequirement: URIRef
+    hasAlternative: URIRef
+    hasPart: URIRef
+    provision: URIRef
+    partOf: URIRef
+    inRegulation: URIRef
+    servedAs: URIRef
+    seaCapacity: URIRef
+    programmeFor: URIRef
+    ofProgramme: URIRef
+    programmePhase: URIRef
+    requiresExam: URIRef
+    acceptsCertificate: URIRef
+    requiresDocument: URIRef
+    holdsCertificate: URIRef
+    passedExam: URIRef
+    holdsFunction: URIRef
+    hasSailingRecord: URIRef
+    hasSeaRecord: URIRef
+    completedProgramme: URIRef
+    inRole: URIRef
+    minimumYears: URIRef
+    minimumDays: URIRef
+    minimumMonths: URIRef
+    wording: URIRef
+    citation: URIRef
+    paragraph: URIRef
+    absatz: URIRef
+    ziffer: URIRef
+    litera: URIRef
+    abbreviation: URIRef
+    gazette: URIRef
+    inForceFrom: URIRef
+    inForceUntil: URIRef
+    statuteOrder: URIRef
+    personId: URIRef
+    birthDate: URIRef
+    medicallyFit: URIRef
+    medicalFitnessValidUntil: URIRef
+    hasRadioCertificate: URIRef
+    hasBasicSafetyTraining: URIRef
+    hasApprenticeshipContract: URIRef
+    apprenticeshipYear: URIRef
+    professionalExperienceYears: URIRef
+    vocationalTrainingYears: URIRef
+    days: URIRef
+    months: URIRef
+    daysWithin: URIRef
+    daysAfter: URIRef
+    daysPerYear: URIRef
+    AsDeckCrew: URIRef
+    AsMaster: URIRef
+    AnyCapacity: URIRef
+    WithinProgramme: URIRef
+    AfterProgramme: URIRef
+    WithinOrAfterProgramme: URIRef
+    Anlage8: URIRef
+    Anlage9: URIRef
+    Anlage10: URIRef
+    Anlage11: URIRef
+    Sprechfunkzeugnis: URIRef
+    MedicalFitness: URIRef
+    BasicSafetyTraining: URIRef
+    ApprenticeshipContract: URIRef
+
+
+def local(iri: object) -> str:
+    """The short id of a crew: or kb: term (the token used in records, Datalog and JSON)."""
+    s = str(iri)
+    for base in (CREW_IRI, KB_IRI, PERSON_IRI):
+        if s.startswith(base):
+            return s[len(base):]
+    return s

@@ -1,0 +1,283 @@
+"""Person records (YAML, JSON or Turtle): reading, the schema check, and the mapping to RDF.
+
+A record is checked twice: a schema check here (types, ranges, known ids — every message names file,
+field and what was expected) and the SHACL shapes in `ontology/shapes.ttl` on the record's RDF form
+(see `validation.py`). The ids a record may use (roles, certificates, exams, functions) come from the kb.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .law import Law
+
+ID_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+SUFFIXES = {".yaml", ".yml", ".json", ".ttl"}
+
+
+@dataclass
+class Programme:
+    role: str
+    months: int
+    sailing_days: int = 0
+    sailing_days_after: int = 0
+
+
+@dataclass
+class Person:
+    id: str
+    source: str = ""
+    birth_date: date | None = None
+    medical_fitness: bool = False
+    medical_valid_until: date | None = None
+    radio_certificate: bool = False
+    basic_safety_training: bool = False
+    apprenticeship_contract: bool = False
+    apprenticeship_year: int | None = None
+    sailing_days: dict[str, int] = field(default_factory=dict)
+    sea_days: dict[str, int] = field(default_factory=dict)
+    professional_experience_years: float = 0
+    vocational_training_years: float = 0
+    programmes: list[Programme] = field(default_factory=list)
+    exams: list[str] = field(default_factory=list)
+    certificates: list[str] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+
+
+#: record key -> ontology capacity id for sea_days
+SEA_KEYS = {"deck_crew": "AsDeckCrew", "master": "AsMaster"}
+TOP_KEYS = {
+    "id", "birth_date", "medical_fitness", "radio_certificate", "basic_safety_training", "apprenticeship",
+    "sailing_days", "sea_days", "professional_experience_years", "vocational_training_years", "programmes",
+    "exams", "certificates", "functions",
+}
+PROGRAMME_KEYS = {"for", "months", "sailing_days", "sailing_days_after"}
+
+
+def record_files(path: Path) -> list[Path]:
+    """The record files a path names: the file itself, or every record file in a folder (sorted)."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+        if not files:
+            raise InputError(str(path), "", "a folder with at least one .yaml, .yml, .json or .ttl record")
+        return files
+    if not path.exists():
+        raise InputError(str(path), "", "an existing file or folder")
+    return [path]
+
+
+def read_mapping(path: Path) -> Any:
+    """Parse a YAML or JSON file; every failure becomes an InputError naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
+    if not text.strip():
+        raise InputError(str(path), "", "a non-empty record")
+    if path.suffix.lower() == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(str(path), "", f"valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise InputError(str(path), "", f"valid YAML{pos}") from None
+
+
+def load_person_file(path: Path, law: Law, as_of: date) -> Person:
+    if path.suffix.lower() == ".ttl":
+        from .rdf_records import person_from_turtle
+
+        return person_from_turtle(path, law, as_of)
+    data = read_mapping(path)
+    person = person_from_mapping(data, law, as_of, str(path))
+    from .validation import shacl_check_person
+
+    shacl_check_person(person)
+    return person
+
+
+def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
+    persons = [load_person_file(f, law, as_of) for f in record_files(path)]
+    seen: dict[str, str] = {}
+    for p in persons:
+        if p.id in seen:
+            raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+        seen[p.id] = p.source
+    return persons
+
+
+class _Checker:
+    """Small typed accessors that raise InputError with the field path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, fld: str, expected: str, got: object = None) -> InputError:
+        return InputError(self.source, fld, expected, got)
+
+    def boolean(self, value: Any, fld: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(fld, "true or false", value)
+        return value
+
+    def count(self, value: Any, fld: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(fld, "a whole number of days (0 or more)", value)
+        if value < 0:
+            raise self.fail(fld, "a number that is not negative", value)
+        return value
+
+    def number(self, value: Any, fld: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(fld, "a number of years (0 or more)", value)
+        if value < 0:
+            raise self.fail(fld, "a number that is not negative", value)
+        return value
+
+    def day(self, value: Any, fld: str) -> date:
+        if isinstance(value, date):
+            return value
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise self.fail(fld, "an ISO date YYYY-MM-DD", value)
+
+    def mapping(self, value: Any, fld: str, keys: set[str] | None = None) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(fld, "a mapping of keys to values", value)
+        if keys is not None:
+            for k in value:
+                if k not in keys:
+                    raise self.fail(f"{fld}.{k}" if fld else str(k), f"one of the known keys {sorted(keys)}", k)
+        return value
+
+    def id_list(self, value: Any, fld: str, allowed: list[str], what: str) -> list[str]:
+        if not isinstance(value, list):
+            raise self.fail(fld, f"a list of {what} ids", value)
+        for i, v in enumerate(value):
+            if v not in allowed:
+                raise self.fail(f"{fld}[{i}]", f"a known {what} id, one of {allowed}", v)
+        return list(dict.fromkeys(value))
+
+
+def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person:
+    """Schema check and conversion of a YAML/JSON record (design.md, 'Person record')."""
+    c = _Checker(source)
+    c.mapping(data, "", TOP_KEYS)
+    pid = data.get("id")
+    if not isinstance(pid, str) or not ID_RE.match(pid):
+        raise c.fail("id", "an id of letters, digits, _ and -", pid)
+    p = Person(id=pid, source=source)
+    if "birth_date" in data:
+        p.birth_date = c.day(data["birth_date"], "birth_date")
+        if p.birth_date > min(date.today(), as_of):
+            raise c.fail("birth_date", "a birth date not after today and not after the evaluation date", str(p.birth_date))
+    if "medical_fitness" in data:
+        mf = data["medical_fitness"]
+        if isinstance(mf, dict):
+            c.mapping(mf, "medical_fitness", {"valid_until"})
+            if "valid_until" not in mf:
+                raise c.fail("medical_fitness.valid_until", "a date")
+            p.medical_fitness = True
+            p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
+        else:
+            p.medical_fitness = c.boolean(mf, "medical_fitness")
+    if "radio_certificate" in data:
+        p.radio_certificate = c.boolean(data["radio_certificate"], "radio_certificate")
+    if "basic_safety_training" in data:
+        p.basic_safety_training = c.boolean(data["basic_safety_training"], "basic_safety_training")
+    if "apprenticeship" in data:
+        a = c.mapping(data["apprenticeship"], "apprenticeship", {"contract", "year"})
+        if "contract" in a:
+            p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
+        if "year" in a:
+            year = c.count(a["year"], "apprenticeship.year")
+            if year < 1:
+                raise c.fail("apprenticeship.year", "an apprenticeship year of 1 or more", year)
+            p.apprenticeship_year = year
+    roles = law.ids_of("DeckCrewRole")
+    if "sailing_days" in data:
+        sd = c.mapping(data["sailing_days"], "sailing_days")
+        for role, days in sd.items():
+            if role not in roles:
+                raise c.fail(f"sailing_days.{role}", f"a deck role id, one of {roles}", role)
+            p.sailing_days[role] = c.count(days, f"sailing_days.{role}")
+    if "sea_days" in data:
+        sea = c.mapping(data["sea_days"], "sea_days", set(SEA_KEYS))
+        for key, days in sea.items():
+            p.sea_days[SEA_KEYS[key]] = c.count(days, f"sea_days.{key}")
+    if "professional_experience_years" in data:
+        p.professional_experience_years = c.number(data["professional_experience_years"], "professional_experience_years")
+    if "vocational_training_years" in data:
+        p.vocational_training_years = c.number(data["vocational_training_years"], "vocational_training_years")
+    if "programmes" in data:
+        progs = data["programmes"]
+        if not isinstance(progs, list):
+            raise c.fail("programmes", "a list of completed programmes", progs)
+        for i, g in enumerate(progs):
+            f = f"programmes[{i}]"
+            c.mapping(g, f, PROGRAMME_KEYS)
+            if g.get("for") not in roles:
+                raise c.fail(f"{f}.for", f"the role the programme trains for, one of {roles}", g.get("for"))
+            if "months" not in g:
+                raise c.fail(f"{f}.months", "the programme length in months")
+            months = c.count(g["months"], f"{f}.months")
+            within = c.count(g.get("sailing_days", 0), f"{f}.sailing_days")
+            after = c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after")
+            p.programmes.append(Programme(g["for"], months, within, after))
+    if "exams" in data:
+        p.exams = c.id_list(data["exams"], "exams", law.ids_of("Exam"), "exam")
+    if "certificates" in data:
+        p.certificates = c.id_list(data["certificates"], "certificates", sorted(law.certificates), "certificate")
+    if "functions" in data:
+        p.functions = c.id_list(data["functions"], "functions", law.ids_of("Function"), "function")
+    return p
+
+
+def person_to_mapping(p: Person) -> dict[str, Any]:
+    """The record form of a Person (the inverse of person_from_mapping), used for Turtle input and the API."""
+    out: dict[str, Any] = {"id": p.id}
+    if p.birth_date:
+        out["birth_date"] = p.birth_date.isoformat()
+    if p.medical_valid_until:
+        out["medical_fitness"] = {"valid_until": p.medical_valid_until.isoformat()}
+    elif p.medical_fitness:
+        out["medical_fitness"] = True
+    for key in ("radio_certificate", "basic_safety_training"):
+        if getattr(p, key):
+            out[key] = True
+    if p.apprenticeship_contract or p.apprenticeship_year:
+        out["apprenticeship"] = {"contract": p.apprenticeship_contract}
+        if p.apprenticeship_year:
+            out["apprenticeship"]["year"] = p.apprenticeship_year
+    if p.sailing_days:
+        out["sailing_days"] = dict(p.sailing_days)
+    if p.sea_days:
+        back = {v: k for k, v in SEA_KEYS.items()}
+        out["sea_days"] = {back[k]: v for k, v in p.sea_days.items()}
+    for key in ("professional_experience_years", "vocational_training_years"):
+        if getattr(p, key):
+            out[key] = getattr(p, key)
+    if p.programmes:
+        out["programmes"] = [
+            {"for": g.role, "months": g.months, "sailing_days": g.sailing_days, "sailing_days_after": g.sailing_days_after}
+            for g in p.programmes
+        ]
+    for key in ("exams", "certificates", "functions"):
+        if getattr(p, key):
+            out[key] = list(getattr(p, key))
+    return out

@@ -1,0 +1,147 @@
+"""Person records as RDF: the same keys as YAML/JSON, in the ontology's terms.
+
+Turtle records are read back through the same schema check as YAML/JSON, so all three formats give
+the same Person and the same errors.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from .errors import InputError
+from .law import Law
+from .persons import Person, person_from_mapping, person_to_mapping
+
+
+def person_graph(p: Person):
+    """The RDF form of one record (for SHACL validation and export)."""
+    from rdflib import BNode, Graph, Literal
+    from rdflib.namespace import RDF, XSD
+
+    from .namespaces import CREW, KB, PERSON
+
+    g = Graph()
+    g.bind("crew", CREW._NS)
+    g.bind("kb", KB)
+    s = PERSON[p.id]
+    g.add((s, RDF.type, CREW.Person))
+    g.add((s, CREW.personId, Literal(p.id)))
+    if p.birth_date:
+        g.add((s, CREW.birthDate, Literal(p.birth_date, datatype=XSD.date)))
+    g.add((s, CREW.medicallyFit, Literal(p.medical_fitness)))
+    if p.medical_valid_until:
+        g.add((s, CREW.medicalFitnessValidUntil, Literal(p.medical_valid_until, datatype=XSD.date)))
+    g.add((s, CREW.hasRadioCertificate, Literal(p.radio_certificate)))
+    g.add((s, CREW.hasBasicSafetyTraining, Literal(p.basic_safety_training)))
+    g.add((s, CREW.hasApprenticeshipContract, Literal(p.apprenticeship_contract)))
+    if p.apprenticeship_year is not None:
+        g.add((s, CREW.apprenticeshipYear, Literal(p.apprenticeship_year)))
+    for role, days in p.sailing_days.items():
+        b = BNode()
+        g.add((s, CREW.hasSailingRecord, b))
+        g.add((b, RDF.type, CREW.SailingRecord))
+        g.add((b, CREW.inRole, KB[role]))
+        g.add((b, CREW.days, Literal(days)))
+    for cap, days in p.sea_days.items():
+        b = BNode()
+        g.add((s, CREW.hasSeaRecord, b))
+        g.add((b, RDF.type, CREW.SeaRecord))
+        g.add((b, CREW.seaCapacity, getattr(CREW, cap)))
+        g.add((b, CREW.days, Literal(days)))
+    if p.professional_experience_years:
+        g.add((s, CREW.professionalExperienceYears, Literal(p.professional_experience_years, datatype=XSD.decimal)))
+    if p.vocational_training_years:
+        g.add((s, CREW.vocationalTrainingYears, Literal(p.vocational_training_years, datatype=XSD.decimal)))
+    for prog in p.programmes:
+        b = BNode()
+        g.add((s, CREW.completedProgramme, b))
+        g.add((b, RDF.type, CREW.CompletedProgramme))
+        g.add((b, CREW.programmeFor, KB[prog.role]))
+        g.add((b, CREW.months, Literal(prog.months)))
+        g.add((b, CREW.daysWithin, Literal(prog.sailing_days)))
+        g.add((b, CREW.daysAfter, Literal(prog.sailing_days_after)))
+    for e in p.exams:
+        g.add((s, CREW.passedExam, getattr(CREW, e)))
+    for c in p.certificates:
+        g.add((s, CREW.holdsCertificate, KB[c]))
+    for f in p.functions:
+        g.add((s, CREW.holdsFunction, KB[f]))
+    return g
+
+
+def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
+    """Read a Turtle record: SHACL-validate it, then map it onto the record keys and run the schema check."""
+    from rdflib import Graph, Literal
+    from rdflib.namespace import RDF
+
+    from .namespaces import CREW, local
+    from .validation import shacl_check
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
+    if not text.strip():
+        raise InputError(str(path), "", "a non-empty record")
+    g = Graph()
+    try:
+        g.parse(data=text, format="turtle")
+    except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(str(path), "", f"valid Turtle ({first[:200]})") from None
+    subjects = list(g.subjects(RDF.type, CREW.Person))
+    if len(subjects) != 1:
+        raise InputError(str(path), "rdf:type", "exactly one crew:Person", len(subjects))
+    shacl_check(g, str(path))
+    s = subjects[0]
+
+    def val(p):
+        v = g.value(s, p)
+        return v.toPython() if isinstance(v, Literal) else v
+
+    data: dict = {"id": str(val(CREW.personId) or local(s))}
+    if val(CREW.birthDate) is not None:
+        data["birth_date"] = val(CREW.birthDate)
+    if val(CREW.medicalFitnessValidUntil) is not None:
+        data["medical_fitness"] = {"valid_until": val(CREW.medicalFitnessValidUntil)}
+    elif val(CREW.medicallyFit) is not None:
+        data["medical_fitness"] = bool(val(CREW.medicallyFit))
+    for key, prop in (("radio_certificate", CREW.hasRadioCertificate), ("basic_safety_training", CREW.hasBasicSafetyTraining)):
+        if val(prop) is not None:
+            data[key] = bool(val(prop))
+    if val(CREW.hasApprenticeshipContract) is not None or val(CREW.apprenticeshipYear) is not None:
+        data["apprenticeship"] = {"contract": bool(val(CREW.hasApprenticeshipContract))}
+        if val(CREW.apprenticeshipYear) is not None:
+            data["apprenticeship"]["year"] = int(val(CREW.apprenticeshipYear))
+    sailing = {}
+    for b in g.objects(s, CREW.hasSailingRecord):
+        sailing[local(g.value(b, CREW.inRole))] = int(g.value(b, CREW.days).toPython())
+    if sailing:
+        data["sailing_days"] = sailing
+    sea = {}
+    back = {"AsDeckCrew": "deck_crew", "AsMaster": "master"}
+    for b in g.objects(s, CREW.hasSeaRecord):
+        cap = local(g.value(b, CREW.seaCapacity))
+        sea[back.get(cap, cap)] = int(g.value(b, CREW.days).toPython())
+    if sea:
+        data["sea_days"] = sea
+    for key, prop in (("professional_experience_years", CREW.professionalExperienceYears),
+                      ("vocational_training_years", CREW.vocationalTrainingYears)):
+        if val(prop) is not None:
+            data[key] = float(val(prop))
+    progs = []
+    for b in g.objects(s, CREW.completedProgramme):
+        progs.append({"for": local(g.value(b, CREW.programmeFor)), "months": int(g.value(b, CREW.months).toPython()),
+                      "sailing_days": int((g.value(b, CREW.daysWithin) or Literal(0)).toPython()),
+                      "sailing_days_after": int((g.value(b, CREW.daysAfter) or Literal(0)).toPython())})
+    if progs:
+        data["programmes"] = progs
+    for key, prop in (("exams", CREW.passedExam), ("certificates", CREW.holdsCertificate), ("functions", CREW.holdsFunction)):
+        items = sorted(local(o) for o in g.objects(s, prop))
+        if items:
+            data[key] = items
+    return person_from_mapping(data, law, as_of, str(path))
+
+
+__all__ = ["person_graph", "person_from_turtle", "person_to_mapping"]

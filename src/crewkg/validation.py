@@ -1,0 +1,97 @@
+"""SHACL validation of records and of the kb with pySHACL and the shapes in `ontology/shapes.ttl`.
+
+pySHACL costs about half a second to import and run, more than a whole eligibility check, so a record
+that passed once is remembered by the hash of its RDF form plus the shapes and kb version; an edited record
+or an edited kb is validated again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+
+from .errors import InputError
+from .persons import Person, person_to_mapping
+from .law import load_graph, load_law
+from .locations import cache_dir, ontology_dir
+
+
+@lru_cache(maxsize=1)
+def _shapes():
+    from rdflib import Graph
+
+    g = Graph()
+    g.parse(ontology_dir() / "shapes.ttl", format="turtle")
+    return g
+
+
+@lru_cache(maxsize=1)
+def _ontology_and_kb():
+    return load_graph()
+
+
+def _report(results_graph) -> list[tuple[str, str]]:
+    from rdflib.namespace import SH
+
+    out = []
+    for r in results_graph.subjects(SH.resultSeverity, SH.Violation):
+        path = results_graph.value(r, SH.resultPath)
+        msg = results_graph.value(r, SH.resultMessage)
+        node = results_graph.value(r, SH.focusNode)
+        out.append((str(path).rsplit("#", 1)[-1] if path is not None else str(node), str(msg)))
+    return sorted(out)
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256((text + load_law().version + (ontology_dir() / "shapes.ttl").read_text()).encode()).hexdigest()[:24]
+
+
+def shacl_check_person(p: Person) -> None:
+    """SHACL-validate a record that passed the schema check, via its RDF form. The cache key is the record
+    itself, so a record validated before costs no rdflib import at all."""
+    key = _key(json.dumps(person_to_mapping(p), sort_keys=True, default=str))
+    if _seen(key):
+        return
+    from .rdf_records import person_graph
+
+    shacl_check(person_graph(p), p.source, key)
+
+
+def _seen(key: str) -> bool:
+    cdir = cache_dir()
+    return cdir is not None and (cdir / "shacl-ok" / key).exists()
+
+
+def shacl_check(data_graph, source: str, key: str | None = None) -> None:
+    """Raise InputError naming the first violated shape of a record graph."""
+    if key is None:
+        key = _key("\n".join(sorted(data_graph.serialize(format="nt").splitlines())))
+    cdir = cache_dir()
+    marker = cdir / "shacl-ok" / key if cdir else None
+    if marker is not None and marker.exists():
+        return
+    from pyshacl import validate
+
+    from rdflib import Graph
+
+    merged = Graph()
+    for triple in _ontology_and_kb():
+        merged.add(triple)
+    for triple in data_graph:
+        merged.add(triple)
+    conforms, results, _ = validate(merged, shacl_graph=_shapes(), inference="none", advanced=True)
+    if not conforms:
+        field, msg = _report(results)[0]
+        raise InputError(source, field, f"a record that conforms to ontology/shapes.ttl ({msg})")
+    if marker is not None:
+        marker.parent.mkdir(exist_ok=True)
+        marker.touch()
+
+
+def validate_kb() -> list[tuple[str, str]]:
+    """Violations of the kb shapes (every pathway and requirement has a provision, …); empty when clean."""
+    from pyshacl import validate
+
+    conforms, results, _ = validate(_ontology_and_kb(), shacl_graph=_shapes(), inference="none")
+    return [] if conforms else _report(results)

@@ -1,0 +1,114 @@
+"""Sentences for people: what is missing, in German (default) or English. Templates per requirement kind;
+every number, role and citation in them comes from the answer, never from here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .law import Law
+
+T = {
+    "de": {
+        "days_role": "noch {n} Tage Fahrzeit als {role}",
+        "days": "noch {n} Tage Fahrzeit",
+        "days_WithinProgramme": "noch {n} Tage Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",
+        "days_AfterProgramme": "noch {n} Tage Fahrzeit nach Abschluss des Ausbildungsprogramms für {role}",
+        "days_WithinOrAfterProgramme": "noch {n} Tage Fahrzeit im Rahmen oder nach Abschluss des Ausbildungsprogramms für {role}",
+        "sea_AsDeckCrew": "noch {n} Tage Berufserfahrung als Mitglied einer Decksmannschaft auf einem Seeschiff",
+        "sea_AsMaster": "noch {n} Tage Berufserfahrung als Schiffsführer auf See",
+        "sea_AnyCapacity": "noch {n} Tage Berufserfahrung auf einem Seeschiff",
+        "age": "das {needed}. Lebensjahr ist noch nicht vollendet (vollendet am {on})",
+        "age_unknown": "Geburtsdatum fehlt (Mindestalter {needed} Jahre)",
+        "experience": "noch {n} Jahre Berufserfahrung",
+        "vocational": "Berufsausbildung von mindestens {needed} Jahren fehlt (vorhanden: {have})",
+        "programme": "zugelassenes Ausbildungsprogramm für {role} von mindestens {needed} Monaten fehlt (vorhanden: {have} Monate)",
+        "exam": "Prüfung fehlt: {items}",
+        "certificate": "Zeugnis fehlt: {items}",
+        "document": "fehlt: {item}",
+        "document_expired": "fehlt: {item} (gültig bis {until}, abgelaufen)",
+        "any_of": "eine davon fehlt: {items}",
+        "all_of": "{items}",
+        "or": " oder ",
+        "and": " und ",
+        "eligible": "ausstellbar",
+        "not_eligible": "nicht ausstellbar",
+        "not_covered": "nicht abgedeckt",
+        "pathway": "Weg",
+        "result": "Ergebnis",
+        "missing": "Es fehlt",
+        "roles": "Kann besetzen",
+        "none": "—",
+    },
+    "en": {
+        "days_role": "{n} more days of sailing time as {role}",
+        "days": "{n} more days of sailing time",
+        "days_WithinProgramme": "{n} more days of sailing time within the programme for {role}",
+        "days_AfterProgramme": "{n} more days of sailing time after completing the programme for {role}",
+        "days_WithinOrAfterProgramme": "{n} more days of sailing time within or after the programme for {role}",
+        "sea_AsDeckCrew": "{n} more days of experience as deck crew on a sea-going ship",
+        "sea_AsMaster": "{n} more days of experience as master at sea",
+        "sea_AnyCapacity": "{n} more days of experience on a sea-going ship",
+        "age": "not yet {needed} years of age (reached on {on})",
+        "age_unknown": "birth date missing (minimum age {needed})",
+        "experience": "{n} more years of professional experience",
+        "vocational": "vocational training of at least {needed} years missing (has {have})",
+        "programme": "approved programme for {role} of at least {needed} months missing (has {have} months)",
+        "exam": "exam missing: {items}",
+        "certificate": "certificate missing: {items}",
+        "document": "missing: {item}",
+        "document_expired": "missing: {item} (valid until {until}, expired)",
+        "any_of": "one of these is missing: {items}",
+        "all_of": "{items}",
+        "or": " or ",
+        "and": " and ",
+        "eligible": "can be issued",
+        "not_eligible": "cannot be issued",
+        "not_covered": "not covered",
+        "pathway": "Pathway",
+        "result": "Result",
+        "missing": "Missing",
+        "roles": "Can fill",
+        "none": "—",
+    },
+}
+
+
+def _num(x: Any) -> str:
+    return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
+
+
+def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool = True) -> str:
+    """One sentence saying what is missing for an unmet requirement, with its provision."""
+    t = T[lang]
+    kind = req["kind"]
+    needed, have = req.get("needed"), req.get("have")
+    role = law.label(req["role"], lang) if req.get("role") else ""
+    gap = (needed - have) if isinstance(needed, (int, float)) and isinstance(have, (int, float)) else needed
+    if kind == "Fahrzeit":
+        s = t["days_role"].format(n=_num(gap), role=role) if role else t["days"].format(n=_num(gap))
+    elif kind == "ProgrammeFahrzeit":
+        s = t[f"days_{req['phase']}"].format(n=_num(gap), role=role)
+    elif kind == "SeaTime":
+        s = t[f"sea_{req['capacity']}"].format(n=_num(gap))
+    elif kind == "MinimumAge":
+        s = t["age"].format(needed=needed, on=req.get("reached_on")) if have is not None else t["age_unknown"].format(needed=needed)
+    elif kind == "ProfessionalExperience":
+        s = t["experience"].format(n=_num(gap))
+    elif kind == "VocationalTraining":
+        s = t["vocational"].format(needed=needed, have=_num(have))
+    elif kind == "Programme":
+        s = t["programme"].format(role=role, needed=needed, have=_num(have))
+    elif kind == "Exam":
+        s = t["exam"].format(items=", ".join(e for e in needed if e not in have))
+    elif kind == "CertificateHeld":
+        s = t["certificate"].format(items=t["or"].join(law.label(c, lang) for c in needed))
+    elif kind == "Document":
+        item = law.label(req["document"], lang)
+        s = t["document_expired"].format(item=item, until=req["valid_until"]) if req.get("valid_until") else t["document"].format(item=item)
+    elif kind == "AnyOf":
+        inner = [missing_sentence(law, a, lang, cite=False) for a in req["alternatives"]]
+        s = t["any_of"].format(items=t["or"].join(f"({x})" for x in inner))
+    else:  # AllOf
+        inner = [missing_sentence(law, a, lang, cite=False) for a in req["parts"] if not a["met"]]
+        s = t["all_of"].format(items=t["and"].join(inner))
+    return f"{s} ({req['provision']})" if cite else s

@@ -1,0 +1,98 @@
+"""Ontology and kb hygiene, as SPARQL queries that must return no rows (FIBO/Brick habit), plus the SHACL
+shapes for the kb itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewkg.law import load_graph, load_law
+from crewkg.validation import validate_kb
+
+PREFIXES = """
+PREFIX crew: <https://w3id.org/crewkg/onto#>
+PREFIX kb: <https://w3id.org/crewkg/kb/>
+PREFIX owl: <http://www.w3.org/2002/07/owl#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+"""
+
+HYGIENE = {
+    "every ontology term has a German label": """
+        SELECT ?t WHERE { ?t rdf:type ?k . FILTER(STRSTARTS(STR(?t), STR(crew:)))
+          FILTER NOT EXISTS { ?t rdfs:label ?l . FILTER(LANG(?l) = "de") } }""",
+    "every ontology term has an English label": """
+        SELECT ?t WHERE { ?t rdf:type ?k . FILTER(STRSTARTS(STR(?t), STR(crew:)))
+          FILTER NOT EXISTS { ?t rdfs:label ?l . FILTER(LANG(?l) = "en") } }""",
+    "every ontology term has a skos:definition": """
+        SELECT ?t WHERE { ?t rdf:type ?k . FILTER(STRSTARTS(STR(?t), STR(crew:)))
+          FILTER NOT EXISTS { ?t skos:definition ?d } }""",
+    "English labels of ontology classes and properties are unique": """
+        SELECT ?a ?b WHERE { ?a rdfs:label ?l . ?b rdfs:label ?l . FILTER(LANG(?l) = "en")
+          ?a rdf:type ?ka . ?b rdf:type ?kb . FILTER(?ka IN (owl:Class, owl:ObjectProperty, owl:DatatypeProperty))
+          FILTER(?kb IN (owl:Class, owl:ObjectProperty, owl:DatatypeProperty))
+          FILTER(STR(?a) < STR(?b)) }""",
+    "every requirement has a provision": """
+        SELECT ?r WHERE { ?r rdf:type/rdfs:subClassOf crew:Requirement . FILTER NOT EXISTS { ?r crew:provision ?p } }""",
+    "every pathway has a provision and leads to a certificate": """
+        SELECT ?w WHERE { ?w rdf:type crew:Pathway .
+          FILTER (NOT EXISTS { ?w crew:provision ?p } || NOT EXISTS { ?w crew:leadsTo ?c }) }""",
+    "every provision quotes its German wording": """
+        SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w . FILTER(LANG(?w) = "de") } }""",
+    "every kb role, certificate and function has German and English labels": """
+        SELECT ?t WHERE { ?t rdf:type ?k . FILTER(?k IN (crew:Role, crew:DeckCrewRole, crew:Certificate, crew:Function))
+          FILTER (NOT EXISTS { ?t rdfs:label ?d . FILTER(LANG(?d) = "de") } || NOT EXISTS { ?t rdfs:label ?e . FILTER(LANG(?e) = "en") }) }""",
+    "no untyped subjects in the kb": """
+        SELECT DISTINCT ?s WHERE { ?s ?p ?o . FILTER(isIRI(?s)) FILTER NOT EXISTS { ?s rdf:type ?k } }""",
+    "every requirement is reachable from a pathway": """
+        SELECT ?r WHERE { ?r rdf:type/rdfs:subClassOf crew:Requirement .
+          FILTER NOT EXISTS { ?w crew:hasRequirement/(crew:hasAlternative|crew:hasPart)* ?r } }""",
+}
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return load_graph()
+
+
+@pytest.mark.parametrize("query", list(HYGIENE.values()), ids=list(HYGIENE))
+def test_hygiene_query_returns_no_rows(graph, query):
+    rows = list(graph.query(PREFIXES + query))
+    assert rows == [], rows
+
+
+def test_the_hygiene_queries_can_fail(graph):
+    """A query that cannot fail is a defect: remove one provision link and the requirement query must see it."""
+    from rdflib import URIRef
+
+    g = graph.__class__()
+    for t in graph:
+        g.add(t)
+    req = URIRef("https://w3id.org/crewkg/kb/Req-SchBV2022-P12-Z2-b")
+    g.remove((req, URIRef("https://w3id.org/crewkg/onto#provision"), None))
+    rows = list(g.query(PREFIXES + HYGIENE["every requirement has a provision"]))
+    assert [str(r[0]) for r in rows] == [str(req)]
+
+
+def test_kb_conforms_to_its_shacl_shapes():
+    assert validate_kb() == []
+
+
+def test_every_ziffer_of_paragraphs_10_to_15_is_one_pathway():
+    law = load_law()
+    cited = sorted(law.citation(w.provision) for w in law.pathways.values())
+    assert cited == sorted([
+        "§ 10 SchBV", "§ 11 SchBV", "§ 12 Z 1 SchBV", "§ 12 Z 2 SchBV", "§ 12 Z 3 SchBV", "§ 13 Z 1 SchBV",
+        "§ 13 Z 2 SchBV", "§ 14 Z 1 SchBV", "§ 14 Z 2 SchBV", "§ 14 Z 3 SchBV", "§ 15 Z 1 SchBV", "§ 15 Z 2 SchBV",
+        "§ 15 Z 3 SchBV", "§ 15 Z 4 SchBV",
+    ])
+
+
+def test_interpretations_are_recorded_as_data():
+    """The readings the issue names are skos:editorialNote on the resources that encode them."""
+    law = load_law()
+    noted = {rid for rid, r in law.requirements.items() if r.notes} | {
+        pid for pid, p in law.provisions.items() if p.notes}
+    for must in ("Req-SchBV2022-P10-Z2-2", "Req-SchBV2022-P15-Z1-c", "SchBV2022-P13-Z1", "SchBV2022-P14-Z1",
+                 "SchBV2022-P12-Z3", "SchBV2022-P15-Z4", "SchBV2022-P12-Z3-a"):
+        assert must in noted, must
