@@ -1,0 +1,77 @@
+"""Cold `crewkg check` of one example against `python -c "import rdflib"`, and warm in-process checks per
+second, side by side in one run. Prints figures and ratios; asserts nothing (speed is never a test)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "kb" / "examples" / "persons" / "anna-matrose.yaml"
+CREWKG = Path(sys.executable).with_name("crewkg")
+RUNS = 7
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - start
+
+
+def median_of(cmd: list[str], env: dict[str, str] | None = None, runs: int = RUNS) -> float:
+    return statistics.median(timed(cmd, env) for _ in range(runs))
+
+
+def main() -> None:
+    check = [str(CREWKG), "check", str(EXAMPLE), "--format", "json", "--as-of", "2026-11-30"]
+    cache = tempfile.mkdtemp(prefix="crewkg-bench-")
+    env = dict(os.environ, CREWKG_CACHE=cache)
+    first = timed(check, env)  # builds the compiled-law cache and remembers the record's SHACL result
+    cold = median_of(check, env)
+    rdflib_import = median_of([sys.executable, "-c", "import rdflib"])
+
+    uncached = []
+    for _ in range(3):
+        empty = tempfile.mkdtemp(prefix="crewkg-bench-empty-")
+        uncached.append(timed(check, dict(os.environ, CREWKG_CACHE=empty)))
+        shutil.rmtree(empty, ignore_errors=True)
+
+    os.environ["CREWKG_CACHE"] = cache
+    from crewkg.answers import check as run_check
+    from crewkg.law import load_law
+    from crewkg.persons import load_persons
+
+    law = load_law()
+    persons = load_persons(EXAMPLE, law, date(2026, 11, 30))
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < 3.0:
+        run_check(law, persons, date(2026, 11, 30))
+        n += 1
+    warm = n / (time.perf_counter() - start)
+    batch = persons * 100
+    start = time.perf_counter()
+    run_check(law, [p.__class__(**{**p.__dict__, "id": f"{p.id}-{i}"}) for i, p in enumerate(batch)], date(2026, 11, 30))
+    batch_rate = len(batch) / (time.perf_counter() - start)
+    shutil.rmtree(cache, ignore_errors=True)
+
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    label_cold = f"cold crewkg check (median of {RUNS}, warm cache)"
+    label_rdflib = f"python -c 'import rdflib' (median of {RUNS})"
+    print(f"{label_cold:<52} {cold:8.3f} s")
+    print(f"{label_rdflib:<52} {rdflib_import:8.3f} s")
+    print(f"{'ratio cold check / rdflib import':<52} {cold / rdflib_import:8.2f} x   (target <= 2.5 x, <= 0.4 s)")
+    print(f"{'first check ever (builds caches, runs pySHACL)':<52} {first:8.3f} s")
+    print(f"{'check with an empty cache (median of 3)':<52} {statistics.median(uncached):8.3f} s")
+    print(f"{'warm in-process checks, one person per call':<52} {warm:8.1f} /s")
+    print(f"{'warm in-process, 100 persons in one batch':<52} {batch_rate:8.1f} persons/s")
+
+
+if __name__ == "__main__":
+    main()
