@@ -178,6 +178,24 @@ class Derived:
     can_fill: set[tuple[str, str]]
 
 
+#: every fact predicate with its arity. pyDatalog raises "Predicate without definition" for a predicate that
+#: has no fact yet (a record without exams, say), so each is declared by asserting and retracting a fact.
+FACT_PREDICATES = {
+    "req_kind": 2, "req_min": 2, "req_served_as": 2, "req_any_role": 1, "req_capacity": 2, "req_programme_for": 2,
+    "req_of_programme": 2, "req_phase": 2, "req_exam": 2, "req_certificate": 2, "req_document": 2, "alternative": 2,
+    "part": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2, "ranks_above": 2,
+    "person": 1, "age": 2, "sailing": 3, "sea": 3, "experience": 2, "vocational": 2, "programme": 7, "exam": 2,
+    "holds": 2, "document": 2,
+}
+
+
+def _declare() -> None:
+    for name, arity in FACT_PREDICATES.items():
+        dummy = ("\u2205",) * arity
+        pyDatalog.assert_fact(name, *dummy)
+        pyDatalog.retract_fact(name, *dummy)
+
+
 def _answers(query: str) -> list[tuple]:
     result = pyDatalog.ask(query)
     return list(result.answers) if result else []
@@ -188,6 +206,7 @@ def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
     with _LOCK:
         pyDatalog.clear()
         pyDatalog.load(RULES)
+        _declare()
         for fact in kb_facts(law):
             pyDatalog.assert_fact(*fact)
         for p in persons:

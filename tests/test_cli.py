@@ -1,0 +1,84 @@
+"""The command line as people and programs use it: text in German and English, explain, dates outside the law."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+
+runner = CliRunner()
+BOOTSMANN_140 = {"id": "maria", "birth_date": "1998-02-10", "medical_fitness": True, "radio_certificate": True,
+                 "certificates": ["UBZ-Bootsmann"], "sailing_days": {"Matrose": 400, "Bootsmann": 140}}
+
+
+def _write(tmp_path, record, name="p.yaml"):
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(record), encoding="utf-8")
+    return path
+
+
+def test_text_output_says_exactly_what_is_missing_in_german(tmp_path):
+    result = runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2026-11-30"])
+    assert result.exit_code == 0
+    assert "noch 40 Tage Fahrzeit als Bootsfrau bzw. Bootsmann (§ 14 Z 1 lit. a SchBV)" in result.stdout
+
+
+def test_text_output_in_english(tmp_path):
+    result = runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2026-11-30", "--lang", "en"])
+    assert result.exit_code == 0
+    assert "40 more days of sailing time as able boatman (§ 14 Z 1 lit. a SchBV)" in result.stdout
+
+
+def test_explain_quotes_the_provision_and_names_the_facts(tmp_path):
+    result = runner.invoke(app, ["explain", str(_write(tmp_path, BOOTSMANN_140)), "UBZ-Steuermann", "--as-of", "2026-11-30"])
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "eine als Bootsfrau bzw. Bootsmann geleistete Mindestfahrzeit von 180 Tagen nachweist" in out
+    assert "sailing_days.Bootsmann = 140" in out
+    assert "§ 14 Z 1 lit. b SchBV" in out
+
+
+def test_explain_rejects_an_unknown_certificate(tmp_path):
+    result = runner.invoke(app, ["explain", str(_write(tmp_path, BOOTSMANN_140)), "UBZ-Kapitaen"])
+    assert result.exit_code == 2
+    assert "certificate" in result.output and "UBZ-Kapitaen" in result.output
+
+
+def test_a_date_before_the_SchBV_is_not_covered(tmp_path):
+    result = runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2022-01-16", "--format", "json"])
+    answer = json.loads(result.stdout)
+    assert answer["covered"] is False and answer["certificates"] == []
+    assert "2022-01-17" in answer["reason"]
+    on_day = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2022-01-17",
+                                            "--format", "json"]).stdout)
+    assert on_day["covered"] is True and on_day["regulation"] == "SchBV 2022"
+
+
+def test_certificates_without_text_in_the_sources_are_not_covered_rather_than_refused(tmp_path):
+    answer = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--format", "json"]).stdout)
+    lng = next(c for c in answer["certificates"] if c["id"] == "UBZ-SachkundigerLNG")
+    assert lng["covered"] is False and lng["eligible"] is None and "§ 17 SchBV" in lng["reason"]
+
+
+def test_turtle_yaml_and_json_records_give_the_same_answer(tmp_path):
+    from crewkg.law import load_law
+    from crewkg.persons import person_from_mapping
+    from crewkg.rdf_records import person_graph
+
+    law = load_law()
+    from datetime import date
+
+    person = person_from_mapping(BOOTSMANN_140, law, date(2026, 11, 30), "x")
+    (tmp_path / "maria.ttl").write_text(person_graph(person).serialize(format="turtle"), encoding="utf-8")
+    (tmp_path / "maria.json").write_text(json.dumps(BOOTSMANN_140), encoding="utf-8")
+    answers = []
+    for name in ("maria.ttl", "maria.json"):
+        out = runner.invoke(app, ["check", str(tmp_path / name), "--as-of", "2026-11-30", "--format", "json"])
+        assert out.exit_code == 0, out.output
+        answers.append(json.loads(out.stdout))
+    yaml_answer = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2026-11-30",
+                                                  "--format", "json"]).stdout)
+    assert answers[0] == answers[1] == yaml_answer
