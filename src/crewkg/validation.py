@@ -12,9 +12,9 @@ import json
 from functools import lru_cache
 
 from .errors import InputError
-from .persons import Person, person_to_mapping
 from .law import load_graph, load_law
 from .locations import cache_dir, ontology_dir
+from .persons import Person, person_to_mapping
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +72,6 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
     if marker is not None and marker.exists():
         return
     from pyshacl import validate
-
     from rdflib import Graph
 
     merged = Graph()
