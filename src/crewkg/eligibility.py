@@ -66,13 +66,15 @@ met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
 # RULE any-of — alternatives inside one litera
 met(P, R) <= req_kind(R, 'AnyOf') & alternative(R, S) & met(P, S)
 
-# RULE all-of — every part of a group
-met(P, R) <= req_kind(R, 'AllOf') & person(P) & ~part_unmet(P, R)
-part_unmet(P, R) <= person(P) & part(R, S) & ~met(P, S)
+# RULE all-of — every part of a group (counted: pyDatalog resolves negation inside recursion far slower)
+(n_parts[R] == len_(S)) <= part(R, S)
+(n_parts_met[P, R] == len_(S)) <= part(R, S) & met(P, S)
+met(P, R) <= req_kind(R, 'AllOf') & (n_parts[R] == N) & (n_parts_met[P, R] == N)
 
 # RULE pathway — a Ziffer is satisfied when all of its literae are met
-pathway_satisfied(P, W) <= pathway(W) & person(P) & ~pathway_failing(P, W)
-pathway_failing(P, W) <= person(P) & pathway_requirement(W, R) & ~met(P, R)
+(n_required[W] == len_(R)) <= pathway_requirement(W, R)
+(n_met[P, W] == len_(R)) <= pathway_requirement(W, R) & met(P, R)
+pathway_satisfied(P, W) <= (n_required[W] == N) & (n_met[P, W] == N)
 
 # RULE eligible — a certificate can be issued when one of its pathways is satisfied
 eligible(P, C) <= pathway_satisfied(P, W) & leads_to(W, C)
@@ -82,6 +84,13 @@ above(A, B) <= ranks_above(A, B)
 above(A, B) <= ranks_above(A, X) & above(X, B)
 can_fill(P, Role) <= holds(P, C) & certifies(C, Role)
 can_fill(P, Role) <= holds(P, C) & certifies(C, Top) & above(Top, Role)
+
+# One query for everything: a single tabled evaluation, so met/have are not resolved again per question
+derived(P, 'have', R, V) <= have(P, R, V)
+derived(P, 'met', R, 1) <= met(P, R)
+derived(P, 'pathway_satisfied', W, 1) <= pathway_satisfied(P, W)
+derived(P, 'eligible', C, 1) <= eligible(P, C)
+derived(P, 'can_fill', Role, 1) <= can_fill(P, Role)
 """
 
 def completed_years(birth: date, on: date) -> int:
@@ -212,17 +221,17 @@ def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
         for p in persons:
             for fact in person_facts(p, law, as_of):
                 pyDatalog.assert_fact(*fact)
-        have: dict[tuple[str, str], list] = {}
-        for pid, rid, v in _answers("have(P, R, V)"):
-            have.setdefault((pid, rid), []).append(v)
-        derived = Derived(
-            have=have,
-            met={tuple(a) for a in _answers("met(P, R)")},
-            satisfied={tuple(a) for a in _answers("pathway_satisfied(P, W)")},
-            eligible={tuple(a) for a in _answers("eligible(P, C)")},
-            can_fill={tuple(a) for a in _answers("can_fill(P, R)")},
-        )
+        rows = _answers("derived(P, K, X, V)")
         pyDatalog.clear()
+    have: dict[tuple[str, str], list] = {}
+    sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
+    for pid, kind, x, v in rows:
+        if kind == "have":
+            have.setdefault((pid, x), []).append(v)
+        else:
+            sets[kind].add((pid, x))
+    derived = Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
+                      can_fill=sets["can_fill"])
     return derived
 
 

@@ -243,7 +243,7 @@ def _compile(g, version: str) -> Law:
                 of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
                 programme_for=opt(s, CREW.programmeFor),
                 exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
-                certificates=tuple(sorted(local(o) for o in g.objects(s, CREW.acceptsCertificate))),
+                certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
                 document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s))
 
     pathways = {}

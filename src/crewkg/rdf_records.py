@@ -7,6 +7,7 @@ the same Person and the same errors.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 from .errors import InputError
@@ -50,9 +51,9 @@ def person_graph(p: Person):
         g.add((b, CREW.seaCapacity, getattr(CREW, cap)))
         g.add((b, CREW.days, Literal(days)))
     if p.professional_experience_years:
-        g.add((s, CREW.professionalExperienceYears, Literal(p.professional_experience_years, datatype=XSD.decimal)))
+        g.add((s, CREW.professionalExperienceYears, Literal(Decimal(str(p.professional_experience_years)), datatype=XSD.decimal)))
     if p.vocational_training_years:
-        g.add((s, CREW.vocationalTrainingYears, Literal(p.vocational_training_years, datatype=XSD.decimal)))
+        g.add((s, CREW.vocationalTrainingYears, Literal(Decimal(str(p.vocational_training_years)), datatype=XSD.decimal)))
     for prog in p.programmes:
         b = BNode()
         g.add((s, CREW.completedProgramme, b))
