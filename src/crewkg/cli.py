@@ -103,6 +103,11 @@ def explain(
     print_explanation(law, persons[0], answer, certificate, lang.value)
 
 
+# Commands of the other capabilities register themselves on `app`; their modules import nothing heavy at
+# module level, so `crewkg check` stays fast.
+from . import cli_careers, cli_crew, cli_service  # noqa: E402,F401
+
+
 def main() -> None:  # pragma: no cover - console entry for python -m
     app()
 
