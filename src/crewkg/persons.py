@@ -8,6 +8,7 @@ field and what was expected) and the SHACL shapes in `ontology/shapes.ttl` on th
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -88,11 +89,48 @@ def read_mapping(path: Path) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(text)
+        if _LazyLoader.loader is None:
+            _LazyLoader.loader = _unique_key_loader()
+        return yaml.load(text, Loader=_LazyLoader.loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise InputError(str(path), "", f"valid YAML{pos}") from None
+        problem = f": {exc.problem}" if getattr(exc, "problem", None) else ""
+        raise InputError(str(path), "", f"valid YAML{pos}{problem}") from None
+    except ValueError as exc:  # PyYAML turns 2001-02-30 into a ValueError, not a YAMLError
+        raise InputError(str(path), "", f"valid YAML values ({exc})") from None
+
+
+def _unique_key_loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that refuses duplicate keys instead of silently keeping the last value, and keeps dates
+        as text for the schema check."""
+
+    def construct_mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return loader.construct_mapping_plain(node, deep=deep)
+
+    # Dates stay strings, so the schema check can name the field of an impossible date like 2001-02-30.
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    Loader.construct_mapping_plain = yaml.SafeLoader.construct_mapping
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    return Loader
+
+
+class _LazyLoader:
+    """Build the YAML loader on first use so importing this module does not import PyYAML."""
+
+    loader = None
 
 
 def load_person_file(path: Path, law: Law, as_of: date) -> Person:
@@ -140,8 +178,8 @@ class _Checker:
         return value
 
     def number(self, value: Any, fld: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(fld, "a number of years (0 or more)", value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(fld, "a finite number of years (0 or more)", value)
         if value < 0:
             raise self.fail(fld, "a number that is not negative", value)
         return value

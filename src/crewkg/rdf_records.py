@@ -6,6 +6,7 @@ the same Person and the same errors.
 
 from __future__ import annotations
 
+import logging
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -86,11 +87,16 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     if not text.strip():
         raise InputError(str(path), "", "a non-empty record")
     g = Graph()
+    quiet = logging.getLogger("rdflib.term")  # ill-typed literals are reported by the schema check, not logged
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
         g.parse(data=text, format="turtle")
     except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(str(path), "", f"valid Turtle ({first[:200]})") from None
+    finally:
+        quiet.setLevel(level)
     subjects = list(g.subjects(RDF.type, CREW.Person))
     if len(subjects) != 1:
         raise InputError(str(path), "rdf:type", "exactly one crew:Person", len(subjects))

@@ -36,6 +36,8 @@ def _report(results_graph) -> list[tuple[str, str]]:
 
     out = []
     for r in results_graph.subjects(SH.resultSeverity, SH.Violation):
+        if (r, SH.detail, None) in results_graph:
+            continue  # a wrapper ("does not conform to shape X"); its sh:detail names the real field
         path = results_graph.value(r, SH.resultPath)
         msg = results_graph.value(r, SH.resultMessage)
         node = results_graph.value(r, SH.focusNode)

@@ -1,0 +1,183 @@
+"""Bad input to `crewkg check`: one test per class of bad input. Each must exit 2 with one message on
+standard error that names the file and the field and says what was expected, show no traceback, and
+write nothing (standard output empty, no file created).
+
+Whole-file errors (empty, unreadable, malformed, missing) have no field; there the message names the
+position (line/column) where the parser gives one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+
+AS_OF = "2026-11-30"
+TTL_HEAD = (
+    "@prefix crew: <https://w3id.org/crewkg/onto#> .\n"
+    "@prefix kb:   <https://w3id.org/crewkg/kb/> .\n"
+    "@prefix xsd:  <http://www.w3.org/2001/XMLSchema#> .\n"
+)
+GOOD = "id: good\nbirth_date: 1990-01-01\nmedical_fitness: true\nexams: [Anlage8]\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fresh_cache(tmp_path_factory):
+    """Own cache folder, so no 'already validated' marker from another run can mask a SHACL violation."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CREWKG_CACHE", str(tmp_path_factory.mktemp("crewkg-cache")))
+        yield
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into output unless told not to
+    except TypeError:  # click >= 8.2 and typer's own runner always keep stderr apart
+        return CliRunner()
+
+
+def _stderr(result) -> str:
+    try:
+        return result.stderr
+    except ValueError:  # a runner that mixed the streams
+        return result.output
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    files: dict[str, str | bytes]  # written into tmp_path/"in"
+    target: str  # path under tmp_path/"in" given to crewkg (may not exist)
+    field: str | None  # the field the message must name (None: a whole-file error)
+    expected: tuple[str, ...]  # fragments of what was expected
+    as_of: str = AS_OF
+    names: tuple[str, ...] = ()  # further files the message must name
+    file_named: bool = True  # False where the bad value is not a file (--as-of)
+
+
+CASES = [
+    Case("unknown_top_level_key", {"p.yaml": "id: x\nbirth_date: 1990-01-01\nshoe_size: 44\n"}, "p.yaml",
+         "shoe_size", ("one of the known keys", "sailing_days")),
+    Case("wrong_type", {"p.yaml": "id: x\nsailing_days:\n  Matrose: many\n"}, "p.yaml",
+         "sailing_days.Matrose", ("a whole number of days", "'many'")),
+    Case("negative_number", {"p.yaml": "id: x\nsailing_days:\n  Matrose: -5\n"}, "p.yaml",
+         "sailing_days.Matrose", ("not negative", "-5")),
+    Case("birth_date_in_future", {"p.yaml": "id: x\nbirth_date: 2030-01-01\n"}, "p.yaml",
+         "birth_date", ("a birth date not after", "2030-01-01")),
+    Case("unknown_role", {"p.yaml": "id: x\nsailing_days:\n  Schiffskoch: 30\n"}, "p.yaml",
+         "sailing_days.Schiffskoch", ("a deck role id", "Matrose")),
+    Case("unknown_certificate", {"p.yaml": "id: x\ncertificates: [UBZ-Kapitaen]\n"}, "p.yaml",
+         "certificates[0]", ("a known certificate id", "UBZ-Steuermann", "UBZ-Kapitaen")),
+    Case("unknown_exam", {"p.json": '{"id": "x", "exams": ["Anlage8", "Anlage12"]}'}, "p.json",
+         "exams[1]", ("a known exam id", "Anlage9", "Anlage12")),
+    Case("unknown_function", {"p.yaml": "id: x\nfunctions: [Bordkoch]\n"}, "p.yaml",
+         "functions[0]", ("a known function id", "FirstAid", "Bordkoch")),
+    Case("empty_file", {"p.yaml": "  \n\n"}, "p.yaml", None, ("a non-empty record",)),
+    Case("invalid_utf8", {"p.yaml": b"id: x\nbirth_date: \xff\xfe\x00\x81\n"}, "p.yaml", None, ("a readable UTF-8 text file",)),
+    Case("malformed_yaml", {"p.yaml": "id: x\nsailing_days: [Matrose, 3\nexams: []\n"}, "p.yaml",
+         None, ("valid YAML", "line ")),
+    Case("malformed_json", {"p.json": '{"id": "x", "sailing_days": {"Matrose": 3,}}'}, "p.json",
+         None, ("valid JSON", "line 1, column")),
+    Case("malformed_turtle", {"p.ttl": TTL_HEAD + '<https://w3id.org/crewkg/person/x> a crew:Person ;; crew:personId "x"\n'},
+         "p.ttl", None, ("valid Turtle", "line")),
+    Case("turtle_violates_shapes_negative_days",
+         {"p.ttl": TTL_HEAD + '<https://w3id.org/crewkg/person/x> a crew:Person ; crew:personId "x" ;\n'
+                              "  crew:hasSailingRecord [ a crew:SailingRecord ; crew:inRole kb:Matrose ; crew:days -5 ] .\n"},
+         "p.ttl", "days", ("conforms to ontology/shapes.ttl", "0 or more")),
+    Case("turtle_violates_shapes_unknown_role",
+         {"p.ttl": TTL_HEAD + '<https://w3id.org/crewkg/person/x> a crew:Person ; crew:personId "x" ;\n'
+                              "  crew:hasSailingRecord [ a crew:SailingRecord ; crew:inRole kb:Schiffskoch ; crew:days 30 ] .\n"},
+         "p.ttl", "hasSailingRecord|inRole", ("conforms to ontology/shapes.ttl",)),
+    Case("missing_file", {}, "nobody.yaml", None, ("an existing file or folder",)),
+    Case("bad_as_of", {"p.yaml": GOOD}, "p.yaml", "as_of", ("an ISO date YYYY-MM-DD", "2026-13-01"),
+         as_of="2026-13-01", names=("--as-of",), file_named=False),
+    Case("duplicate_ids_in_folder", {"a.yaml": GOOD, "b.yaml": GOOD.replace("1990", "1991")}, ".",
+         "id", ("an id not used by another record", "'good'"), names=("a.yaml", "b.yaml"), file_named=False),
+]
+
+
+def _write(base: Path, files: dict[str, str | bytes]) -> None:
+    base.mkdir()
+    for name, content in files.items():
+        path = base / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def _tree(root: Path) -> list[tuple[str, int]]:
+    return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*"))
+
+
+def _run_bad(tmp_path: Path, case: Case, caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.WARNING)
+    base = tmp_path / "in"
+    _write(base, case.files)
+    target = base / case.target
+    before = _tree(tmp_path)
+    result = _runner().invoke(app, ["check", str(target), "--as-of", case.as_of, "--format", "json"])
+    msg = _stderr(result)
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert result.stdout == "", "nothing may be written to standard output"
+    assert _tree(tmp_path) == before, "no file may be written"
+    assert "Traceback" not in result.output and "Traceback" not in msg
+    # a library that logs reaches the user's terminal as a second message (with its traceback); pytest's log
+    # capture takes such records away from the runner's stderr, so look for them here
+    logged = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not logged, logged
+    assert isinstance(result.exception, SystemExit) or result.exception is None, result.exception
+    assert msg.startswith("crewkg: error: ") and msg.count("crewkg: error:") == 1
+    return target, msg
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input_exits_2_with_one_message_naming_file_field_and_expectation(tmp_path, caplog, case):
+    target, msg = _run_bad(tmp_path, case, caplog)
+    if case.file_named:
+        assert str(target) in msg, msg
+    for name in case.names:
+        assert name in msg, msg
+    if case.field is not None:
+        assert any(f"field '{f}'" in msg for f in case.field.split("|")), msg
+    assert "expected" in msg
+    for fragment in case.expected:
+        assert fragment in msg, msg
+
+
+# ------------------------------------------------------------------------------------------------------
+# Found while writing the cases above and fixed in src/: impossible dates, NaN/infinity, ill-typed Turtle
+# literals, and SHACL messages that must name the innermost field.
+# ------------------------------------------------------------------------------------------------------
+KNOWN = [
+    pytest.param(Case("yaml_impossible_date", {"p.yaml": "id: x\nbirth_date: 2001-02-30\n"}, "p.yaml",
+                      "birth_date", ("date",)),
+                 id="yaml_impossible_date"),
+    pytest.param(Case("nan_years", {"p.yaml": "id: x\nprofessional_experience_years: .nan\n"}, "p.yaml",
+                      "professional_experience_years", ("number",)),
+                 id="nan_years"),
+    pytest.param(Case("infinite_years", {"p.yaml": "id: x\nprofessional_experience_years: .inf\n"}, "p.yaml",
+                      "professional_experience_years", ("number",)),
+                 id="infinite_years"),
+    pytest.param(Case("turtle_ill_typed_date",
+                      {"p.ttl": TTL_HEAD + '<https://w3id.org/crewkg/person/x> a crew:Person ; crew:personId "x" ;\n'
+                                           '  crew:birthDate "2001-02-30"^^xsd:date .\n'},
+                      "p.ttl", "birthDate", ("xsd:date",)),
+                 id="turtle_ill_typed_date"),
+    pytest.param(Case("turtle_unknown_role_names_inRole",
+                      {"p.ttl": TTL_HEAD + '<https://w3id.org/crewkg/person/x> a crew:Person ; crew:personId "x" ;\n'
+                                           "  crew:hasSailingRecord [ a crew:SailingRecord ; crew:inRole kb:Schiffskoch ;"
+                                           " crew:days 30 ] .\n"},
+                      "p.ttl", "inRole", ("a deck crew role",)),
+                 id="turtle_unknown_role_names_inRole"),
+]
+
+
+@pytest.mark.parametrize("case", KNOWN)
+def test_formerly_unhandled_bad_input_now_exits_2_with_a_clear_message(tmp_path, caplog, case):
+    test_bad_input_exits_2_with_one_message_naming_file_field_and_expectation(tmp_path, caplog, case)
