@@ -32,7 +32,7 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         table.add_column(t["result"], justify="center")
         table.add_column(t["missing"])
         if not c["covered"]:
-            table.add_row(c["provision"], "?", c["reason"])
+            table.add_row(c["provision"], "?", t["not_in_sources"].format(provision=c["provision"]))
         for w in c["pathways"]:
             mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
             missing = "\n".join(missing_sentence(law, m, lang) for m in w["missing"]) or t["none"]

@@ -38,6 +38,7 @@ T = {
         "missing": "Es fehlt",
         "roles": "Kann besetzen",
         "none": "—",
+        "not_in_sources": "die Voraussetzungen von {provision} sind in den Quellen nicht enthalten (nur Überschrift)",
     },
     "en": {
         "days_role": "{n} more days of sailing time as {role}",
@@ -69,6 +70,7 @@ T = {
         "missing": "Missing",
         "roles": "Can fill",
         "none": "—",
+        "not_in_sources": "the requirements of {provision} are not in the sources (heading only)",
     },
 }
 
@@ -99,7 +101,7 @@ def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool
     elif kind == "Programme":
         s = t["programme"].format(role=role, needed=needed, have=_num(have))
     elif kind == "Exam":
-        s = t["exam"].format(items=", ".join(e for e in needed if e not in have))
+        s = t["exam"].format(items=", ".join(law.label(e, lang) for e in needed if e not in have))
     elif kind == "CertificateHeld":
         s = t["certificate"].format(items=t["or"].join(law.label(c, lang) for c in needed))
     elif kind == "Document":
