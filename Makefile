@@ -12,5 +12,6 @@ lint:
 
 bench:
 	$(PY) benchmarks/cold_check.py
+	$(PY) benchmarks/cohort.py
 
 .PHONY: install test lint bench

@@ -38,7 +38,10 @@ HYGIENE = {
         SELECT ?w WHERE { ?w rdf:type crew:Pathway .
           FILTER (NOT EXISTS { ?w crew:provision ?p } || NOT EXISTS { ?w crew:leadsTo ?c }) }""",
     "every provision quotes its German wording": """
-        SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w . FILTER(LANG(?w) = "de") } }""",
+        SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w . FILTER(LANG(?w) = "de") }
+          FILTER NOT EXISTS { ?p skos:editorialNote ?n . FILTER(STRSTARTS(STR(?n), "wording from legal-reference.md, not a seed")) } }""",
+    "a provision without German wording says where its text comes from": """
+        SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w } }""",
     "every kb role, certificate and function has German and English labels": """
         SELECT ?t WHERE { ?t rdf:type ?k . FILTER(?k IN (crew:Role, crew:DeckCrewRole, crew:Certificate, crew:Function))
           FILTER (NOT EXISTS { ?t rdfs:label ?d . FILTER(LANG(?d) = "de") } || NOT EXISTS { ?t rdfs:label ?e . FILTER(LANG(?e) = "en") }) }""",

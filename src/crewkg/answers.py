@@ -73,12 +73,13 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     reg = regulation_in_force(law, as_of)
     base: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat()}
     if reg is None:
-        first = min(law.regulations.values(), key=lambda r: r.in_force_from)
+        with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+        first = min((r for r in law.regulations.values() if r.id in with_paths), key=lambda r: r.in_force_from)
         return base | {
             "regulation": None,
             "covered": False,
             "reason": f"no encoded regulation governs Unionsbefähigungszeugnisse on {as_of.isoformat()}; "
-                      f"the encoded law starts with {first.abbreviation} on {first.in_force_from.isoformat()}",
+                      f"the encoded certificate law starts with {first.abbreviation} on {first.in_force_from.isoformat()}",
             "certificates": [],
             "roles": [],
         }

@@ -2,4 +2,310 @@
 
 from __future__ import annotations
 
-from .cli import app  # noqa: F401
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import Lang, _as_of, _fail, app
+from .errors import InputError
+
+
+class PictureFormat(str, Enum):
+    json = "json"
+    graphml = "graphml"
+    svg = "svg"
+    png = "png"
+    html = "html"
+
+
+class PlanFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class CohortFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+PICTURES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
+
+DaysPerYear = Annotated[int | None, typer.Option("--days-per-year", help="Credited Fahrzeit days per 365 days (default: the kb's § 6 Abs. 4 maximum).")]
+AsOf = Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")]
+
+
+def _write(out: Path, data: bytes | str) -> None:
+    """Write a whole file or nothing: into a temporary file next to it, then renamed."""
+    import tempfile
+
+    if not out.parent.is_dir():
+        raise InputError(str(out), "--out", "a file in an existing folder")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _emit(data: bytes | str, out: Path | None) -> None:
+    if out is not None:
+        _write(out, data)
+    elif isinstance(data, bytes):
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        sys.stdout.write(data)
+
+
+def _covered(law, day) -> None:
+    """Refuse an evaluation date no encoded regulation governs (the planner would have nothing to plan with)."""
+    from .answers import regulation_in_force
+
+    if regulation_in_force(law, day) is None:
+        regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+        first = min((law.regulations[r] for r in regs if r in law.regulations), key=lambda r: r.in_force_from)
+        raise InputError("--as-of", "as_of", f"a date on which the encoded certificate pathways apply "
+                         f"({first.abbreviation} from {first.in_force_from.isoformat()})", day.isoformat())
+
+
+def _target(law, g, target: str) -> str:
+    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    if target not in choices:
+        raise InputError("--target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
+    return target
+
+
+@app.command()
+def paths(
+    fmt: Annotated[PictureFormat | None, typer.Option("--format", help="json (node-link), graphml, svg, png or html; default from --out, else json.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of standard output.")] = None,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of labels.")] = Lang.de,
+    days_per_year: DaysPerYear = None,
+) -> None:
+    """The career graph: one edge per pathway of the kb, from the certificate it presupposes (or from the start)."""
+    try:
+        if out is not None and not out.parent.is_dir():
+            raise InputError(str(out), "--out", "a file in an existing folder")
+        if fmt is None:
+            fmt = PictureFormat(PICTURES.get(out.suffix.lower(), "json")) if out is not None else PictureFormat.json
+        from .careers import career_graph, graphml_text, node_link
+        from .law import load_law
+
+        g = career_graph(load_law(), lang.value, days_per_period=days_per_year)
+        if fmt is PictureFormat.json:
+            data: bytes | str = json.dumps(node_link(g), ensure_ascii=False, indent=2) + "\n"
+        elif fmt is PictureFormat.graphml:
+            data = graphml_text(g)
+        elif fmt is PictureFormat.html:
+            from .pictures import html_page
+
+            data = html_page(g)
+        else:
+            from .pictures import draw
+
+            data = draw(g, fmt.value)
+        _emit(data, out)
+    except InputError as exc:
+        _fail(exc)
+
+
+@app.command()
+def plan(
+    person: Annotated[Path, typer.Argument(help="One person record (YAML, JSON or Turtle).")],
+    target: Annotated[str, typer.Option("--target", help="Certificate id, e.g. UBZ-Schiffsfuehrer.")],
+    as_of: AsOf = None,
+    days_per_year: DaysPerYear = None,
+    fmt: Annotated[PlanFormat, typer.Option("--format", help="text for people, json for programs.")] = PlanFormat.text,
+    out: Annotated[Path | None, typer.Option("--out", help="Draw the fastest route on the career graph (.svg, .png or .html).")] = None,
+    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+) -> None:
+    """Every route from where the person stands to the target, fastest first, with the earliest date of each step."""
+    day = _as_of(as_of)
+    try:
+        if out is not None and out.suffix.lower() not in PICTURES:
+            raise InputError(str(out), "--out", "a picture file ending in .svg, .png or .html", out.suffix)
+        from .answers import check
+        from .careers import career_graph
+        from .cli import _load
+        from .planning import Pace
+        from .planning import plan as make_plan
+
+        law, persons = _load(person, day)
+        if len(persons) != 1:
+            raise InputError(str(person), "", "exactly one person record")
+        pace = Pace.from_kb(days=days_per_year)
+        g = career_graph(law, lang.value, days_per_period=pace.days)
+        _target(law, g, target)
+        answer = check(law, persons, day, lang.value)[0]
+        if not answer.get("covered", True):
+            raise InputError("--as-of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
+        result = make_plan(law, persons[0], answer, target, day, pace, graph=g)
+        picture = None
+        if out is not None:
+            from .pictures import draw, html_page, route_edges
+
+            best = result["routes"][0] if result["routes"] else {"steps": []}
+            edges = route_edges(best, g)
+            held = set(persons[0].certificates)
+            title = _route_title(law, result, lang.value)
+            kind = PICTURES[out.suffix.lower()]
+            picture = html_page(g, edges, held, title) if kind == "html" else draw(g, kind, edges, held, title)
+    except InputError as exc:
+        _fail(exc)
+        return
+    if picture is not None:
+        try:
+            _write(out, picture)
+        except InputError as exc:
+            _fail(exc)
+    if fmt is PlanFormat.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    from .planning import plan_lines
+
+    console = Console(highlight=False, soft_wrap=True)
+    for line in plan_lines(law, result, pace, lang.value):
+        console.print(line, markup=False)
+
+
+def _route_title(law, result, lang: str) -> str:
+    from .careers import certificate_short
+    from .pictures import TEXT
+
+    best = result["routes"][0] if result["routes"] else None
+    steps = " → ".join(f"{certificate_short(law, s['certificate'], lang)} ({s['provision']})" for s in (best or {}).get("steps", []))
+    return TEXT[lang]["route"].format(person=result["person"], steps=steps or "—", date=(best or {}).get("earliest") or "—")
+
+
+@app.command()
+def programme(
+    design: Annotated[Path, typer.Argument(help="A programme design (YAML or JSON): for, months, sailing_days, sailing_days_after, entry.")],
+    as_of: AsOf = None,
+    fmt: Annotated[PlanFormat, typer.Option("--format", help="text for people, json for programs.")] = PlanFormat.text,
+    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+) -> None:
+    """Which pathways a training programme serves and, for the others, exactly what it lacks."""
+    day = _as_of(as_of)
+    try:
+        from .law import load_law
+        from .programmes import check_programme, load_programme
+
+        law = load_law()
+        _covered(law, day)
+        result = check_programme(law, load_programme(design, law), day, lang.value)
+    except InputError as exc:
+        _fail(exc)
+        return
+    if fmt is PlanFormat.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        return
+    from .programmes import report_lines
+
+    for line in report_lines(law, result, lang.value):
+        typer.echo(line)
+
+
+@app.command()
+def cohort(
+    cohort_file: Annotated[Path, typer.Argument(metavar="COHORT", help="Trainees as CSV (one person record per row) or YAML/JSON (a list of records).")],
+    target: Annotated[str, typer.Option("--target", help="Certificate id, e.g. UBZ-Matrose.")],
+    as_of: AsOf = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file: .html (with chart), .csv or .json.")] = None,
+    fmt: Annotated[CohortFormat, typer.Option("--format", help="Standard output: table, csv or json.")] = CohortFormat.table,
+    days_per_year: DaysPerYear = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes for large cohorts; default one per core.")] = None,
+    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+) -> None:
+    """For every trainee: eligibility today, the earliest date for the target, and what is missing."""
+    day = _as_of(as_of)
+    try:
+        if out is not None and out.suffix.lower() not in (".html", ".htm", ".csv", ".json"):
+            raise InputError(str(out), "--out", "a report file ending in .html, .csv or .json", out.suffix)
+        if workers is not None and workers < 1:
+            raise InputError("--workers", "workers", "a number of processes of 1 or more", workers)
+        from .careers import career_graph
+        from .cohorts import LARGE, csv_text, html_report, load_cohort
+        from .law import load_law
+        from .planning import Pace
+
+        law = load_law()
+        _covered(law, day)
+        pace = Pace.from_kb(days=days_per_year)
+        g = career_graph(law, lang.value, days_per_period=pace.days)
+        _target(law, g, target)
+        trainees = load_cohort(cohort_file, law, day)
+        rows = _run_cohort(law, trainees, target, day, pace, lang.value, g, workers, LARGE)
+        report = None
+        if out is not None:
+            suffix = out.suffix.lower()
+            if suffix in (".html", ".htm"):
+                report = html_report(law, rows, g, cohort_file.name, target, day, pace, lang.value)
+            elif suffix == ".csv":
+                report = csv_text(law, rows, lang.value)
+            else:
+                report = json.dumps(_json(rows, target, day), ensure_ascii=False, indent=2) + "\n"
+            _write(out, report)
+    except InputError as exc:
+        _fail(exc)
+        return
+    errors = sum(1 for r in rows if r["error"])
+    if fmt is CohortFormat.json:
+        sys.stdout.write(json.dumps(_json(rows, target, day), ensure_ascii=False, indent=2) + "\n")
+    elif fmt is CohortFormat.csv:
+        sys.stdout.write(csv_text(law, rows, lang.value))
+    else:
+        _print_table(law, rows, lang.value)
+    if errors:
+        typer.echo(f"crewkg: {errors} of {len(rows)} trainees could not be evaluated; see the error column", err=True)
+
+
+def _json(rows, target, day) -> dict:
+    return {"target": target, "as_of": day.isoformat(), "trainees": rows}
+
+
+def _run_cohort(law, trainees, target, day, pace, lang, g, workers, large):
+    from .cohorts import evaluate_cohort
+
+    n = sum(1 for t in trainees if t.person is not None)
+    if n <= large:
+        return evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or 1, g=g)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(target, total=n)
+        return evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or os.cpu_count() or 1,
+                               on_progress=lambda k: progress.advance(task, k), g=g)
+
+
+def _print_table(law, rows, lang: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .cohorts import header, row_cells, summary
+
+    table = Table(show_lines=False)
+    for h in header(lang):
+        table.add_column(h)
+    for row in rows:
+        table.add_row(*(escape(c) for c in row_cells(law, row, lang)), style="red" if row["error"] else None)
+    console = Console(highlight=False, width=200)
+    console.print(table)
+    console.print(summary(rows, lang), markup=False)

@@ -114,6 +114,13 @@ class CREW(DefinedNamespace):
     MedicalFitness: URIRef
     BasicSafetyTraining: URIRef
     ApprenticeshipContract: URIRef
+    CreditingLimit: URIRef
+    NavigationArea: URIRef
+    InlandNavigation: URIRef
+    SeaNavigation: URIRef
+    inNavigationArea: URIRef
+    maximumCreditedDays: URIRef
+    periodDays: URIRef
 
 
 def local(iri: object) -> str:

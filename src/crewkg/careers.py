@@ -1,0 +1,271 @@
+"""The career graph: which certificate leads to which, derived from the kb's pathways.
+
+One node per certificate of the regulation plus a `start` node ("no certificate yet"); one edge per
+crew:Pathway (Ziffer), drawn from the certificate the pathway presupposes (crew:presupposes, e.g. § 13 Z 1 needs
+days served as Matrose, so it starts at UBZ-Matrose) or from `start`. Every edge carries its provision, a short
+summary of its requirements and the minimum time it takes at the crediting pace of § 6 Abs. 4 SchBV. Nothing here
+names a certificate or a number: a new pathway or a changed day count in `kb/` changes the graph.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .law import Law, load_graph, load_law
+from .locations import cache_dir, kb_dir, ontology_dir
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built, so importing this module stays cheap
+    import networkx as nx
+
+START = "start"
+START_LABEL = {"de": "ohne Befähigungszeugnis", "en": "no certificate yet"}
+
+
+@dataclass(frozen=True)
+class CreditingLimit:
+    """§ 6 Abs. 4 SchBV as data: at most `days` credited in any `period` consecutive days in one navigation area."""
+
+    id: str
+    area: str
+    days: int
+    period: int
+    provision: str
+    citation: str
+    notes: tuple[str, ...] = ()
+
+
+_LIMITS_QUERY = """
+PREFIX crew: <https://w3id.org/crewkg/onto#>
+SELECT ?limit ?area ?days ?period ?prov ?cit WHERE {
+  ?limit a crew:CreditingLimit ; crew:inNavigationArea ?area ; crew:maximumCreditedDays ?days ;
+         crew:periodDays ?period ; crew:provision ?prov .
+  ?prov crew:citation ?cit .
+}"""
+
+
+def crediting_limits(kb: Path | None = None) -> dict[str, CreditingLimit]:
+    """The crediting limits of the kb by navigation area ('InlandNavigation', 'SeaNavigation').
+
+    `Law` does not compile them (they serve planning only), so they are read from the kb graph with SPARQL and
+    cached like the compiled law: in memory and as a pickle keyed by the kb's content hash."""
+    return _limits(Path(kb or kb_dir()).resolve(), load_law(kb).version)
+
+
+@lru_cache(maxsize=8)
+def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
+    cdir = cache_dir()
+    cached = cdir / f"limits-{version}.pickle" if cdir else None
+    if cached and cached.exists():
+        try:
+            return pickle.loads(cached.read_bytes())
+        except Exception:  # a stale or foreign pickle is rebuilt, never trusted
+            pass
+    from rdflib.namespace import SKOS
+
+    from .namespaces import local
+
+    g = load_graph(kb, ontology_dir())
+    out: dict[str, CreditingLimit] = {}
+    for row in g.query(_LIMITS_QUERY):
+        notes = tuple(sorted(str(n) for n in g.objects(row.limit, SKOS.editorialNote)))
+        out[local(row.area)] = CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period),
+                                              local(row.prov), str(row.cit), notes)
+    if cached:
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(out))
+        tmp.replace(cached)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Short texts for edges: one phrase per requirement kind, every number and name read from the requirement
+
+
+def short_label(law: Law, term: str, lang: str) -> str:
+    """A term's label for a crowded picture: 'Matrosin bzw. Matrose' → 'Matrose' (the law's own second form)."""
+    return law.label(term, lang).split(" bzw. ")[-1]
+
+
+_PHRASES = {
+    "de": {
+        "MinimumAge": "ab {n} J.", "Fahrzeit": "{n} T. Fahrzeit", "FahrzeitRole": "{n} T. als {role}",
+        "WithinProgramme": "{n} T. im Programm", "AfterProgramme": "{n} T. nach dem Programm",
+        "WithinOrAfterProgramme": "{n} T. im/nach Programm", "SeaTime": "{n} T. See ({cap})",
+        "ProfessionalExperience": "{n} J. Berufserfahrung", "VocationalTraining": "{n} J. Berufsausbildung",
+        "Programme": "Programm {role} ≥ {n} Mon.", "Exam": "Prüfung {items}", "CertificateHeld": "hält {items}",
+        "Document": "{item}", "or": " oder ", "and": " + ", "sep": " · ",
+    },
+    "en": {
+        "MinimumAge": "age {n}+", "Fahrzeit": "{n} d sailing", "FahrzeitRole": "{n} d as {role}",
+        "WithinProgramme": "{n} d within programme", "AfterProgramme": "{n} d after programme",
+        "WithinOrAfterProgramme": "{n} d within/after programme", "SeaTime": "{n} d at sea ({cap})",
+        "ProfessionalExperience": "{n} y work experience", "VocationalTraining": "{n} y vocational training",
+        "Programme": "{role} programme ≥ {n} mo", "Exam": "exam {items}", "CertificateHeld": "holds {items}",
+        "Document": "{item}", "or": " or ", "and": " + ", "sep": " · ",
+    },
+}
+
+
+def requirement_summary(law: Law, rid: str, lang: str = "de") -> str:
+    """One short phrase for a requirement (e.g. '180 T. als Matrose', 'Prüfung Anlage 8')."""
+    p = _PHRASES[lang]
+    r = law.requirements[rid]
+    k = r.kind
+    if k == "AnyOf":
+        return "(" + p["or"].join(requirement_summary(law, c, lang) for c in r.children) + ")"
+    if k == "AllOf":
+        return p["and"].join(requirement_summary(law, c, lang) for c in r.children)
+    if k == "Fahrzeit" and r.served_as:
+        return p["FahrzeitRole"].format(n=r.minimum, role=short_label(law, r.served_as, lang))
+    if k == "ProgrammeFahrzeit":
+        return p[r.phase or "WithinProgramme"].format(n=r.minimum)
+    if k == "SeaTime":
+        return p["SeaTime"].format(n=r.minimum, cap=law.label(r.capacity or "", lang))
+    if k == "Programme":
+        return p["Programme"].format(role=short_label(law, r.programme_for or "", lang), n=r.minimum)
+    if k == "Exam":
+        numbers = ["".join(ch for ch in e if ch.isdigit()) or e for e in r.exams]  # 'Anlage9' → '9'
+        return p["Exam"].format(items=("Anl. " if lang == "de" else "Annex ") + "+".join(numbers))
+    if k == "CertificateHeld":
+        certs = sorted(r.certificates, key=lambda c: c not in law.certificates or law.certificates[c].regulation is None)
+        more = ("" if len(certs) < 2 else (" o. ä." if lang == "de" else " or equivalent"))
+        return p["CertificateHeld"].format(items=certificate_short(law, certs[0], lang) + more)
+    if k == "Document":
+        return p["Document"].format(item=law.label(r.document or "", lang))
+    return p[k].format(n=r.minimum)
+
+
+def certificate_short(law: Law, cid: str, lang: str) -> str:
+    role = law.certificates[cid].role if cid in law.certificates else None
+    return ("UBZ " + short_label(law, role, lang)) if role else law.label(cid, lang)
+
+
+def pathway_summary(law: Law, pathway_id: str, lang: str = "de") -> str:
+    """All literae of a pathway in a line, in statute order."""
+    w = law.pathways[pathway_id]
+    return _PHRASES[lang]["sep"].join(requirement_summary(law, r, lang) for r in w.requirements)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The graph
+
+
+def certificate_nodes(law: Law) -> list[str]:
+    """The certificates of the regulations with pathways (not the third-country certificates some literae accept),
+    in statute order; those without pathways (§§ 16, 17: not in the sources) are nodes without edges."""
+    regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+    return [c.id for c in law.certificates_in_order() if c.regulation in regs]
+
+
+def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None) -> nx.MultiDiGraph:
+    """The career MultiDiGraph: one edge per pathway of the kb, keyed by the pathway id.
+
+    Node attributes: kind (start/certificate), label, provision, role, rank (longest chain of pathways from
+    `start`, for drawing left to right), covered (False where the kb has no pathway to the certificate).
+    Edge attributes: pathway, provision, label, summary, min_days (fewest calendar days from holding the presupposed
+    certificate, counting sea time and prior experience as already there), min_days_inland (the same without sea
+    time or prior experience; absent when the pathway cannot do without them), duration (a short text)."""
+    import networkx as nx
+
+    from .planning import Pace, pathway_minimum_days
+
+    pace = Pace.from_kb(kb, days_per_period)
+    g = nx.MultiDiGraph(regulation=_regulation_label(law), pace_days=pace.days, pace_period=pace.period,
+                        pace_provision=pace.citation, lang=lang)
+    g.add_node(START, kind="start", label=START_LABEL[lang], provision="", role="", covered=True)
+    for cid in certificate_nodes(law):
+        c = law.certificates[cid]
+        g.add_node(cid, kind="certificate", label=law.label(cid, lang), short=certificate_short(law, cid, lang),
+                   provision=law.citation(c.provision), role=c.role or "", covered=bool(c.pathways))
+    for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order)):
+        source = w.presupposes or START
+        with_prior, inland = pathway_minimum_days(law, w.id, pace)
+        attrs: dict[str, Any] = {
+            "pathway": w.id, "provision": law.citation(w.provision), "label": w.label.get(lang) or w.id,
+            "summary": pathway_summary(law, w.id, lang), "min_days": with_prior,
+            "duration": duration_text(with_prior, inland, lang),
+        }
+        if inland is not None:
+            attrs["min_days_inland"] = inland
+        g.add_edge(source, w.certificate, key=w.id, **attrs)
+    ranks = _ranks(g)
+    for n in g.nodes:
+        g.nodes[n]["rank"] = ranks.get(n, 1)
+    return g
+
+
+def _regulation_label(law: Law) -> str:
+    regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+    return ", ".join(f"{law.regulations[r].abbreviation} {law.regulations[r].in_force_from.year}" for r in sorted(regs) if r in law.regulations)
+
+
+def _ranks(g) -> dict[str, int]:
+    """Longest chain of edges from `start` (the picture's columns); certificates without edges go in column 1."""
+    import networkx as nx
+
+    simple = nx.DiGraph(g.edges())
+    simple.add_nodes_from(g.nodes)
+    rank = {START: 0}
+    for n in nx.topological_sort(simple):
+        if n == START:
+            continue
+        preds = [rank[p] for p in simple.predecessors(n) if p in rank]
+        rank[n] = (max(preds) + 1) if preds else 1
+    return rank
+
+
+def duration_text(with_prior: int | None, inland: int | None, lang: str = "de") -> str:
+    """'min. 545 T.' or, where sea time or prior experience shortens it, 'min. 545 T. (180 T. mit Vorerfahrung)'."""
+    d = "T." if lang == "de" else "d"
+    if with_prior is None:
+        return "—"
+    if inland == with_prior:
+        return f"min. {with_prior} {d}"
+    if inland is None:
+        return f"min. {with_prior} {d} + " + ("Vorerfahrung" if lang == "de" else "prior experience")
+    return f"min. {inland} {d} ({with_prior} {d} " + ("mit Vorerfahrung)" if lang == "de" else "with prior experience)")
+
+
+def routes_to(g, target: str, sources: list[str], avoid: set[str]) -> list[list[tuple[str, str, str]]]:
+    """Every chain of edges (u, v, pathway) from one of `sources` to `target` that passes through no node in
+    `avoid` (the certificates already held, except as a route's own source)."""
+    import networkx as nx
+
+    cache = g.__dict__.setdefault("_crewkg_routes", {})  # routes depend only on target, sources and held: cohorts repeat them
+    key = (target, tuple(sources), frozenset(avoid))
+    if key in cache:
+        return cache[key]
+    out: list[list[tuple[str, str, str]]] = []
+    for s in sources:
+        if s not in g or target not in g or s == target:
+            continue
+        for path in nx.all_simple_edge_paths(g, s, target):
+            if any(v in avoid for _, v, _ in path):
+                continue
+            out.append([(u, v, k) for u, v, k in path])
+    cache[key] = out
+    return out
+
+
+def node_link(g) -> dict[str, Any]:
+    """networkx node-link data (the `--format json` of `crewkg paths`)."""
+    import networkx as nx
+
+    return nx.node_link_data(g, edges="links")
+
+
+def graphml_text(g) -> str:
+    """GraphML of the graph; attributes without a value are left out (GraphML has no null)."""
+    import networkx as nx
+
+    clean = nx.MultiDiGraph()
+    clean.graph.update({k: v for k, v in g.graph.items() if v is not None})
+    for n, a in g.nodes(data=True):
+        clean.add_node(n, **{k: v for k, v in a.items() if v is not None})
+    for u, v, k, a in g.edges(keys=True, data=True):
+        clean.add_edge(u, v, key=k, **{x: y for x, y in a.items() if y is not None})
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + "\n".join(nx.generate_graphml(clean)) + "\n"

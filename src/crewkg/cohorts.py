@@ -1,0 +1,416 @@
+"""Cohort plans for training institutions (`crewkg cohort COHORT.(csv|yaml) --target CERTIFICATE`).
+
+For every trainee: what can be issued today, whether the target can, the earliest date for the target along the
+fastest route (planning.py) and what is still missing on it. A trainee whose row is bad is reported with its error;
+the others are evaluated all the same. Output as a rich table, CSV, JSON or a self-contained HTML report with a
+matplotlib chart (embedded as a base64 PNG) of how many trainees can hold each certificate month by month.
+
+Speed: the eligibility engine costs about 10 ms per person and grows faster than linearly in very large batches, so
+trainees are evaluated in batches of `BATCH`; large cohorts use one process per core (fork), each with its own
+pyDatalog database. Cohort rows pass the schema check of person records (types, ranges, known ids); the per-record
+SHACL run of `crewkg check` (about 0.2 s per new record) is skipped, as its constraints are the schema's.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import multiprocessing
+import re
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .law import Law
+from .persons import Person, person_from_mapping, read_mapping
+from .planning import Pace, add_months, make_planner, plan, reach_dates
+
+BATCH = 100
+#: cohorts larger than this get a progress bar and, on machines with more than one core, worker processes
+LARGE = 300
+
+BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
+SCALAR_COLUMNS = {
+    "id": "str", "birth_date": "str", "medical_fitness": "medical", "radio_certificate": "bool",
+    "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "int",
+    "sea_days.deck_crew": "int", "sea_days.master": "int", "professional_experience_years": "float",
+    "vocational_training_years": "float", "programme.for": "str", "programme.months": "int",
+    "programme.sailing_days": "int", "programme.sailing_days_after": "int", "exams": "list", "certificates": "list",
+    "functions": "list",
+}
+
+
+@dataclass
+class Trainee:
+    """One row of a cohort: the person, or the error that kept it from being read."""
+
+    source: str
+    id: str
+    person: Person | None = None
+    error: str | None = None
+
+
+def columns(law: Law) -> dict[str, str]:
+    """The CSV columns a cohort file may have: the person record's keys, flattened with dots."""
+    cols = dict(SCALAR_COLUMNS)
+    for role in law.ids_of("DeckCrewRole"):
+        cols[f"sailing_days.{role}"] = "int"
+    return cols
+
+
+def _cell(value: str, kind: str, source: str, column: str) -> Any:
+    v = value.strip()
+    if kind == "str":
+        return v
+    if kind == "list":
+        return [x for x in re.split(r"[;,\s]+", v) if x]
+    if kind == "bool" or (kind == "medical" and v.lower() in BOOL):
+        if v.lower() not in BOOL:
+            raise InputError(source, column, "true or false", v)
+        return BOOL[v.lower()]
+    if kind == "medical":  # a date: medical fitness valid until then
+        return {"valid_until": v}
+    try:
+        return int(v) if kind == "int" else float(v)
+    except ValueError:
+        raise InputError(source, column, "a whole number" if kind == "int" else "a number", v) from None
+
+
+def _record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any]:
+    """A CSV row as a person record mapping (empty cells are left out, as a missing key means 'none')."""
+    rec: dict[str, Any] = {}
+    for column, value in row.items():
+        if value is None or not value.strip():
+            continue
+        v = _cell(value, cols[column], source, column)
+        if "." in column:
+            outer, inner = column.split(".", 1)
+            if outer == "programme":  # one completed programme per row
+                rec.setdefault("programmes", [{}])[0][inner] = v
+                continue
+            rec.setdefault(outer, {})[inner] = v
+        else:
+            rec[column] = v
+    return rec
+
+
+def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
+    """Read a cohort file. A bad file (unreadable, unknown column, no trainees) raises InputError; a bad row becomes
+    a Trainee with its error, and the other rows are read all the same."""
+    if not path.is_file():
+        raise InputError(str(path), "", "an existing cohort file (.csv, .yaml, .yml or .json)")
+    suffix = path.suffix.lower()
+    rows: list[tuple[str, Any]] = []
+    if suffix == ".csv":
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
+        reader = csv.DictReader(io.StringIO(text))
+        cols = columns(law)
+        header = reader.fieldnames or []
+        if "id" not in header:
+            raise InputError(str(path), "id", "a CSV header row with an 'id' column and any of " + ", ".join(sorted(cols)))
+        for h in header:
+            if h not in cols:
+                raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)), h)
+        for n, row in enumerate(reader, start=2):
+            source = f"{path}: row {n}"
+            if None in row:
+                rows.append((source, InputError(source, "", f"at most {len(header)} cells, as many as the header has")))
+                continue
+            try:
+                rows.append((source, _record(row, cols, source)))
+            except InputError as exc:
+                rows.append((source, exc))
+    elif suffix in (".yaml", ".yml", ".json"):
+        data = read_mapping(path)
+        if isinstance(data, dict) and set(data) == {"trainees"}:
+            data = data["trainees"]
+        if not isinstance(data, list):
+            raise InputError(str(path), "trainees", "a list of person records (or a mapping with the key 'trainees')")
+        rows = [(f"{path}: trainees[{i}]", rec) for i, rec in enumerate(data)]
+    else:
+        raise InputError(str(path), "", "a cohort file ending in .csv, .yaml, .yml or .json", path.suffix)
+    if not rows:
+        raise InputError(str(path), "", "at least one trainee")
+    out: list[Trainee] = []
+    seen: dict[str, str] = {}
+    for source, rec in rows:
+        rid = rec.get("id") if isinstance(rec, dict) else None
+        label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
+        if isinstance(rec, InputError):
+            out.append(Trainee(source, label, error=rec.message()))
+            continue
+        try:
+            p = person_from_mapping(rec, law, as_of, source)
+        except InputError as exc:
+            out.append(Trainee(source, label, error=exc.message()))
+            continue
+        if p.id in seen:
+            out.append(Trainee(source, p.id, error=InputError(source, "id", f"an id not used by another trainee (also in {seen[p.id]})", p.id).message()))
+            continue
+        seen[p.id] = source
+        out.append(Trainee(source, p.id, person=p))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Evaluation
+
+_WORKER: dict[str, Any] = {}  # what forked workers inherit: law, graph
+
+
+def _row(law: Law, g, p: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace) -> dict[str, Any]:
+    planner = make_planner(law, p, answer, as_of, pace)
+    result = plan(law, p, answer, target, as_of, pace, graph=g, planner=planner)
+    best = result["routes"][0] if result["routes"] else None
+    reach = reach_dates(law, p, answer, as_of, pace, g, target, planner=planner)
+    eligible = [c["id"] for c in answer["certificates"] if c.get("eligible")]
+    return {
+        "id": p.id, "error": None,
+        "eligible_today": eligible,
+        "target_today": target in eligible,
+        "holds_target": target in p.certificates,
+        "earliest": best["earliest"] if best else None,
+        "route": [s["provision"] for s in best["steps"]] if best else [],
+        "missing": [m for s in best["steps"] for m in s["remaining"]] if best else [],
+        "reach": {c: (d.isoformat() if d else None) for c, d in reach.items()},
+    }
+
+
+def _error_row(t: Trainee | Person, message: str) -> dict[str, Any]:
+    return {"id": t.id, "error": message, "eligible_today": [], "target_today": None, "holds_target": None,
+            "earliest": None, "route": [], "missing": [], "reach": {}}
+
+
+def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, lang: str = "de",
+                   law: Law | None = None, g=None) -> list[dict[str, Any]]:
+    """One Datalog run for the batch, then the plan per trainee. An error with one trainee becomes that trainee's
+    error; the batch is retried person by person so the others keep their answers."""
+    from .answers import check
+
+    law = law or _WORKER["law"]
+    g = g if g is not None else _WORKER["graph"]
+    try:
+        answers = check(law, persons, as_of, lang)
+    except Exception:  # isolate the trainee that broke the batch
+        answers = []
+        for p in persons:
+            try:
+                answers.append(check(law, [p], as_of, lang)[0])
+            except Exception as exc:
+                answers.append(exc)
+    rows = []
+    for p, a in zip(persons, answers, strict=True):
+        if isinstance(a, Exception):
+            rows.append(_error_row(p, f"{p.source}: evaluation failed ({type(a).__name__}: {a})"))
+            continue
+        try:
+            rows.append(_row(law, g, p, a, target, as_of, pace))
+        except Exception as exc:
+            rows.append(_error_row(p, f"{p.source}: planning failed ({type(exc).__name__}: {exc})"))
+    return rows
+
+
+def evaluate_cohort(law: Law, trainees: list[Trainee], target: str, as_of: date, pace: Pace, lang: str = "de",
+                    workers: int = 1, on_progress: Callable[[int], None] | None = None, g=None) -> list[dict[str, Any]]:
+    """Rows in the cohort's order. `workers` > 1 evaluates batches in forked processes (where fork exists)."""
+    from .careers import career_graph
+
+    g = g if g is not None else career_graph(law, lang, days_per_period=pace.days)
+    persons = [t.person for t in trainees if t.person is not None]
+    batches = [persons[i:i + BATCH] for i in range(0, len(persons), BATCH)]
+    done: dict[str, dict[str, Any]] = {}
+    if workers > 1 and len(batches) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _WORKER.update(law=law, graph=g)
+        with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=multiprocessing.get_context("fork")) as ex:
+            futures = {ex.submit(evaluate_batch, b, target, as_of, pace, lang): b for b in batches}
+            for f in as_completed(futures):
+                try:
+                    rows = f.result()
+                except Exception:  # a worker died (not a trainee's error): evaluate its batch here instead
+                    rows = evaluate_batch(futures[f], target, as_of, pace, lang, law, g)
+                for row in rows:
+                    done[row["id"]] = row
+                if on_progress:
+                    on_progress(len(futures[f]))
+    else:
+        for b in batches:
+            for row in evaluate_batch(b, target, as_of, pace, lang, law, g):
+                done[row["id"]] = row
+            if on_progress:
+                on_progress(len(b))
+    return [done[t.id] if t.person is not None else _error_row(t, t.error or "") for t in trainees]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Output
+
+TEXT = {
+    "de": {"id": "Auszubildende", "today": "heute ausstellbar", "target_today": "Ziel heute", "earliest": "frühestens",
+           "route": "Weg", "missing": "es fehlt", "error": "Fehler", "yes": "ja", "no": "nein", "held": "vorhanden",
+           "never": "nicht planbar", "title": "Kohorte {name} → {target}", "as_of": "Stand {as_of}; {pace}",
+           "pace": "Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
+           "summary": "{n} Auszubildende, {ok} ausgewertet, {err} mit Fehlern; Ziel heute erreichbar: {today}; planbar: {planned}",
+           "chart": "Auszubildende, die das Zeugnis (oder ein höheres) frühestens haben können, Monat für Monat", "month": "Monat", "count": "Anzahl",
+           "errors": "Fehler"},
+    "en": {"id": "trainee", "today": "can be issued today", "target_today": "target today", "earliest": "earliest",
+           "route": "route", "missing": "missing", "error": "error", "yes": "yes", "no": "no", "held": "held",
+           "never": "cannot be planned", "title": "Cohort {name} → {target}", "as_of": "as of {as_of}; {pace}",
+           "pace": "Fahrzeit at most {d} days in {p} consecutive days ({prov})",
+           "summary": "{n} trainees, {ok} evaluated, {err} with errors; target today: {today}; plannable: {planned}",
+           "chart": "Trainees who can hold each certificate (or a higher one), month by month", "month": "month", "count": "trainees",
+           "errors": "Errors"},
+}
+
+
+def _short(law: Law, cid: str, lang: str) -> str:
+    from .careers import certificate_short
+
+    return certificate_short(law, cid, lang)
+
+
+def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
+    """A row as texts: trainee, issued today, target today, earliest, route, missing, error."""
+    from .wording import missing_sentence
+
+    t = TEXT[lang]
+    if row["error"]:
+        return [row["id"], "", "", "", "", "", row["error"]]
+    target_today = t["held"] if row["holds_target"] else (t["yes"] if row["target_today"] else t["no"])
+    return [row["id"], ", ".join(_short(law, c, lang) for c in row["eligible_today"]), target_today,
+            row["earliest"] or t["never"], " → ".join(p.replace(" SchBV", "") for p in row["route"]),
+            "; ".join(missing_sentence(law, m, lang) for m in row["missing"]), ""]
+
+
+def header(lang: str = "de") -> list[str]:
+    t = TEXT[lang]
+    return [t["id"], t["today"], t["target_today"], t["earliest"], t["route"], t["missing"], t["error"]]
+
+
+def csv_text(law: Law, rows: list[dict[str, Any]], lang: str = "de") -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["id", "eligible_today", "target_today", "earliest", "route", "missing", "error"])
+    for row in rows:
+        cells = row_cells(law, row, lang)
+        w.writerow([row["id"], " ".join(row["eligible_today"]), cells[2], row["earliest"] or "", cells[4], cells[5], row["error"] or ""])
+    return buf.getvalue()
+
+
+def chart_certificates(g, target: str) -> list[str]:
+    """The target and every certificate on a route to it, left to right."""
+    import networkx as nx
+
+    from .careers import START
+
+    nodes = [n for n in nx.ancestors(g, target) if n != START] + [target]
+    return sorted(nodes, key=lambda n: (g.nodes[n]["rank"], n))
+
+
+def level_dates(law: Law, row: dict[str, Any], certs: list[str], depth: dict[str, int]) -> dict[str, date | None]:
+    """The day a trainee reaches each certificate's level: its own date, or an earlier one of a certificate whose role
+    ranks higher (a Bootsmann has passed the Matrose level; crew:ranksAbove, an INTERPRETATION recorded in the kb).
+    `depth` is planning.role_depths(law)."""
+    reach = {c: date.fromisoformat(d) for c, d in row["reach"].items() if d}
+    out: dict[str, date | None] = {}
+    for c in certs:
+        level = depth.get(law.certificates[c].role or "", -1)
+        days = [d for c2, d in reach.items() if c2 == c or depth.get(law.certificates[c2].role or "", -1) > level >= 0]
+        out[c] = min(days, default=None)
+    return out
+
+
+def month_counts(law: Law, rows: list[dict[str, Any]], certs: list[str], as_of: date,
+                 horizon: int = 120) -> tuple[list[date], dict[str, list[int]]]:
+    """For each month from the evaluation date on: how many trainees can hold each certificate (or a higher one)."""
+    from .planning import role_depths
+
+    depth = role_depths(law)
+    levels = [level_dates(law, r, certs, depth) for r in rows if not r["error"]]
+    last = max((d for lv in levels for d in lv.values() if d), default=as_of)
+    months = min(horizon, max(1, (last.year - as_of.year) * 12 + last.month - as_of.month + 1))
+    ticks = [add_months(as_of, m) for m in range(months + 1)]
+    counts = {c: [sum(1 for lv in levels if lv[c] and lv[c] <= tick) for tick in ticks] for c in certs}
+    return ticks, counts
+
+
+def chart_png(law: Law, rows: list[dict[str, Any]], g, target: str, as_of: date, lang: str = "de") -> bytes:
+    """Step lines: trainees who can hold each certificate on the route to the target, month by month."""
+    from matplotlib.figure import Figure
+
+    t = TEXT[lang]
+    certs = chart_certificates(g, target)
+    ticks, counts = month_counts(law, rows, certs, as_of)
+    fig = Figure(figsize=(10, 4.8), dpi=110)
+    ax = fig.add_subplot(1, 1, 1)
+    for c in certs:
+        ax.step(ticks, counts[c], where="post", lw=2.2 if c == target else 1.4, label=_short(law, c, lang))
+    ax.set_ylim(0, max(1, sum(1 for r in rows if not r["error"])) * 1.05)
+    ax.set_title(t["chart"], fontsize=11)
+    ax.set_xlabel(t["month"])
+    ax.set_ylabel(t["count"])
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=9)
+    fig.autofmt_xdate()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    return buf.getvalue()
+
+
+def summary(rows: list[dict[str, Any]], lang: str = "de") -> str:
+    err = sum(1 for r in rows if r["error"])
+    today = sum(1 for r in rows if r["target_today"] or r["holds_target"])
+    planned = sum(1 for r in rows if r["earliest"])
+    return TEXT[lang]["summary"].format(n=len(rows), ok=len(rows) - err, err=err, today=today, planned=planned)
+
+
+def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str, as_of: date, pace: Pace, lang: str = "de") -> str:
+    """A self-contained page: summary, chart (inline PNG), one table row per trainee, errors. No external URL."""
+    t = TEXT[lang]
+    e = html.escape
+    png = base64.b64encode(chart_png(law, rows, g, target, as_of, lang)).decode("ascii")
+    title = t["title"].format(name=name, target=_short(law, target, lang))
+    pace_text = t["pace"].format(d=pace.days, p=pace.period, prov=pace.citation)
+    body = []
+    for row in rows:
+        cells = row_cells(law, row, lang)
+        cls = ' class="error"' if row["error"] else ""
+        body.append(f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    errors = [f"<li>{e(r['error'])}</li>" for r in rows if r["error"]]
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<title>{e(title)}</title>
+<style>
+body {{ font-family: sans-serif; margin: 1.5em; color: #222; }}
+table {{ border-collapse: collapse; font-size: 13px; }}
+th, td {{ border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }}
+th {{ background: #eef3f8; }}
+tr.error td {{ background: #fff0f0; }}
+img {{ max-width: 100%; }}
+</style>
+</head>
+<body>
+<h1>{e(title)}</h1>
+<p>{e(t["as_of"].format(as_of=as_of.isoformat(), pace=pace_text))}</p>
+<p>{e(summary(rows, lang))}</p>
+<img alt="{e(t['chart'])}" src="data:image/png;base64,{png}">
+<table>
+<thead><tr>{"".join(f"<th>{e(h)}</th>" for h in header(lang))}</tr></thead>
+<tbody>
+{chr(10).join(body)}
+</tbody>
+</table>
+{f"<h2>{e(t['errors'])}</h2><ul>{''.join(errors)}</ul>" if errors else ""}
+</body>
+</html>
+"""

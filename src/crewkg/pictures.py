@@ -1,0 +1,239 @@
+"""Pictures of the career graph: SVG/PNG with matplotlib (no network, no display) and a self-contained interactive
+HTML page with vis-network inlined from the pyvis package (no CDN: pyvis' own template links bootstrap from a CDN,
+so the page is written here). A route can be highlighted (`crewkg plan --out`)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+TEXT = {
+    "de": {"title": "Karrierewege nach der {reg}", "pace": "Fahrzeit: höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
+           "uncovered": "Nicht in den Quellen (keine Wege): {items}", "route": "Weg für {person}: {steps} — frühestens {date}",
+           "legend": "Wege und Voraussetzungen", "min": "Mindestdauer"},
+    "en": {"title": "Career pathways under the {reg}", "pace": "Fahrzeit: at most {d} days in {p} consecutive days ({prov})",
+           "uncovered": "Not in the sources (no pathways): {items}", "route": "Route for {person}: {steps} — earliest {date}",
+           "legend": "Pathways and requirements", "min": "minimum time"},
+}
+
+COLOR = {"node": "#dbe8f5", "start": "#eeeeee", "edge": "#35608f", "dim": "#c4c9cf", "hi": "#d9480f", "held": "#ffd8a8"}
+
+
+def _drawn_nodes(g) -> list[str]:
+    return [n for n, a in g.nodes(data=True) if a.get("covered", True)]
+
+
+def layout(g) -> dict[str, tuple[float, float]]:
+    """Columns by rank (left to right); in each column the certificate that leads further sits on the middle line
+    and the others above it, in statute order."""
+    cols: dict[int, list[str]] = {}
+    for n in _drawn_nodes(g):
+        cols.setdefault(g.nodes[n]["rank"], []).append(n)
+    pos = {}
+    for rank, nodes in cols.items():
+        onward = [n for n in nodes if any(g.nodes[v]["rank"] > rank for v in g.successors(n))]
+        rest = [n for n in nodes if n not in onward]
+        for i, n in enumerate(onward + rest):
+            pos[n] = (rank * 4.2, i * 1.5)
+    return pos
+
+
+def _edge_geometry(g, pos) -> dict[tuple[str, str, str], tuple[float, tuple[float, float]]]:
+    """For every edge the arc3 'rad' and the point where its label goes. Parallel edges between neighbouring columns
+    sag below each other; edges that skip columns run in their own lane below the middle line."""
+    out = {}
+    seen: dict[tuple[str, str], int] = {}
+    lane = 0
+    edges = sorted(g.edges(keys=True), key=lambda e: (g.nodes[e[1]]["rank"] - g.nodes[e[0]]["rank"], pos[e[1]][0], e[2]))
+    for u, v, k in edges:
+        if u not in pos or v not in pos:
+            continue
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        span = g.nodes[v]["rank"] - g.nodes[u]["rank"]
+        if span <= 1 or y1 != y2:
+            i = seen.get((u, v), 0)
+            seen[(u, v)] = i + 1
+            depth = 0.75 * i
+        else:
+            depth = 2.3 + 0.8 * lane
+            lane += 1
+        dx, dy = x2 - x1, y2 - y1
+        length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+        rad = 2 * depth / length
+        # arc3 puts its control point at mid + rad * (dy, -dx); the curve's middle is half way there
+        mid = ((x1 + x2) / 2 + 0.5 * rad * dy, (y1 + y2) / 2 - 0.5 * rad * dx)
+        out[(u, v, k)] = (rad, mid)
+    return out
+
+
+def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = None, held: set[str] | None = None,
+         title: str | None = None) -> bytes:
+    """The career graph as PNG or SVG bytes: nodes by rank left to right, every edge labelled with its provision and
+    minimum time, the requirements of every edge listed underneath, the crediting pace in the header."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyArrowPatch
+
+    lang = g.graph.get("lang", "de")
+    t = TEXT[lang]
+    pos = layout(g)
+    geo = _edge_geometry(g, pos)
+    hi = set(highlight or [])
+    held = held or set()
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()] + [m[1] for _, m in geo.values()]
+    edges = sorted(g.edges(keys=True, data=True), key=lambda e: (g.nodes[e[1]]["rank"], e[1], e[2]))
+    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
+    lines = [(t["legend"], True)]
+    for u, v, k, a in edges:
+        entry = f"{a['provision']} → {g.nodes[v].get('short') or v}: {a['summary']}  [{a.get('duration', '')}]"
+        wrapped = textwrap.wrap(entry, 210, subsequent_indent="        ")
+        lines += [(w, (u, v, k) in hi) for w in wrapped]
+    if uncovered:
+        lines.append((t["uncovered"].format(items=", ".join(uncovered)), False))
+    n_lines = len(lines)
+    x0, x1 = min(xs) - 2.0, max(xs) + 2.0
+    y0, y1 = min(ys) - 0.9, max(ys) + 1.0
+    width = 16.0
+    graph_h = width * (y1 - y0) / (x1 - x0)
+    legend_h, header_h = 0.23 * n_lines + 0.1, 0.75
+    height = header_h + graph_h + legend_h
+    fig = Figure(figsize=(width, height), dpi=110)
+    ax = fig.add_axes((0.0, legend_h / height, 1.0, graph_h / height))
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    heading = title or t["title"].format(reg=g.graph.get("regulation", ""))
+    fig.text(0.01, 1 - 0.3 / height, heading, fontsize=13, fontweight="bold", va="center")
+    fig.text(0.01, 1 - 0.62 / height, t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"),
+                                                       prov=g.graph.get("pace_provision")), fontsize=9, color="#444444", va="center")
+
+    boxes = {}
+    for n, (x, y) in pos.items():
+        a = g.nodes[n]
+        text = a.get("short") or a.get("label") or n
+        if a.get("provision"):
+            text += "\n" + a["provision"]
+        face = COLOR["start"] if a.get("kind") == "start" else (COLOR["held"] if n in held else COLOR["node"])
+        edge_color = COLOR["hi"] if hi and any(n in (u, v) for u, v, _ in hi) else "#4a6d94"
+        # drawn before the arrows (lower zorder), so each arrow is clipped to the box as it is drawn in this renderer
+        boxes[n] = ax.text(x, y, text, ha="center", va="center", fontsize=9, zorder=1,
+                           bbox={"boxstyle": "round,pad=0.45", "fc": face, "ec": edge_color, "lw": 1.4})
+    for u, v, k, a in edges:
+        if (u, v, k) not in geo:
+            continue
+        rad, (lx, ly) = geo[(u, v, k)]
+        on = (u, v, k) in hi
+        color = COLOR["hi"] if on else (COLOR["dim"] if hi else COLOR["edge"])
+        arrow = FancyArrowPatch(pos[u], pos[v], connectionstyle=f"arc3,rad={rad:.4f}", arrowstyle="-|>", mutation_scale=12,
+                                lw=2.6 if on else 1.1, color=color, patchA=boxes[u].get_bbox_patch(),
+                                patchB=boxes[v].get_bbox_patch(), shrinkA=1, shrinkB=1, zorder=3 if on else 2)
+        ax.add_patch(arrow)
+        label = a["provision"].replace(" SchBV", "") + "\n" + a.get("duration", "")
+        ax.text(lx, ly, label, ha="center", va="center", fontsize=7, zorder=4, color="#222222" if (on or not hi) else "#888888",
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color, "lw": 0.6, "alpha": 0.95})
+
+    legend = fig.add_axes((0.0, 0.0, 1.0, legend_h / height))
+    legend.set_axis_off()
+    for i, (line, bold) in enumerate(lines):
+        legend.text(0.01, 1 - (i + 0.5) / len(lines), line, transform=legend.transAxes, fontsize=8, va="center",
+                    fontweight="bold" if bold else "normal", color=COLOR["hi"] if (bold and i) else "#222222")
+    buf = io.BytesIO()
+    meta = {"Date": None} if fmt == "svg" else {}
+    from matplotlib import rc_context
+
+    with rc_context({"svg.fonttype": "none"}):  # SVG text stays text: searchable, smaller
+        fig.savefig(buf, format=fmt, metadata=meta)
+    return buf.getvalue()
+
+
+def _vis_assets() -> tuple[str, str]:
+    """vis-network's script and style from the installed pyvis package, to be inlined (works offline)."""
+    import pyvis
+
+    lib = Path(pyvis.__file__).resolve().parent / "lib"
+    folder = sorted(lib.glob("vis-*"))[-1]
+    return (folder / "vis-network.min.js").read_text(encoding="utf-8"), (folder / "vis-network.css").read_text(encoding="utf-8")
+
+
+def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[str] | None = None,
+              title: str | None = None) -> str:
+    """A self-contained interactive page: drag and zoom; hovering an edge shows its provision and requirements.
+    Every script and style is inlined; the page references no external URL."""
+    lang = g.graph.get("lang", "de")
+    t = TEXT[lang]
+    hi = set(highlight or [])
+    held = held or set()
+    pos = layout(g)
+    geo = _edge_geometry(g, pos)
+    scale = 62  # pixels per layout unit; the same layout as the static picture, y pointing down on a canvas
+    nodes = []
+    for n in _drawn_nodes(g):
+        a = g.nodes[n]
+        nodes.append({"id": n, "x": pos[n][0] * scale, "y": -pos[n][1] * scale,
+                      "label": (a.get("short") or a["label"]) + ("\n" + a["provision"] if a.get("provision") else ""),
+                      "title": a["label"] + (f" ({a['provision']})" if a.get("provision") else ""),
+                      "color": COLOR["start"] if a.get("kind") == "start" else (COLOR["held"] if n in held else COLOR["node"])})
+    edges = []
+    for u, v, k, a in g.edges(keys=True, data=True):
+        if (u, v, k) not in geo:
+            continue
+        rad = geo[(u, v, k)][0]
+        on = (u, v, k) in hi
+        edges.append({"from": u, "to": v, "id": k, "label": a["provision"].replace(" SchBV", "") + "\n" + a.get("duration", ""),
+                      "arrows": "to", "title": f"{a['provision']} — {a['label']}\n{a['summary']}\n{t['min']}: {a.get('duration', '')}",
+                      "smooth": {"enabled": True, "type": "curvedCCW", "roundness": round(rad, 4)} if rad else {"enabled": False},
+                      "width": 3 if on else 1, "color": COLOR["hi"] if on else (COLOR["dim"] if hi else COLOR["edge"])})
+    script, style = _vis_assets()
+    heading = html.escape(title or t["title"].format(reg=g.graph.get("regulation", "")))
+    pace = html.escape(t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"), prov=g.graph.get("pace_provision")))
+    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
+    foot = html.escape(t["uncovered"].format(items=", ".join(uncovered))) if uncovered else ""
+    options = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80},
+               "nodes": {"shape": "box", "font": {"face": "sans-serif", "size": 14}, "margin": 10},
+               "edges": {"font": {"size": 11, "align": "horizontal", "background": "white", "strokeWidth": 0},
+                         "smooth": {"enabled": False}}}
+    xs = [p[0] for p in pos.values()]
+    ys = [-p[1] for p in pos.values()] + [-m[1] for _, m in geo.values()]
+    view = {"x": (min(xs) + max(xs)) / 2 * scale, "y": (min(ys) + max(ys)) / 2 * scale,
+            "w": (max(xs) - min(xs) + 4) * scale, "h": (max(ys) - min(ys) + 2.5) * scale}
+    data = json.dumps({"nodes": nodes, "edges": edges, "options": options, "view": view},
+                      ensure_ascii=False).replace("</", "<\\/")
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<title>{heading}</title>
+<style>{style}</style>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+#graph {{ width: 100%; height: 720px; border: 1px solid #ccc; }}
+div.vis-tooltip {{ white-space: pre-wrap; max-width: 480px; font-size: 13px; }}
+</style>
+<script>{script}</script>
+</head>
+<body>
+<h1>{heading}</h1>
+<p>{pace}</p>
+<div id="graph"></div>
+<p>{foot}</p>
+<script>
+const data = {data};
+const box = document.getElementById("graph");
+const network = new vis.Network(box, {{nodes: new vis.DataSet(data.nodes), edges: new vis.DataSet(data.edges)}}, data.options);
+// fit nodes and the arcs below them (vis fits nodes only)
+network.moveTo({{position: {{x: data.view.x, y: data.view.y}}, scale: Math.min(box.clientWidth / data.view.w, box.clientHeight / data.view.h)}});
+</script>
+</body>
+</html>
+"""
+
+
+def route_edges(route: dict[str, Any], g) -> list[tuple[str, str, str]]:
+    """The graph edges of a planned route (its steps name certificate and provision)."""
+    by_prov = {(v, a["provision"]): (u, v, k) for u, v, k, a in g.edges(keys=True, data=True)}
+    return [by_prov[(s["certificate"], s["provision"])] for s in route["steps"] if (s["certificate"], s["provision"]) in by_prov]

@@ -1,0 +1,205 @@
+"""Checking a training programme design against the kb (`crewkg programme PROGRAMME.yaml`).
+
+A training institution describes a programme: the role it trains for, its length in months, the Fahrzeit its
+trainees serve within it and after it, and what its trainees bring on entry (age, work experience, vocational
+training, sea time). crewkg builds the graduate this programme produces, asks the eligibility engine about them,
+and reports which pathways the programme serves — the pathways with an approved-programme requirement for that role
+(crew:ProgrammeRequirement) that the graduate satisfies — and, for every other such pathway, exactly what it lacks,
+in the same needed/have/provision items as `crewkg check`.
+
+Documents (medical fitness, Sprechfunkzeugnis) belong to the trainee, not to the programme: the graduate is assumed to
+hold them and the report lists them as what graduates must also hold. Fahrzeit served in a programme is entered in
+the lowest deck role of the kb, so it counts where any Fahrzeit counts but not as days in a role the trainee does
+not hold yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .law import Law
+from .persons import ID_RE, SEA_KEYS, person_from_mapping, read_mapping
+
+PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
+ENTRY_KEYS = {"min_age", "professional_experience_years", "vocational_training_years", "sea_days"}
+
+
+@dataclass
+class ProgrammeDesign:
+    id: str
+    role: str
+    months: int
+    sailing_days: int
+    sailing_days_after: int
+    title: str = ""
+    entry: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def _count(value: Any, source: str, fld: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(source, fld, f"a whole number of {what} (0 or more)", value)
+    return value
+
+
+def _number(value: Any, source: str, fld: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise InputError(source, fld, "a number of years (0 or more)", value)
+    return value
+
+
+def programme_from_mapping(data: Any, law: Law, source: str) -> ProgrammeDesign:
+    """Schema check of a programme design; every error names file, field and what was expected."""
+    if not isinstance(data, dict):
+        raise InputError(source, "", "a mapping with the keys " + ", ".join(sorted(PROGRAMME_KEYS)), type(data).__name__)
+    for k in data:
+        if k not in PROGRAMME_KEYS:
+            raise InputError(source, str(k), f"one of the known keys {sorted(PROGRAMME_KEYS)}", k)
+    pid = data.get("id")
+    if not isinstance(pid, str) or not ID_RE.match(pid):
+        raise InputError(source, "id", "an id of letters, digits, _ and -", pid)
+    roles = law.ids_of("DeckCrewRole")
+    if data.get("for") not in roles:
+        raise InputError(source, "for", f"the role the programme trains for, one of {roles}", data.get("for"))
+    if "months" not in data:
+        raise InputError(source, "months", "the programme length in months")
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise InputError(source, "title", "a text", title)
+    entry = data.get("entry") or {}
+    if not isinstance(entry, dict):
+        raise InputError(source, "entry", "a mapping of entry requirements", entry)
+    clean: dict[str, Any] = {}
+    for k, v in entry.items():
+        if k not in ENTRY_KEYS:
+            raise InputError(source, f"entry.{k}", f"one of the known keys {sorted(ENTRY_KEYS)}", k)
+        if k == "sea_days":
+            if not isinstance(v, dict):
+                raise InputError(source, "entry.sea_days", f"a mapping of {sorted(SEA_KEYS)} to days", v)
+            for cap, days in v.items():
+                if cap not in SEA_KEYS:
+                    raise InputError(source, f"entry.sea_days.{cap}", f"one of {sorted(SEA_KEYS)}", cap)
+                _count(days, source, f"entry.sea_days.{cap}", "days")
+            clean[k] = dict(v)
+        elif k == "min_age":
+            clean[k] = _count(v, source, "entry.min_age", "years")
+        else:
+            clean[k] = _number(v, source, f"entry.{k}")
+    return ProgrammeDesign(
+        id=pid, role=data["for"], months=_count(data["months"], source, "months", "months"),
+        sailing_days=_count(data.get("sailing_days", 0), source, "sailing_days", "days"),
+        sailing_days_after=_count(data.get("sailing_days_after", 0), source, "sailing_days_after", "days"),
+        title=title, entry=clean, source=source)
+
+
+def load_programme(path: Path, law: Law) -> ProgrammeDesign:
+    if not path.is_file():
+        raise InputError(str(path), "", "an existing programme file (YAML or JSON)")
+    return programme_from_mapping(read_mapping(path), law, str(path))
+
+
+def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str, Any]:
+    """The person record of someone completing the programme on `as_of`: entry facts, the programme, its Fahrzeit,
+    and the documents every candidate needs anyway."""
+    from .planning import add_months, role_depths
+
+    depths = role_depths(law)
+    lowest = min(depths, key=lambda r: (depths[r], law.ids_of("DeckCrewRole").index(r)))
+    rec: dict[str, Any] = {
+        "id": design.id,
+        "medical_fitness": True,
+        "radio_certificate": True,
+        "programmes": [{"for": design.role, "months": design.months, "sailing_days": design.sailing_days,
+                        "sailing_days_after": design.sailing_days_after}],
+    }
+    days = design.sailing_days + design.sailing_days_after
+    if days:
+        rec["sailing_days"] = {lowest: days}
+    if "min_age" in design.entry:  # youngest entrant, completing the programme today
+        rec["birth_date"] = add_months(as_of, -(12 * design.entry["min_age"] + design.months)).isoformat()
+    for k in ("professional_experience_years", "vocational_training_years", "sea_days"):
+        if k in design.entry:
+            rec[k] = design.entry[k]
+    return rec
+
+
+def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
+    for rid in rids:
+        r = law.requirements[rid]
+        if (r.kind == "Programme" and r.programme_for == role) or _has_programme_for(law, r.children, role):
+            return True
+    return False
+
+
+def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = "de") -> dict[str, Any]:
+    """Which pathways the programme serves and, for the others that accept a programme for its role, what it lacks."""
+    from .answers import check
+
+    graduate = person_from_mapping(graduate_record(design, law, as_of), law, as_of, design.source or design.id)
+    answer = check(law, [graduate], as_of, lang)[0]
+    by_id = {w["id"]: w for c in answer["certificates"] for w in c["pathways"]}
+    candidates = [w for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order))
+                  if _has_programme_for(law, w.requirements, design.role) and w.id in by_id]
+    pathways, docs, unchecked = [], [], []
+    for w in candidates:
+        entry = by_id[w.id]
+        missing = [m for m in entry["missing"] if m["kind"] != "Document"]
+        ages = [m for m in missing if m["kind"] == "MinimumAge" and m.get("have") is None]
+        if ages:
+            unchecked += [{"provision": m["provision"], "text": m["text"], "reason": "entry.min_age not given"} for m in ages]
+            missing = [m for m in missing if m not in ages]
+        served = not missing
+        pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
+                         "served": served, "missing": missing})
+        if served:
+            docs += [r for r in entry["requirements"] if r["kind"] == "Document" and r["text"] not in {d["text"] for d in docs}]
+    return {
+        "programme": design.id, "title": design.title, "for": design.role, "months": design.months,
+        "sailing_days": design.sailing_days, "sailing_days_after": design.sailing_days_after, "entry": design.entry,
+        "as_of": as_of.isoformat(),
+        "serves": [p["provision"] for p in pathways if p["served"]],
+        "pathways": pathways,
+        "graduates_must_hold": [{"text": d["text"], "provision": d["provision"]} for d in docs],
+        "not_checked": unchecked,
+        "covered": bool(candidates),
+        **({} if candidates else {"reason": f"no pathway of the kb accepts an approved programme for {design.role}"}),
+    }
+
+
+TEXT = {
+    "de": {"head": "Programm {id} ({role}, {months} Monate, {within} Tage Fahrzeit im Programm, {after} danach)",
+           "serves": "✓ dient {label}", "lacks": "✗ {label} — es fehlt:", "none": "✗ dient keinem Weg.",
+           "hold": "Absolventinnen und Absolventen brauchen außerdem: {items}", "unchecked": "nicht geprüft: {text} ({prov}) — {reason}"},
+    "en": {"head": "Programme {id} ({role}, {months} months, {within} days of Fahrzeit within, {after} after)",
+           "serves": "✓ serves {label}", "lacks": "✗ {label} — lacks:", "none": "✗ serves no pathway.",
+           "hold": "Graduates must also hold: {items}", "unchecked": "not checked: {text} ({prov}) — {reason}"},
+}
+
+
+def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str]:
+    """The text report: served pathways first, then what every other candidate pathway lacks."""
+    from .wording import missing_sentence
+
+    t = TEXT[lang]
+    lines = [t["head"].format(id=result["programme"], role=law.label(result["for"], lang), months=result["months"],
+                              within=result["sailing_days"], after=result["sailing_days_after"])]
+    if not result["covered"]:
+        return lines + [result["reason"]]
+    if not result["serves"]:
+        lines.append(t["none"])
+    for p in result["pathways"]:
+        if p["served"]:
+            lines.append(t["serves"].format(prov=p["provision"], label=p["label"]))
+    for p in result["pathways"]:
+        if not p["served"]:
+            lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
+            lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
+    for u in result["not_checked"]:
+        lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=u["reason"]))
+    if result["graduates_must_hold"]:
+        lines.append(t["hold"].format(items=", ".join(f"{d['text']} ({d['provision']})" for d in result["graduates_must_hold"])))
+    return lines

@@ -1,0 +1,279 @@
+"""Fastest routes (`crewkg plan`), checked by hand for the example persons on 2026-11-30 at the § 6 Abs. 4 SchBV pace:
+at most 180 credited days in any 365 consecutive days, so n days from a fresh window end on day
+(n-1)//180*365 + (n-1)%180 + 1 — 180 → day 180, 360 → day 545, 540 → day 910, 720 → day 1275."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from crewkg.answers import check
+from crewkg.cli import app
+from crewkg.law import load_law
+from crewkg.persons import load_persons, person_from_mapping
+from crewkg.planning import Pace, accrue, plan, plan_lines, why_first
+
+AS_OF = date(2026, 11, 30)
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
+runner = CliRunner()
+
+
+def day(n: int) -> str:
+    return (AS_OF + timedelta(days=n)).isoformat()
+
+
+def _plan(person, target: str, days: int | None = None) -> dict:
+    law = load_law()
+    answer = check(law, [person], AS_OF)[0]
+    return plan(law, person, answer, target, AS_OF, Pace.from_kb(days=days))
+
+
+def example(name: str, target: str, days: int | None = None) -> dict:
+    (person,) = load_persons(EXAMPLES / name, load_law(), AS_OF)
+    return _plan(person, target, days)
+
+
+def record(data: dict, target: str, days: int | None = None) -> dict:
+    return _plan(person_from_mapping(data, load_law(), AS_OF, "test"), target, days)
+
+
+def chain(route: dict) -> list[tuple[str, str | None]]:
+    return [(s["provision"], s["earliest"]) for s in route["steps"]]
+
+
+def item(step: dict, provision: str) -> dict:
+    return next(m for m in step["remaining"] if m["provision"] == provision)
+
+
+# --- the pace --------------------------------------------------------------------------------------------------
+
+
+def _greedy(history: set[int], start: int, n: int, cap: int = 180, period: int = 365) -> int:
+    """Day-by-day reference: credit a day when the 365-day window ending on it holds fewer than 180."""
+    credited, d = set(history), start
+    while True:
+        if sum(1 for x in range(d - period + 1, d) if x in credited) < cap:
+            credited.add(d)
+            n -= 1
+            if n == 0:
+                return d
+        d += 1
+
+
+def test_closed_form_crediting_matches_day_by_day_crediting_and_never_exceeds_180_in_365():
+    pace = Pace(180, 365, "§ 6 Abs. 4 SchBV")
+    rnd = random.Random(4)
+    for _ in range(60):
+        ledger, start = (), 1
+        for _ in range(rnd.randint(0, 3)):
+            last, ledger = accrue(ledger, start, rnd.randint(1, 300), pace)
+            start = last + 1 + rnd.randint(0, 400)
+        history = {d for a, b in ledger for d in range(a, b + 1)}
+        n = rnd.randint(1, 600)
+        last, after = accrue(ledger, start, n, pace)
+        assert last == _greedy(history, start, n)
+        days = sorted(d for a, b in after for d in range(a, b + 1))
+        assert len(days) == len(history) + n
+        assert all(sum(1 for x in days if d - 364 <= x <= d) <= 180 for d in days[::7])
+
+
+@pytest.mark.parametrize(("n", "last"), [(1, 1), (180, 180), (181, 366), (360, 545), (361, 731), (540, 910), (720, 1275)])
+def test_n_days_from_a_fresh_window_end_on_the_day_the_pace_allows(n, last):
+    assert accrue((), 1, n, Pace.from_kb())[0] == last
+
+
+# --- routes of the example persons -----------------------------------------------------------------------------
+
+
+def test_ali_newcomer_reaches_steuermann_fastest_by_the_programme_of_14_Z2_not_by_fahrzeit():
+    """§ 14 Z 2: 36 months from 2026-11-30 → 2029-11-30 (360 days within are credited by day 545).
+    Fahrzeit route § 12 Z 2 → § 13 Z 1 → § 14 Z 1: 360, 540, 720 credited days → days 545, 910, 1275."""
+    result = example("09-ali-newcomer.yaml", "UBZ-Steuermann")
+    first, second = result["routes"][:2]
+    assert chain(first) == [("§ 14 Z 2 SchBV", "2029-11-30")]
+    assert chain(second) == [("§ 12 Z 2 SchBV", day(545)), ("§ 13 Z 1 SchBV", day(910)), ("§ 14 Z 1 SchBV", day(1275))]
+    assert second["earliest"] == "2030-05-28"
+    within = item(first["steps"][0], "§ 14 Z 2 lit. b SchBV")
+    assert (within["needed"], within["have"], within["met_on"]) == (360, 0, day(545))
+    radio = item(first["steps"][0], "§ 14 Z 2 lit. c SchBV")
+    assert radio["kind"] == "Document" and radio["met_on"] == "2029-11-30"  # listed, takes no time
+
+
+def test_ali_cannot_plan_the_sea_master_route_of_14_Z3():
+    result = example("09-ali-newcomer.yaml", "UBZ-Steuermann")
+    (blocked,) = [r for r in result["routes"] if chain(r)[0][0] == "§ 14 Z 3 SchBV"]
+    assert blocked["earliest"] is None
+    sea = item(blocked["steps"][0], "§ 14 Z 3 lit. a SchBV")
+    assert (sea["kind"], sea["needed"], sea["have"], sea["met_on"]) == ("SeaTime", 500, 0, None)
+    assert result["routes"][-1]["earliest"] is None  # routes that cannot be planned come last
+
+
+def test_piotr_reaches_matrose_today_because_his_sea_time_is_the_fastest_alternative_of_12_Z2_lit_c():
+    result = example("02-piotr-sea-deckhand.yaml", "UBZ-Matrose")
+    assert chain(result["routes"][0]) == [("§ 12 Z 2 SchBV", "2026-11-30")]
+    assert result["routes"][0]["steps"][0]["remaining"] == []
+
+
+def test_with_100_inland_days_the_sea_alternative_of_12_Z2_lit_c_is_planned_80_days_ahead():
+    data = yaml.safe_load((EXAMPLES / "02-piotr-sea-deckhand.yaml").read_text(encoding="utf-8"))
+    data["sailing_days"] = {"Decksmann": 100}
+    step = record(data, "UBZ-Matrose")["routes"][0]["steps"][0]
+    lit_c = item(step, "§ 12 Z 2 lit. c SchBV")
+    assert lit_c["plan"] == 2  # 180 days + 250 sea days: 80 more days
+    assert [a["met_on"] for a in lit_c["alternatives"]] == [day(445), day(80)]  # 360: 260 more → 365 + 80
+    assert step["earliest"] == day(80) == "2027-02-18"
+    data.pop("sea_days")
+    assert record(data, "UBZ-Matrose")["routes"][0]["earliest"] == day(445)
+
+
+def test_maria_needs_40_more_days_as_matrose_for_bootsmann_under_13_Z1():
+    first = example("03-maria-matrose-to-bootsmann.yaml", "UBZ-Bootsmann")["routes"][0]
+    assert chain(first) == [("§ 13 Z 1 SchBV", "2027-01-09")]
+    days = item(first["steps"][0], "§ 13 Z 1 SchBV")
+    assert (days["needed"], days["have"], days["role"]) == (180, 140, "Matrose")
+
+
+def test_maria_reaches_schiffsfuehrer_fastest_by_15_Z3_and_days_as_bootsmann_start_only_after_its_certificate():
+    result = example("03-maria-matrose-to-bootsmann.yaml", "UBZ-Schiffsfuehrer")
+    first, second = result["routes"][:2]
+    assert chain(first) == [("§ 15 Z 3 SchBV", day(130))]  # 540 - 410 days
+    # 40 days as Matrose (days 1–40); then as Bootsmann 140 days fit the first window (41–180), 40 more from day 366
+    assert chain(second) == [("§ 13 Z 1 SchBV", day(40)), ("§ 14 Z 1 SchBV", day(405)), ("§ 15 Z 2 SchBV", day(405))]
+    bootsmann_days = item(second["steps"][1], "§ 14 Z 1 lit. a SchBV")
+    assert bootsmann_days["have"] == 0  # her 140 days as Matrose do not count as days as Bootsmann
+
+
+def test_tobias_serves_as_matrose_only_after_the_certificate_so_bootsmann_is_180_days_away():
+    result = example("06-tobias-programme-graduate.yaml", "UBZ-Bootsmann")
+    assert chain(result["routes"][0]) == [("§ 12 Z 1 SchBV", "2026-11-30"), ("§ 13 Z 1 SchBV", day(180))]
+
+
+def test_lena_reaches_matrose_the_day_after_her_18th_birthday_when_her_315_days_are_credited():
+    first = example("01-lena-apprentice.yaml", "UBZ-Matrose")["routes"][0]
+    assert chain(first) == [("§ 12 Z 2 SchBV", day(500))]  # 360 - 45 = 315 days → 365 + 135
+    age = item(first["steps"][0], "§ 12 Z 2 lit. a SchBV")
+    assert (age["needed"], age["have"], age["met_on"]) == (18, 16, "2028-04-12")
+
+
+def test_henrik_goes_from_sea_master_to_steuermann_today_then_180_inland_days_to_schiffsfuehrer():
+    result = example("08-henrik-former-sea-captain.yaml", "UBZ-Schiffsfuehrer")
+    assert chain(result["routes"][0]) == [("§ 14 Z 3 SchBV", "2026-11-30"), ("§ 15 Z 2 SchBV", day(180))]
+    exams = item(result["routes"][0]["steps"][1], "§ 15 Z 2 lit. d SchBV")
+    assert exams["met_on"] == day(180)  # taken once admitted, no extra time
+
+
+def test_markus_already_qualifies_for_schiffsfuehrer_under_15_Z4():
+    first = example("12-markus-sea-to-boatmaster-programme.ttl", "UBZ-Schiffsfuehrer")["routes"][0]
+    assert chain(first) == [("§ 15 Z 4 SchBV", "2026-11-30")] and first["steps"][0]["remaining"] == []
+
+
+def test_georg_with_an_expired_medical_still_reaches_bootsmann_in_30_days_as_13_Z1_names_no_medical():
+    result = example("10-georg-medical-expired.yaml", "UBZ-Bootsmann")
+    assert chain(result["routes"][0]) == [("§ 13 Z 1 SchBV", day(30))]
+    medical = item(result["routes"][1]["steps"][0], "§ 13 Z 2 lit. c SchBV")
+    assert medical["have"] is False and medical["valid_until"] == "2026-09-30"
+
+
+def test_a_medical_certificate_expiring_before_the_step_is_listed_as_remaining():
+    """Jonas' medical is valid until 2029-01-31; the 36-month programme of § 15 Z 1 ends 2029-11-30."""
+    result = example("04-jonas-steuermann-one-exam-short.yaml", "UBZ-Schiffsfuehrer")
+    (z1,) = [r for r in result["routes"] if chain(r)[0][0] == "§ 15 Z 1 SchBV"]
+    medical = item(z1["steps"][0], "§ 15 Z 1 lit. e SchBV")
+    assert (medical["have"], medical["valid_until"], medical["met_on"]) == (False, "2029-01-31", "2029-11-30")
+    z2 = result["routes"][0]  # the exam route today: his medical is valid today
+    assert chain(z2) == [("§ 15 Z 2 SchBV", "2026-11-30")]
+    assert [m["kind"] for m in z2["steps"][0]["remaining"]] == ["Exam"]
+
+
+def test_a_person_holding_the_target_gets_one_empty_route():
+    result = example("07-katharina-bootsmann-to-steuermann.yaml", "UBZ-Bootsmann")
+    assert result["routes"] == [{"earliest": "2026-11-30", "steps": []}]
+
+
+def test_a_slower_pace_moves_the_dates():
+    """At 90 days per 365: Ali's 360 days for § 12 Z 2 end on day 3 * 365 + 90."""
+    result = example("09-ali-newcomer.yaml", "UBZ-Matrose", days=90)
+    (z2,) = [r for r in result["routes"] if chain(r)[0][0] == "§ 12 Z 2 SchBV"]
+    assert z2["earliest"] == day(3 * 365 + 90)
+
+
+# --- output ----------------------------------------------------------------------------------------------------
+
+
+def test_the_json_answer_has_exactly_the_issue_s_shape(tmp_path):
+    result = runner.invoke(app, ["plan", str(EXAMPLES / "09-ali-newcomer.yaml"), "--target", "UBZ-Steuermann",
+                                 "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"person", "target", "as_of", "routes"}
+    assert answer["person"] == "ali-yilmaz" and answer["target"] == "UBZ-Steuermann"
+    for route in answer["routes"]:
+        assert set(route) == {"earliest", "steps"}
+        for s in route["steps"]:
+            assert set(s) == {"certificate", "provision", "remaining", "earliest"}
+            for m in s["remaining"]:
+                assert {"needed", "have", "unit", "provision", "met_on"} <= set(m)
+    dates = [r["earliest"] for r in answer["routes"] if r["earliest"]]
+    assert dates == sorted(dates)
+
+
+def test_the_text_says_in_one_sentence_why_route_1_beats_route_2():
+    result = example("09-ali-newcomer.yaml", "UBZ-Steuermann")
+    law = load_law()
+    de = why_first(law, result, "de")
+    assert de.startswith("Weg 1 ist am 2029-11-30 abgeschlossen, 179 Tage vor Weg 2 (2030-05-28)")
+    assert "Weg 1 1096 Tage braucht (§ 14 Z 2 1096 Tage)" in de
+    assert "Weg 2 1275 Tage (§ 12 Z 2 545 Tage + § 13 Z 1 365 Tage + § 14 Z 1 365 Tage;" in de
+    en = why_first(law, result, "en")
+    assert en.startswith("Route 1 is complete on 2029-11-30, 179 days before route 2 (2030-05-28)")
+    lines = plan_lines(law, result, Pace.from_kb(), "en")
+    assert lines[-1] == "Why route 1: " + en
+
+
+def test_the_sentence_names_the_blocker_when_route_2_cannot_be_planned():
+    result = example("02-piotr-sea-deckhand.yaml", "UBZ-Matrose")
+    result["routes"] = [result["routes"][0], result["routes"][-1]]
+    sentence = why_first(load_law(), result, "en")
+    assert "route 2 cannot be planned" in sentence and "§ 12 Z 3 lit. a SchBV" in sentence
+
+
+def test_plan_text_in_german_lists_each_step_and_when_each_requirement_is_met():
+    result = runner.invoke(app, ["plan", str(EXAMPLES / "03-maria-matrose-to-bootsmann.yaml"), "--target", "UBZ-Bootsmann",
+                                 "--as-of", "2026-11-30"])
+    assert result.exit_code == 0, result.output
+    assert "noch 40 Tage Fahrzeit als Matrosin bzw. Matrose (§ 13 Z 1 SchBV) → 2027-01-09" in result.stdout
+    assert "Warum Weg 1:" in result.stdout
+
+
+def test_plan_draws_the_route_on_the_career_graph(tmp_path):
+    out = tmp_path / "route.svg"
+    result = runner.invoke(app, ["plan", str(EXAMPLES / "09-ali-newcomer.yaml"), "--target", "UBZ-Steuermann",
+                                 "--as-of", "2026-11-30", "--out", str(out), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text(encoding="utf-8")
+    assert "ali-yilmaz" in svg and "#d9480f" in svg  # the title names the person; the route is drawn highlighted
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--target", "UBZ-Kapitaen"], "UBZ-Kapitaen"),
+    (["--target", "UBZ-SachkundigerLNG"], "UBZ-SachkundigerLNG"),
+    (["--target", "UBZ-Matrose", "--days-per-year", "200"], "§ 6 Abs. 4 SchBV"),
+    (["--target", "UBZ-Matrose", "--out", "route.txt"], ".svg, .png or .html"),
+])
+def test_bad_plan_arguments_exit_2_with_one_message(tmp_path, args, expected):
+    args = [a if a != "route.txt" else str(tmp_path / a) for a in args]
+    result = runner.invoke(app, ["plan", str(EXAMPLES / "09-ali-newcomer.yaml"), "--as-of", "2026-11-30", *args])
+    assert result.exit_code == 2
+    assert expected in result.output and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plan_needs_exactly_one_person():
+    result = runner.invoke(app, ["plan", str(EXAMPLES), "--target", "UBZ-Matrose", "--as-of", "2026-11-30"])
+    assert result.exit_code == 2 and "exactly one person record" in result.output

@@ -1,0 +1,246 @@
+"""Training institutions (issue 4): programme designs checked against the kb, and cohort plans with per-trainee
+errors, CSV and a self-contained HTML report."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from crewkg import cohorts
+from crewkg.careers import career_graph
+from crewkg.cli import app
+from crewkg.cohorts import chart_certificates, evaluate_cohort, load_cohort, month_counts
+from crewkg.law import load_law
+from crewkg.planning import Pace
+from crewkg.programmes import check_programme, load_programme, programme_from_mapping
+
+AS_OF = date(2026, 11, 30)
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMMES = ROOT / "kb" / "examples" / "programmes"
+COHORT = ROOT / "kb" / "examples" / "cohorts" / "schifffahrtsschule-2026.csv"
+runner = CliRunner()
+
+
+def _split_runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into the output unless told not to
+    except TypeError:  # click >= 8.2 keeps them apart
+        return CliRunner()
+
+MATROSE_24 = {"id": "m24", "for": "Matrose", "months": 24, "sailing_days": 90, "entry": {"min_age": 16}}
+
+
+def _check(design: dict) -> dict:
+    law = load_law()
+    return check_programme(law, programme_from_mapping(design, law, "test.yaml"), AS_OF)
+
+
+def _pathway(result: dict, provision: str) -> dict:
+    return next(p for p in result["pathways"] if p["provision"] == provision)
+
+
+# --- programmes ------------------------------------------------------------------------------------------------
+
+
+def test_a_24_month_matrose_programme_with_90_days_within_serves_12_Z1():
+    result = _check(MATROSE_24)
+    assert result["serves"] == ["§ 12 Z 1 SchBV"]
+    assert _pathway(result, "§ 12 Z 1 SchBV")["missing"] == []
+
+
+def test_with_89_days_within_it_serves_no_pathway_and_12_Z1_lacks_exactly_one_day():
+    result = _check(MATROSE_24 | {"sailing_days": 89})
+    assert result["serves"] == []
+    (lit_c,) = _pathway(result, "§ 12 Z 1 SchBV")["missing"]
+    assert (lit_c["provision"], lit_c["needed"], lit_c["have"], lit_c["unit"]) == ("§ 12 Z 1 lit. c SchBV", 90, 89, "days")
+
+
+def test_the_example_programmes_say_what_their_comments_promise():
+    law = load_law()
+    served = {f.stem: check_programme(law, load_programme(f, law), AS_OF)["serves"] for f in sorted(PROGRAMMES.glob("*.yaml"))}
+    assert served == {
+        "matrosen-24-monate": ["§ 12 Z 1 SchBV"],
+        "matrosen-24-monate-89-tage": [],
+        "quereinstieg-matrose-9-monate": ["§ 12 Z 3 SchBV"],
+        "schiffsfuehrer-18-monate": ["§ 15 Z 4 SchBV"],
+    }
+
+
+def test_the_cli_names_the_one_missing_day_of_the_89_day_example():
+    result = runner.invoke(app, ["programme", str(PROGRAMMES / "matrosen-24-monate-89-tage.yaml"), "--as-of", "2026-11-30"])
+    assert result.exit_code == 0, result.output
+    assert "dient keinem Weg" in result.stdout
+    assert "noch 1 Tage Fahrzeit im Rahmen des Ausbildungsprogramms für Matrosin bzw. Matrose (§ 12 Z 1 lit. c SchBV)" in result.stdout
+
+
+def test_23_months_lack_one_month_of_12_Z1_lit_b():
+    (lit_b,) = [m for m in _pathway(_check(MATROSE_24 | {"months": 23}), "§ 12 Z 1 SchBV")["missing"] if m["kind"] == "Programme"]
+    assert (lit_b["provision"], lit_b["needed"], lit_b["have"]) == ("§ 12 Z 1 lit. b SchBV", 24, 23)
+
+
+def test_entrants_of_15_are_only_17_on_completion_so_12_Z1_lit_a_is_missing():
+    (age,) = _pathway(_check(MATROSE_24 | {"entry": {"min_age": 15}}), "§ 12 Z 1 SchBV")["missing"]
+    assert (age["provision"], age["needed"], age["have"]) == ("§ 12 Z 1 lit. a SchBV", 18, 17)
+
+
+def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():
+    result = _check({"id": "d", "for": "Decksmann", "months": 6})
+    assert result["covered"] is False and "Decksmann" in result["reason"]
+
+
+@pytest.mark.parametrize(("design", "field"), [
+    ({"id": "x", "for": "Matrose", "months": 24, "weeks": 3}, "weeks"),
+    ({"id": "x", "for": "Kapitaen", "months": 24}, "for"),
+    ({"id": "x", "for": "Matrose", "months": -1}, "months"),
+    ({"id": "x", "for": "Matrose", "months": 24, "entry": {"min_age": "16"}}, "entry.min_age"),
+])
+def test_a_bad_programme_file_exits_2_naming_the_field(tmp_path, design, field):
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(design), encoding="utf-8")
+    result = runner.invoke(app, ["programme", str(path)])
+    assert result.exit_code == 2
+    assert f"field '{field}'" in result.output and str(path) in result.output and "Traceback" not in result.output
+
+
+# --- cohorts ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def example_rows():
+    law = load_law()
+    pace = Pace.from_kb()
+    trainees = load_cohort(COHORT, law, AS_OF)
+    return evaluate_cohort(law, trainees, "UBZ-Steuermann", AS_OF, pace)
+
+
+def test_the_example_cohort_of_30_trainees_is_evaluated_without_errors(example_rows):
+    assert len(example_rows) == 30
+    assert [r["error"] for r in example_rows] == [None] * 30
+    assert all(r["earliest"] for r in example_rows)
+
+
+def test_hand_checked_trainees_of_the_example_cohort(example_rows):
+    rows = {r["id"]: r for r in example_rows}
+    assert rows["steuermann-01"]["holds_target"] is True
+    assert rows["bootsmann-03"]["target_today"] is True and rows["bootsmann-03"]["route"] == ["§ 14 Z 1 SchBV"]
+    # 60 more days as Bootsmann
+    assert rows["bootsmann-02"]["earliest"] == "2027-01-29"
+    # 1 day as Matrose (day 1); as Bootsmann days 2–180 fill the window, the 180th day is day 366
+    assert rows["matrose-03"]["route"] == ["§ 13 Z 1 SchBV", "§ 14 Z 1 SchBV"]
+    assert rows["matrose-03"]["earliest"] == "2027-12-01"
+    assert rows["matrose-03"]["reach"]["UBZ-Bootsmann"] == "2026-12-01"
+    # a 24-month programme with 89 days does not make a Matrose: the helmsman programme of § 14 Z 2 is fastest
+    assert rows["absolvent-03"]["eligible_today"] == [] and rows["absolvent-03"]["route"] == ["§ 14 Z 2 SchBV"]
+
+
+def test_the_chart_counts_trainees_per_certificate_month_by_month(example_rows):
+    law = load_law()
+    g = career_graph(law)
+    certs = chart_certificates(g, "UBZ-Steuermann")
+    assert certs == ["UBZ-Matrose", "UBZ-Bootsmann", "UBZ-Steuermann"]
+    ticks, counts = month_counts(law, example_rows, certs, AS_OF)
+    assert ticks[0] == AS_OF and counts["UBZ-Steuermann"][0] == 2  # bootsmann-03 eligible, steuermann-01 holds it
+    assert counts["UBZ-Steuermann"][-1] == 30
+    for c in certs:
+        assert counts[c] == sorted(counts[c])
+
+
+def test_cohort_cli_writes_a_self_contained_html_report_and_csv(tmp_path):
+    html_out, csv_out = tmp_path / "report.html", tmp_path / "report.csv"
+    for out in (html_out, csv_out):
+        result = runner.invoke(app, ["cohort", str(COHORT), "--target", "UBZ-Steuermann", "--as-of", "2026-11-30",
+                                     "--out", str(out), "--format", "csv"])
+        assert result.exit_code == 0, result.output
+    page = html_out.read_text(encoding="utf-8")
+    for tag in re.findall(r"<(?:script|link|img|iframe)\b[^>]*>", page, flags=re.I):
+        assert not re.search(r"(?:src|href)\s*=\s*['\"]?(?:https?:)?//", tag, flags=re.I), tag
+    png = base64.b64decode(re.search(r'src="data:image/png;base64,([^"]+)"', page).group(1))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    assert page.count("<tr") == 31
+    table = list(csv.DictReader(io.StringIO(csv_out.read_text(encoding="utf-8"))))
+    assert len(table) == 30 and {r["id"] for r in table} >= {"lehrling-01", "steuermann-01"}
+    stdout = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert stdout == table
+
+
+def test_bad_rows_are_reported_per_trainee_and_the_others_are_evaluated(tmp_path):
+    path = tmp_path / "cohort.csv"
+    path.write_text("id,birth_date,medical_fitness,sailing_days.Matrose,certificates\n"
+                    "good,2000-01-01,true,170,UBZ-Matrose\n"
+                    "negative,2000-01-01,true,-5,UBZ-Matrose\n"
+                    "unknown,2000-01-01,true,10,UBZ-Kapitaen\n"
+                    "words,2000-01-01,maybe,10,\n", encoding="utf-8")
+    law = load_law()
+    trainees = load_cohort(path, law, AS_OF)
+    rows = {r["id"]: r for r in evaluate_cohort(law, trainees, "UBZ-Bootsmann", AS_OF, Pace.from_kb())}
+    assert rows["good"]["error"] is None and rows["good"]["earliest"] == "2026-12-10"
+    assert "row 3" in rows["negative"]["error"] and "sailing_days.Matrose" in rows["negative"]["error"]
+    assert "row 4" in rows["unknown"]["error"] and "UBZ-Kapitaen" in rows["unknown"]["error"]
+    assert "row 5" in rows["words"]["error"] and "medical_fitness" in rows["words"]["error"]
+    result = _split_runner().invoke(app, ["cohort", str(path), "--target", "UBZ-Bootsmann", "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 0
+    assert [t["id"] for t in json.loads(result.stdout)["trainees"]] == ["good", "negative", "unknown", "words"]
+    assert "3 of 4 trainees could not be evaluated" in result.stderr
+
+
+def test_yaml_cohorts_hold_person_records(tmp_path):
+    path = tmp_path / "cohort.yaml"
+    path.write_text(yaml.safe_dump({"trainees": [
+        {"id": "a", "birth_date": "2000-01-01", "medical_fitness": True, "sailing_days": {"Matrose": 170}, "certificates": ["UBZ-Matrose"]},
+        {"id": "a", "birth_date": "2000-01-01"},
+    ]}), encoding="utf-8")
+    rows = evaluate_cohort(load_law(), load_cohort(path, load_law(), AS_OF), "UBZ-Bootsmann", AS_OF, Pace.from_kb())
+    assert rows[0]["earliest"] == "2026-12-10"
+    assert "not used by another trainee" in rows[1]["error"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("id,shoe_size\nx,42\n", "shoe_size"),
+    ("name\nx\n", "'id'"),
+    ("id\n", "at least one trainee"),
+])
+def test_a_bad_cohort_file_exits_2_and_writes_nothing(tmp_path, text, expected):
+    path = tmp_path / "cohort.csv"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "report.html"
+    result = runner.invoke(app, ["cohort", str(path), "--target", "UBZ-Matrose", "--out", str(out)])
+    assert result.exit_code == 2
+    assert expected in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_worker_processes_give_the_same_rows_as_one_process(monkeypatch):
+    law = load_law()
+    trainees = load_cohort(COHORT, law, AS_OF)[:12]
+    monkeypatch.setattr(cohorts, "BATCH", 4)
+    one = evaluate_cohort(law, trainees, "UBZ-Schiffsfuehrer", AS_OF, Pace.from_kb())
+    seen = []
+    two = evaluate_cohort(law, trainees, "UBZ-Schiffsfuehrer", AS_OF, Pace.from_kb(), workers=2, on_progress=seen.append)
+    assert two == one
+    assert sum(seen) == 12
+
+
+def test_a_large_cohort_shows_progress_and_still_answers(tmp_path, monkeypatch):
+    monkeypatch.setattr(cohorts, "LARGE", 5)
+    result = _split_runner().invoke(app, ["cohort", str(COHORT), "--target", "UBZ-Matrose", "--as-of", "2026-11-30",
+                                          "--format", "json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["trainees"]) == 30
+
+
+def test_a_date_before_the_SchBV_is_refused_rather_than_planned(tmp_path):
+    for args in (["cohort", str(COHORT), "--target", "UBZ-Matrose"], ["programme", str(PROGRAMMES / "matrosen-24-monate.yaml")]):
+        result = runner.invoke(app, [*args, "--as-of", "2022-01-16"])
+        assert result.exit_code == 2
+        assert "2022-01-17" in result.output and "Traceback" not in result.output
+        ok = runner.invoke(app, [*args, "--as-of", "2022-01-17", "--format", "json"])
+        assert ok.exit_code == 0, ok.output
