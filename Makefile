@@ -13,5 +13,6 @@ lint:
 bench:
 	$(PY) benchmarks/cold_check.py
 	$(PY) benchmarks/cohort.py
+	$(PY) benchmarks/roster.py
 
 .PHONY: install test lint bench

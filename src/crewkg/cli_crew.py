@@ -1,5 +1,162 @@
-"""Minimum crew commands (issue 3): `crewkg crew`. Imports inside the commands keep `crewkg check` fast."""
+"""Minimum crew commands (issue 3): `crewkg crew`. Imports inside the commands keep `crewkg check` fast.
+
+The command is thin: the answer comes from manning.crew_answer (the same call the HTTP API makes); this module
+only prints it — JSON for programs, and for people the table row that applies, why, and the roster verdict.
+"""
 
 from __future__ import annotations
 
-from .cli import app  # noqa: F401
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .cli import Format, Lang, _as_of, _fail, app
+from .errors import InputError
+
+TEXT = {
+    "de": {
+        "not_covered": "nicht abgedeckt", "reason": "Grund", "authority": "Die Behörde entscheidet nach",
+        "last_known": "Zur Information — NICHT die Antwort", "row": "Tabellenzeile", "why": "Warum",
+        "column": "Spalte", "crew": "Mindestbesatzung", "or": "oder", "functions": "Funktionen und Befähigungen",
+        "engine": "Maschine", "first_aid": "Erste Hilfe", "lng": "Sachkundige LNG (Schiffsführer)", "none": "—",
+        "adjusted": "angewandt", "temporary": "vorübergehend möglich (nur auf Verlangen: --school-attendance)",
+        "substitutions": "Ersetzungen", "transitional": "Übergang", "notes": "Lesarten und Hinweise",
+        "roster": "Besatzungsliste", "satisfied": "erfüllt", "not_satisfied": "nicht erfüllt", "undecided": "nicht entscheidbar",
+        "missing": "Es fehlt", "near": "beinahe", "rules": "Bekannte Vorschriften neben der fehlenden Tabelle",
+        "alternative": "Variante", "via_certificate": "Befähigungszeugnis", "via_hierarchy": "höhere Befähigung",
+        "via_function": "Befähigung", "via_substitution": "Ersetzung als", "rows": "Zutreffende Zeilen",
+    },
+    "en": {
+        "not_covered": "not covered", "reason": "Reason", "authority": "The authority decides under",
+        "last_known": "For information — NOT the answer", "row": "Table row", "why": "Why",
+        "column": "Column", "crew": "Minimum crew", "or": "or", "functions": "Functions and qualifications",
+        "engine": "Engine", "first_aid": "First aid", "lng": "LNG expert (boatmaster)", "none": "—",
+        "adjusted": "applied", "temporary": "temporarily possible (only when asked: --school-attendance)",
+        "substitutions": "Substitutions", "transitional": "Transition", "notes": "Readings and notes",
+        "roster": "Roster", "satisfied": "satisfied", "not_satisfied": "not satisfied", "undecided": "cannot be decided",
+        "missing": "Missing", "near": "almost", "rules": "Known rules beside the missing table",
+        "alternative": "alternative", "via_certificate": "certificate", "via_hierarchy": "higher certificate",
+        "via_function": "qualification", "via_substitution": "substitution as", "rows": "Rows that apply",
+    },
+}
+
+
+@app.command()
+def crew(
+    vessel: Annotated[Path, typer.Argument(help="A vessel record (YAML or JSON).")],
+    roster: Annotated[Path | None, typer.Option("--roster", help="A roster record (YAML or JSON) to check against the minimum crew.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); selects the law in force. Default today.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
+    school_attendance: Annotated[bool, typer.Option("--school-attendance", help="Apply the temporary reductions for school or programme attendance (at most three months a year).")] = False,
+) -> None:
+    """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
+    day = _as_of(as_of)
+    try:
+        from .law import load_law
+        from .manning import crew_answer, load_manning
+        from .vessels import load_roster, load_vessel
+
+        law = load_law()
+        ml = load_manning(law)
+        v = load_vessel(vessel, law, ml)
+        persons = load_roster(roster, law, ml, day) if roster is not None else None
+        answer = crew_answer(law, ml, v, day, persons, school_attendance, lang.value)
+    except InputError as exc:
+        _fail(exc)
+        return
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+        return
+    print_crew(law, answer, lang.value)
+
+
+def _counts(law, counts: dict[str, int], lang: str) -> str:
+    return ", ".join(f"{n} {law.label(role, lang)}" for role, n in counts.items()) or TEXT[lang]["none"]
+
+
+def print_crew(law, a: dict[str, Any], lang: str) -> None:
+    """The answer for people: the row that applies, why, the functions, and the roster verdict."""
+    from rich.console import Console
+
+    t = TEXT[lang]
+    con = Console(highlight=False, soft_wrap=True, width=140)
+    con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or ''} — {a['as_of']}")
+    if not a["covered"]:
+        con.print(f"[yellow]? {t['not_covered']}[/yellow]" + (f" ({a['provision']})" if a.get("provision") else ""))
+        con.print(f"{t['reason']}: {a['reason']}")
+        if a.get("provisions"):
+            con.print(f"{t['authority']}: {', '.join(a['provisions'])}")
+        for r in a.get("rows", []):
+            con.print(f"  {t['rows']}: Stufe {r['stufe']}: „{r['row']}“")
+        if a.get("known_rules"):
+            con.print(f"{t['rules']}:")
+            for r in a["known_rules"]:
+                con.print(f"  • {r['text']}" + ("" if r["provision"] in r["text"] else f" ({r['provision']})"))
+        if a.get("last_known"):
+            lk = a["last_known"]
+            con.print(f"\n[bold]{t['last_known']}[/bold]: {lk['note']}")
+            if lk.get("covered"):
+                con.print(f"  {lk['provision']}, Stufe {lk['stufe']}: „{lk['row']}“")
+                for i, alt in enumerate(lk["alternatives"]):
+                    con.print(f"  {t['alternative']} {i + 1}: {_counts(law, alt, lang)}")
+            else:
+                con.print(f"  {lk.get('reason', '')}")
+        _print_roster(law, a, con, t, lang)
+        return
+    con.print(f"{t['crew']}: [bold]{a['provision']}, Stufe {a['stufe']}[/bold] ({t['column']} {a['standard']})")
+    con.print(f"  {t['row']}: „{a['row']}“", style="italic")
+    con.print(f"  {t['why']}: " + "; ".join(a["why"]))
+    for i, alt in enumerate(a["alternatives"]):
+        prefix = f"{t['alternative']} {i + 1}: " if len(a["alternatives"]) > 1 else ""
+        con.print(f"  → {prefix}[bold]{_counts(law, alt, lang)}[/bold]")
+    for adj in a["adjustments"]:
+        con.print(f"  {t['adjusted']}: {adj['text']}")
+    for adj in a["temporary_reductions_available"]:
+        con.print(f"  {t['temporary']}: {adj['text']}")
+    if a["substitutions"]:
+        con.print(f"{t['substitutions']}: " + "; ".join(f"{s['text']}" for s in a["substitutions"]))
+    f = a["functions"]
+    parts = [f"{n} {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
+    parts.append(f"{t['first_aid']}: {f['FirstAid']}")
+    parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")
+    if f.get("SachkundigerLNG"):
+        parts.append(t["lng"])
+    con.print(f"{t['functions']}: " + "; ".join(parts))
+    if a.get("function_row"):
+        con.print(f"  „{a['function_row']}“ ({a['function_provisions'].get('FahrgastErsthelfer', '')})", style="italic")
+    for x in a["transitional"]:
+        con.print(f"{t['transitional']} ({x['provision']}, bis {x['until']}): {x['reason']}", style="dim")
+    if a["notes"]:
+        con.print(f"{t['notes']}:", style="dim")
+        for n in a["notes"]:
+            con.print(f"  • {n}", style="dim")
+    _print_roster(law, a, con, t, lang)
+
+
+def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:
+    r = a.get("roster")
+    if r is None:
+        return
+    verdict = {True: f"[green]✓ {t['satisfied']}[/green]", False: f"[red]✗ {t['not_satisfied']}[/red]",
+               None: f"[yellow]? {t['undecided']}[/yellow]"}[r["satisfied"]]
+    alt = f" ({t['alternative']} {r['alternative'] + 1})" if r.get("alternative") is not None and len(a.get("alternatives") or []) > 1 else ""
+    con.print(f"\n[bold]{t['roster']}[/bold]: {verdict}{alt}")
+    if r.get("reason"):
+        con.print(f"  {r['reason']}")
+    for d in r.get("details", []):
+        via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
+        con.print(f"  {d['person']} → {law.label(d['role'], lang)} [{via}]")
+    for q in r.get("qualifications", []):
+        mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
+        con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "
+                  f"({', '.join(q['have']) or t['none']}) ({q['provision']})")
+    if r.get("missing"):
+        con.print(f"  {t['missing']}:")
+        for m in r["missing"]:
+            con.print(f"   [red]✗[/red] {m['fill_with']} ({m['provision']})")
+            for nm in m.get("near_misses", []):
+                con.print(f"      {t['near']}: {nm['person']} als {law.label(nm['as'], lang)}: {'; '.join(nm['lacks'])}")

@@ -1,4 +1,4 @@
-"""SHACL validation of records and of the kb with pySHACL and the shapes in `ontology/shapes.ttl`.
+"""SHACL validation of records (`ontology/shapes.ttl`) and of the kb (`ontology/kb-shapes.ttl`) with pySHACL.
 
 pySHACL costs about half a second to import and run, more than a whole eligibility check, so a record
 that passed once is remembered by the hash of its RDF form plus the shapes and kb version; an edited record
@@ -17,18 +17,33 @@ from .locations import cache_dir, ontology_dir
 from .persons import Person, person_to_mapping
 
 
-@lru_cache(maxsize=1)
-def _shapes():
+@lru_cache(maxsize=2)
+def _shapes(name: str = "shapes.ttl"):
     from rdflib import Graph
 
     g = Graph()
-    g.parse(ontology_dir() / "shapes.ttl", format="turtle")
+    g.parse(ontology_dir() / name, format="turtle")
     return g
 
 
 @lru_cache(maxsize=1)
 def _ontology_and_kb():
     return load_graph()
+
+
+@lru_cache(maxsize=1)
+def _class_facts():
+    """Only what the record shapes' sh:class constraints look up: the types of kb terms and the class hierarchy.
+    Validating a record against this small graph instead of the whole kb keeps an uncached check fast."""
+    from rdflib import Graph
+    from rdflib.namespace import RDF, RDFS
+
+    full = _ontology_and_kb()
+    g = Graph()
+    for p in (RDF.type, RDFS.subClassOf):
+        for triple in full.triples((None, p, None)):
+            g.add(triple)
+    return g
 
 
 def _report(results_graph) -> list[tuple[str, str]]:
@@ -77,7 +92,7 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
     from rdflib import Graph
 
     merged = Graph()
-    for triple in _ontology_and_kb():
+    for triple in _class_facts():
         merged.add(triple)
     for triple in data_graph:
         merged.add(triple)
@@ -94,5 +109,5 @@ def validate_kb() -> list[tuple[str, str]]:
     """Violations of the kb shapes (every pathway and requirement has a provision, …); empty when clean."""
     from pyshacl import validate
 
-    conforms, results, _ = validate(_ontology_and_kb(), shacl_graph=_shapes(), inference="none")
+    conforms, results, _ = validate(_ontology_and_kb(), shacl_graph=_shapes("kb-shapes.ttl"), inference="none")
     return [] if conforms else _report(results)

@@ -1,0 +1,502 @@
+"""The roster check: can the people on a roster fill one alternative of the minimum crew, with its functions?
+
+Every prescribed position and every passenger-safety function is a slot. A person fills a position through a
+certificate for that role, through the role hierarchy (a higher certificate fills a lower position — an
+INTERPRETATION recorded in kb:RoleHierarchy; the eligibility program's can_fill derives it), or through a substitution
+of the kb whose conditions the person meets (age computed with eligibility.completed_years, apprenticeship year,
+Fahrzeit). Which person fills which slot is a bipartite assignment solved as a min-cost maximum flow with networkx:
+the flow fills as many slots as possible, prefers the higher positions when not all can be filled, and uses a
+substitution only where no holder of the role is left.
+
+Two kinds of slot take a person wholly: the prescribed Schiffsführer where the text excludes him from the functions
+(or from counting for a qualification), and a function the text does not let the deck crew perform besides a
+position. Those few slots are tried holder by holder; each try is one flow for the positions and one for the
+functions. The answer names the assignment, or exactly which positions, functions and qualifications stay open and
+what kind of person would fill each.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from .eligibility import completed_years
+from .law import Law
+from .manning import AlternativeNeed, ManningLaw, Requirement, Rule
+from .persons import Person
+
+#: cost of an assignment edge: an exact certificate is free, each step down the hierarchy costs a little, a
+#: substitution costs more, so the assignment uses a substitution only where it is needed
+COST_HIERARCHY, COST_SUBSTITUTION = 1, 10
+#: weight of filling a slot, times the rank of its role, so that unfilled slots are the lowest ones
+SLOT_WEIGHT = 1000
+
+W = {
+    "de": {
+        "position": "{role}: Inhaberin bzw. Inhaber eines Befähigungszeugnisses als {role}",
+        "higher": " oder einer höheren Funktion ({roles})",
+        "subst": "; oder {by}",
+        "age": "mindestens {n} Jahre alt",
+        "year": "mindestens im {n}. Lehrjahr",
+        "days": "mindestens {n} Tage Fahrzeit",
+        "function": "{role}: eine Person mit dieser Befähigung",
+        "combinable": " (auch ein Mitglied der Decksmannschaft{exc})",
+        "except": " außer der bzw. dem vorgeschriebenen {role}",
+        "alone": " (keine nautische Funktion zugleich)",
+        "qualification": "noch {n} Besatzungsmitglied(er) mit der Befähigung {role}",
+        "accepts": " oder {items}",
+        "at_least": "einem Befähigungszeugnis mindestens als {role}",
+        "required_of": "die bzw. der vorgeschriebene {of} muss {role} sein",
+        "lacks_age": "{have} Jahre alt, mindestens {n} nötig (erreicht am {on})",
+        "lacks_age_unknown": "Geburtsdatum fehlt (mindestens {n} Jahre nötig)",
+        "lacks_year": "im {have}. Lehrjahr, mindestens im {n}. nötig",
+        "lacks_days": "{have} Tage Fahrzeit, mindestens {n} nötig",
+        "lacks_role": "ist nicht {role}",
+        "or": " oder ",
+    },
+    "en": {
+        "position": "{role}: a holder of a certificate as {role}",
+        "higher": " or of a higher role ({roles})",
+        "subst": "; or {by}",
+        "age": "aged at least {n}",
+        "year": "at least in apprenticeship year {n}",
+        "days": "with at least {n} days of sailing time",
+        "function": "{role}: a person with this qualification",
+        "combinable": " (may be a member of the deck crew{exc})",
+        "except": " other than the prescribed {role}",
+        "alone": " (holding no nautical position as well)",
+        "qualification": "{n} more crew member(s) qualified as {role}",
+        "accepts": " or {items}",
+        "at_least": "a certificate at least as {role}",
+        "required_of": "the prescribed {of} must be {role}",
+        "lacks_age": "aged {have}, at least {n} needed (reached on {on})",
+        "lacks_age_unknown": "birth date missing (at least {n} years needed)",
+        "lacks_year": "in apprenticeship year {have}, at least {n} needed",
+        "lacks_days": "{have} days of sailing time, at least {n} needed",
+        "lacks_role": "is not {role}",
+        "or": " or ",
+    },
+}
+
+
+@dataclass
+class Slot:
+    id: str
+    kind: str  # position | function
+    role: str
+    provision: str
+    rank: int
+    substitutions: list[Rule] = field(default_factory=list)
+    anchored: bool = False  # a position whose holder the text excludes from functions or qualifications
+    whole: bool = False  # a function that cannot be held besides a position
+
+
+@dataclass(frozen=True)
+class Option:
+    person: str
+    via: str  # certificate | hierarchy | function | a substitution id
+    cost: int
+
+
+@dataclass
+class People:
+    """What each person can do, from the eligibility program (can_fill) and the record."""
+
+    persons: dict[str, Person]
+    certified: dict[str, set[str]]  # roles from certificates and the hierarchy (eligibility can_fill)
+    fills: dict[str, set[str]]  # certified plus deck roles held as functions and the roles below them
+    top: dict[str, set[str]]  # roles named by certificates or held as deck-role functions
+    functions: dict[str, set[str]]  # safety functions and certificate roles held
+    below: dict[str, set[str]]  # role -> roles under it in the hierarchy
+
+
+def _people(law: Law, persons: list[Person], as_of: date) -> People:
+    """Run the eligibility program for its can_fill rule. The roster check needs no pathway, so the program runs
+    over the certificates and the role hierarchy alone: the same can_fill, about four times faster."""
+    import dataclasses
+
+    import networkx as nx
+
+    from .eligibility import derive
+
+    d = derive(persons, dataclasses.replace(law, requirements={}, pathways={}), as_of)
+    ranks = nx.DiGraph(law.ranks_above)
+    below = {r: set(nx.descendants(ranks, r)) for r in ranks.nodes}
+    deck = set(law.ids_of("DeckCrewRole"))
+    out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
+    for p in persons:
+        certified = {role for pid, role in d.can_fill if pid == p.id}
+        top = {law.certificates[c].role for c in p.certificates if c in law.certificates and law.certificates[c].role}
+        top |= {f for f in p.functions if f in deck}
+        fills = set(certified) | {r for t in top for r in ({t} | below.get(t, set()))}
+        out.certified[p.id] = certified
+        out.top[p.id] = top
+        out.fills[p.id] = fills
+        out.functions[p.id] = set(p.functions) | certified | top
+    return out
+
+
+def _conditions(s: Rule, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
+    """What a would-be substitute lacks, as (template, values); empty when the substitution's conditions hold."""
+    lacks: list[tuple[str, dict[str, Any]]] = []
+    if s.min_age is not None:
+        if p.birth_date is None:
+            lacks.append(("lacks_age_unknown", {"n": s.min_age}))
+        else:
+            age = completed_years(p.birth_date, as_of)
+            if age < s.min_age:
+                from .eligibility import birthday
+
+                lacks.append(("lacks_age", {"have": age, "n": s.min_age, "on": birthday(p.birth_date, s.min_age).isoformat()}))
+    if s.min_apprenticeship_year is not None and (p.apprenticeship_year or 0) < s.min_apprenticeship_year:
+        lacks.append(("lacks_year", {"have": p.apprenticeship_year or 0, "n": s.min_apprenticeship_year}))
+    if s.min_fahrzeit_days is not None:
+        days = sum(p.sailing_days.values())
+        if days < s.min_fahrzeit_days:
+            lacks.append(("lacks_days", {"have": days, "n": s.min_fahrzeit_days}))
+    return lacks
+
+
+def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, list]) -> list[Option]:
+    """Who can take a position: the role itself, a higher role (unless a substitution governs that step), or a
+    substitute who meets the substitution's conditions."""
+    out: list[Option] = []
+    governed = {s.by for s in slot.substitutions}
+    for pid, p in people.persons.items():
+        best: Option | None = None
+        if slot.role in people.top[pid]:
+            best = Option(pid, "certificate", 0)
+        elif slot.role in people.fills[pid]:
+            steps = [t for t in people.top[pid] if slot.role in people.below.get(t, set()) and t not in governed]
+            if steps or (slot.role in people.certified[pid] and not (people.top[pid] & governed)):
+                best = Option(pid, "hierarchy", COST_HIERARCHY)
+        if best is None:
+            for s in slot.substitutions:
+                if s.by not in people.fills[pid]:
+                    continue
+                lacks = _conditions(s, p, as_of)
+                if lacks:
+                    near.setdefault(slot.id, []).append((pid, s, lacks))
+                    continue
+                best = Option(pid, s.id, COST_SUBSTITUTION)
+                break
+        if best is not None:
+            out.append(best)
+    return out
+
+
+def _function_options(slot: Slot, people: People, subs: list[Rule]) -> list[Option]:
+    out = []
+    for pid in people.persons:
+        if slot.role in people.functions[pid]:
+            out.append(Option(pid, "function", 0))
+            continue
+        for s in subs:
+            if s.role == slot.role and s.by in people.functions[pid]:
+                out.append(Option(pid, s.id, COST_SUBSTITUTION))
+                break
+    return out
+
+
+def _assign(slots: list[Slot], options: dict[str, list[Option]], allowed: set[str]) -> dict[str, Option]:
+    """Min-cost maximum flow from the allowed persons to the slots (networkx); one slot per person."""
+    import networkx as nx
+
+    if not slots:
+        return {}
+    g = nx.DiGraph()
+    g.add_node("source")
+    g.add_node("sink")
+    for slot in slots:
+        g.add_edge(("slot", slot.id), "sink", capacity=1, weight=-SLOT_WEIGHT * slot.rank)
+        for o in options.get(slot.id, []):
+            if o.person in allowed:
+                g.add_edge("source", ("person", o.person), capacity=1, weight=0)
+                g.add_edge(("person", o.person), ("slot", slot.id), capacity=1, weight=o.cost)
+    flow = nx.max_flow_min_cost(g, "source", "sink")
+    by_slot: dict[str, Option] = {}
+    for slot in slots:
+        for o in options.get(slot.id, []):
+            if o.person in allowed and flow.get(("person", o.person), {}).get(("slot", slot.id), 0) > 0:
+                by_slot[slot.id] = o
+    return by_slot
+
+
+@dataclass
+class Attempt:
+    alternative: AlternativeNeed
+    positions: dict[str, Option]
+    functions: dict[str, Option]
+    qualifications: list[dict[str, Any]]
+    slots: list[Slot]
+
+    def open_slots(self) -> list[Slot]:
+        return [s for s in self.slots if s.id not in self.positions and s.id not in self.functions]
+
+    def substitutions(self) -> int:
+        return sum(1 for o in [*self.positions.values(), *self.functions.values()] if o.cost >= COST_SUBSTITUTION)
+
+    def score(self) -> tuple:
+        """Positions first: an open position weighs more than an open function, which weighs more than a missing
+        qualification; then as few substitutions and hierarchy steps as possible."""
+        quals = sum(1 for q in self.qualifications if q["met"])
+        subs = self.substitutions()
+        cost = sum(o.cost for o in [*self.positions.values(), *self.functions.values()])
+        return (len(self.positions), len(self.functions), quals, -subs, -cost)
+
+    def complete(self) -> bool:
+        return not self.open_slots() and all(q["met"] for q in self.qualifications)
+
+
+def _slots(law: Law, req: Requirement, alt: AlternativeNeed) -> list[Slot]:
+    """The position slots of one alternative and the function slots of the passenger-safety row."""
+    table_cite = law.citation(req.table.provision) if req.table else ""
+    slots: list[Slot] = []
+    for role, n in alt.counts.items():
+        base = alt.table_counts.get(role, 0)
+        added = next((a for a in alt.adjustments if a.role == role and a.change > 0), None)
+        order = law.terms[role].order if role in law.terms else 0
+        subs = [s for s in alt.substitutions if s.role == role]
+        for i in range(n):
+            prescribed = i < base
+            mine = [s for s in subs if prescribed and (s.max_per_alternative is None or i < s.max_per_alternative)]
+            provision = table_cite if prescribed or added is None else law.citation(added.provision)
+            slots.append(Slot(f"{role}#{i + 1}", "position", role, provision, order, mine))
+    for need in req.functions:
+        for i in range(need.count):
+            slots.append(Slot(f"{need.function}#{i + 1}", "function", need.function, need.provision, 0))
+    return slots
+
+
+def _combinable(req: Requirement, alt: AlternativeNeed, function: str) -> tuple[bool, set[str]]:
+    """Whether a function may be held besides a position, and the prescribed roles whose holder may not hold it."""
+    size = sum(alt.counts.values())
+    delegations = [g for g in req.delegations if function in g.functions]
+    if any(g.when_crew_size == size for g in delegations):
+        return True, set()
+    general = [g for g in delegations if g.when_crew_size is None]
+    if not general:
+        return False, set()
+    return True, {g.except_role for g in general if g.except_role}
+
+
+def _qualifications(law: Law, req: Requirement, people: People, anchor: dict[str, str | None]) -> list[dict[str, Any]]:
+    """The function rules (engine, first aid, LNG): how many crew members hold the qualification, who counts."""
+    out = []
+    for r in req.rules:
+        excluded = {anchor.get(r.except_role)} if r.except_role else set()
+        holders = []
+        for pid in people.persons:
+            if pid in excluded:
+                continue
+            held = r.role in people.functions[pid] or any(f in people.functions[pid] for f in r.accepts_functions)
+            if not held and r.accepts_at_least:
+                held = r.accepts_at_least in people.certified[pid]
+            if held:
+                holders.append(pid)
+        met = len(holders) >= r.count
+        entry: dict[str, Any] = {"function": r.role, "needed": r.count, "have": holders, "provision": law.citation(r.provision),
+                                 "met": met, "rule": r.id}
+        if r.required_of_role:
+            who = anchor.get(r.required_of_role)
+            entry["required_of"] = r.required_of_role
+            entry["met"] = met and who is not None and who in holders
+        out.append(entry)
+    return out
+
+
+def _attempts(law: Law, req: Requirement, alt: AlternativeNeed, people: People, as_of: date,
+              near: dict[str, list]) -> Attempt:
+    slots = _slots(law, req, alt)
+    anchor_roles = {g.except_role for g in req.delegations if g.except_role} | {r.except_role for r in req.rules if r.except_role}
+    anchor_roles |= {r.required_of_role for r in req.rules if r.required_of_role}
+    options: dict[str, list[Option]] = {}
+    combinable: dict[str, tuple[bool, set[str]]] = {}
+    for s in slots:
+        if s.kind == "position":
+            options[s.id] = _position_options(s, people, as_of, near)
+            s.anchored = s.role in anchor_roles
+        else:
+            options[s.id] = _function_options(s, people, req.function_substitutions)
+            combinable[s.role] = _combinable(req, alt, s.role)
+            s.whole = not combinable[s.role][0]
+    anchors = [s for s in slots if s.kind == "position" and s.anchored]
+    wholes = [s for s in slots if s.kind == "function" and s.whole]
+    positions = [s for s in slots if s.kind == "position" and not s.anchored]
+    functions = [s for s in slots if s.kind == "function" and not s.whole]
+    lng_like = {r.required_of_role: r for r in req.rules if r.required_of_role}
+    everyone = set(people.persons)
+
+    def anchor_choices(s: Slot) -> list[Option | None]:
+        opts = sorted(options[s.id], key=lambda o: o.cost)
+        rule = lng_like.get(s.role)
+        if rule is not None:  # prefer a holder of the qualification the rule asks of this position
+            opts.sort(key=lambda o: (rule.role not in people.functions[o.person], o.cost))
+        return opts or [None]  # leave the position open only when nobody can take it
+
+    best: Attempt | None = None
+    whole_people = sorted({o.person for s in wholes for o in options[s.id]})
+    for chosen in itertools.product(*(anchor_choices(s) for s in anchors)):
+        taken = [o.person for o in chosen if o is not None]
+        if len(set(taken)) != len(taken):
+            continue
+        anchor_of = {s.role: (o.person if o else None) for s, o in zip(anchors, chosen, strict=True)}
+        pool = [pid for pid in whole_people if pid not in taken]
+        most = min(len(wholes), len(pool))
+        # the largest groups first (only they can complete the roster); a smaller group keeps people free for
+        # positions, which helps only while positions stay open
+        groups = ((k, g) for k in range(most, -1, -1) for g in itertools.combinations(pool, k))
+        positions_full_at: int | None = None
+        for size, group in groups:
+            if positions_full_at is not None and size < positions_full_at:
+                break
+            whole_fill = _assign(wholes, options, set(group))
+            used = set(taken) | {o.person for o in whole_fill.values()}
+            free = everyone - used
+            pos_fill = _assign(positions, options, free)
+            if len(pos_fill) == len(positions):
+                positions_full_at = size
+            fn_fill: dict[str, Option] = {}
+            if functions:
+                allowed_fn: dict[str, set[str]] = {}
+                for s in functions:
+                    ok = set(free)
+                    _, excepted = combinable[s.role]
+                    ok |= {anchor_of[r] for r in anchor_of if r not in excepted and anchor_of[r]}
+                    allowed_fn[s.id] = ok
+                fn_fill = _assign(functions, {k: [o for o in v if o.person in allowed_fn.get(k, set())] for k, v in options.items()},
+                                  everyone)
+            pos_all = {**pos_fill, **{s.id: o for s, o in zip(anchors, chosen, strict=True) if o is not None}}
+            attempt = Attempt(alt, pos_all, {**fn_fill, **whole_fill}, _qualifications(law, req, people, anchor_of), slots)
+            if best is None or attempt.score() > best.score():
+                best = attempt
+            if attempt.complete() and attempt.substitutions() == 0:
+                return attempt
+    assert best is not None
+    return best
+
+
+def _label(law: Law, role: str, lang: str) -> str:
+    return law.label(role, lang)
+
+
+def _fill_with(law: Law, ml: ManningLaw, req: Requirement, slot: Slot, people: People, combinable: tuple[bool, set[str]] | None,
+               lang: str) -> tuple[str, dict[str, Any]]:
+    """What kind of person would fill an open slot, in words and as data (certificates, substitutions)."""
+    t = W[lang]
+    role = _label(law, slot.role, lang)
+    if slot.kind == "position":
+        higher = sorted((r for r, under in people.below.items() if slot.role in under), key=lambda r: law.terms[r].order if r in law.terms else 0)
+        certs = [c.id for c in law.certificates_in_order() if c.role == slot.role or c.role in higher]
+        text = t["position"].format(role=role)
+        if higher:
+            text += t["higher"].format(roles=", ".join(_label(law, r, lang) for r in higher))
+        subs = []
+        for s in slot.substitutions:
+            conds = [t[k].format(n=v) for k, v in (("age", s.min_age), ("year", s.min_apprenticeship_year), ("days", s.min_fahrzeit_days)) if v is not None]
+            by = _label(law, s.by, lang) + (f" ({', '.join(conds)})" if conds else "")
+            text += t["subst"].format(by=by) + f" ({law.citation(s.provision)})"
+            subs.append({"by": s.by, "provision": law.citation(s.provision)} | (
+                {"conditions": {k: v for k, v in (("min_age", s.min_age), ("min_apprenticeship_year", s.min_apprenticeship_year),
+                                                  ("min_fahrzeit_days", s.min_fahrzeit_days)) if v is not None}} if conds else {}))
+        return text, {"certificates": certs, "roles": [slot.role, *higher], "substitutions": subs}
+    text = t["function"].format(role=role)
+    ok, excepted = combinable or (False, set())
+    if ok:
+        exc = "".join(t["except"].format(role=_label(law, r, lang)) for r in sorted(excepted))
+        text += t["combinable"].format(exc=exc)
+    else:
+        text += t["alone"]
+    subs = [s for s in req.function_substitutions if s.role == slot.role]
+    if subs:
+        text += t["accepts"].format(items=t["or"].join(_label(law, s.by, lang) for s in subs))
+    return text, {"roles": [slot.role, *(s.by for s in subs)], "combinable_with_position": ok}
+
+
+def _qualification_text(law: Law, q: dict[str, Any], rule: Rule, lang: str) -> str:
+    t = W[lang]
+    missing = max(q["needed"] - len(q["have"]), 0)
+    if rule.required_of_role and missing == 0:
+        return t["required_of"].format(of=_label(law, rule.required_of_role, lang), role=_label(law, rule.role, lang))
+    text = t["qualification"].format(n=max(missing, 1), role=_label(law, rule.role, lang))
+    extra = [_label(law, f, lang) for f in rule.accepts_functions]
+    if rule.accepts_at_least:
+        extra.append(t["at_least"].format(role=_label(law, rule.accepts_at_least, lang)))
+    if extra:
+        text += t["accepts"].format(items=t["or"].join(extra))
+    if rule.except_role:
+        text += t["except"].format(role=_label(law, rule.except_role, lang))
+    if rule.required_of_role:
+        text += "; " + t["required_of"].format(of=_label(law, rule.required_of_role, lang), role=_label(law, rule.role, lang))
+    return text
+
+
+def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
+    """The roster verdict of design.md: satisfied, the assignment (person id -> positions and functions), and what is
+    missing with its provision and the kind of person who would fill it."""
+    if not req.covered:
+        return {"satisfied": None, "reason": "the minimum crew is not covered (see 'reason'), so the roster cannot be checked",
+                "assignment": {}, "missing": []}
+    as_of = req.as_of
+    people = _people(law, persons, as_of)
+    attempts: list[tuple[Attempt, dict[str, list]]] = []
+    for alt in req.alternatives:
+        near: dict[str, list] = {}
+        attempts.append((_attempts(law, req, alt, people, as_of, near), near))
+    done = [a for a in attempts if a[0].complete()]
+    chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))
+    t = W[lang]
+    assignment: dict[str, list[str]] = {}
+    details = []
+    for slot in chosen.slots:
+        o = chosen.positions.get(slot.id) or chosen.functions.get(slot.id)
+        if o is None:
+            continue
+        assignment.setdefault(o.person, []).append(slot.role)
+        via = o.via if o.via in ("certificate", "hierarchy", "function") else "substitution"
+        entry = {"kind": slot.kind, "role": slot.role, "person": o.person, "via": via, "provision": slot.provision}
+        if via == "substitution":
+            s = ml.rules[o.via]
+            entry |= {"substitution": s.id, "substitution_provision": law.citation(s.provision), "as": s.by}
+        details.append(entry)
+    for q in chosen.qualifications:  # the holders who meet a function rule, exact holders first
+        rule = ml.rules[q["rule"]]
+        exact = [pid for pid in q["have"] if rule.role in people.functions[pid]]
+        for pid in (exact + [pid for pid in q["have"] if pid not in exact])[: rule.count]:
+            if rule.role not in assignment.setdefault(pid, []):
+                assignment[pid].append(rule.role)
+    deck = set(law.ids_of("DeckCrewRole"))
+    for pid in assignment:
+        assignment[pid].sort(key=lambda r: 0 if r in deck and r in {d["role"] for d in details if d["person"] == pid and d["kind"] == "position"} else 1)
+    missing = []
+    for slot in chosen.open_slots():
+        combinable = _combinable(req, chosen.alternative, slot.role) if slot.kind == "function" else None
+        text, accepts = _fill_with(law, ml, req, slot, people, combinable, lang)
+        entry = {"kind": slot.kind, "role": slot.role, "provision": slot.provision, "fill_with": text, "accepts": accepts}
+        misses = sorted(near.get(slot.id, []), key=lambda m: (len(m[2]), m[0]))
+        if misses:
+            entry["near_misses"] = [{"person": pid, "as": s.by, "provision": law.citation(s.provision),
+                                     "lacks": [t[k].format(**v) for k, v in lacks]}
+                                    | ({"assigned": list(assignment[pid])} if pid in assignment else {}) for pid, s, lacks in misses]
+        missing.append(entry)
+    for q in chosen.qualifications:
+        if not q["met"]:
+            rule = ml.rules[q["rule"]]
+            missing.append({"kind": "qualification", "role": q["function"], "provision": q["provision"], "needed": q["needed"],
+                            "have": len(q["have"]), "fill_with": _qualification_text(law, q, rule, lang)}
+                           | ({"of": rule.required_of_role} if rule.required_of_role else {}))
+    satisfied: bool | None = not missing
+    answer: dict[str, Any] = {}
+    relaxed = {x.role: x for x in req.transitional if x.missing}
+    if missing and all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
+        x = relaxed[missing[0]["role"]]
+        satisfied = None
+        answer["reason"] = x.reason + f"; the roster lacks only what that rule may replace, so it cannot be judged until {x.until.isoformat() if x.until else ''}"
+        for m in missing:
+            m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
+                                 "covered": False}
+    return {"satisfied": satisfied, "alternative": chosen.alternative.index, "assignment": assignment, "details": details,
+            "qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in chosen.qualifications],
+            "missing": missing, **answer}

@@ -1,0 +1,357 @@
+"""Vessel and roster records (YAML or JSON): reading, the schema check, SHACL, and the RDF form.
+
+A vessel record names the attributes the manning tables test (design.md, 'Vessel record'). Its keys, their types
+and the tokens a record may use (kinds of vessel, waters, equipment standards, S1 literae) come from
+`ontology/manning.ttl` and the kb, so a new attribute needs no Python. A record is checked twice: a schema check
+here, whose every message names file, field and what was expected, and the SHACL shapes of
+`ontology/manning-shapes.ttl` on its RDF form, which also say which attributes each kind of vessel must give (the
+ontology's crew:requiresAttribute). A roster is a list of person records (persons.py) under the key `crew`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .law import Law
+from .locations import cache_dir, ontology_dir
+from .manning import ManningLaw
+from .persons import ID_RE, Person, person_from_mapping, read_mapping
+
+VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
+ROSTER_IRI = "https://w3id.org/crewkg/roster/"
+SUFFIXES = {".yaml", ".yml", ".json"}
+#: record contract (design.md): passengers_on_board defaults to the permitted number and cannot exceed it
+ON_BOARD, PERMITTED = "passengersOnBoard", "permittedPassengers"
+#: the one integer attribute a record may also give as a list of lighters, counted by the kb's lighter equivalence
+LIGHTER_COUNT = "lighterCount"
+
+
+@dataclass
+class Vessel:
+    """A checked vessel record: attribute id (ontology property) -> value; terms as their kb/ontology ids."""
+
+    id: str
+    source: str
+    values: dict[str, Any] = field(default_factory=dict)
+    lighters: list[tuple[float, float]] | None = None
+
+    def record(self, ml: ManningLaw) -> dict[str, Any]:
+        """The record form (for caching and the API): record keys and tokens."""
+        out: dict[str, Any] = {"id": self.id}
+        for attr_id, value in sorted(self.values.items()):
+            attr = ml.attributes[attr_id]
+            out[attr.key] = ml.values[value].key if attr.type == "term" else value
+        if self.lighters is not None:
+            out["lighters"] = [list(x) for x in self.lighters]
+        return out
+
+
+def _file(path: Path, what: str) -> Path:
+    if path.is_dir():
+        raise InputError(str(path), "", f"a {what} file, not a folder")
+    if not path.exists():
+        raise InputError(str(path), "", "an existing file")
+    if path.suffix.lower() not in SUFFIXES:
+        raise InputError(str(path), "", f"a {what} in YAML or JSON (.yaml, .yml or .json)", path.suffix or path.name)
+    return path
+
+
+class _Check:
+    """Typed accessors raising InputError with the field path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, fld: str, expected: str, got: object = None) -> InputError:
+        return InputError(self.source, fld, expected, got)
+
+    def number(self, value: Any, fld: str, positive: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(fld, "a number", value)
+        if value < 0 or (positive and value == 0):
+            raise self.fail(fld, "a number greater than 0" if positive else "a number that is not negative", value)
+        return float(value)
+
+    def whole(self, value: Any, fld: str, minimum: int = 0) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(fld, f"a whole number ({minimum} or more)", value)
+        if value < minimum:
+            raise self.fail(fld, f"a whole number of {minimum} or more", value)
+        return value
+
+    def boolean(self, value: Any, fld: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(fld, "true or false", value)
+        return value
+
+    def token(self, value: Any, fld: str, allowed: list[str]) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise self.fail(fld, f"one of {allowed}", value)
+        return value
+
+
+def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
+    """Schema check and conversion of a YAML/JSON vessel record (design.md, 'Vessel record')."""
+    c = _Check(source)
+    if not isinstance(data, dict):
+        raise c.fail("", "a mapping of keys to values (a vessel record)", type(data).__name__)
+    attrs = {a.key: a for a in ml.attributes.values()}
+    nested = {k.split(".", 1)[0] for k in attrs if "." in k}
+    known = sorted({k for k in attrs if "." not in k} | nested)
+    for k in data:
+        if k not in known:
+            raise c.fail(str(k), f"one of the known keys {known}", k)
+    vid = data.get("id")
+    if not isinstance(vid, str) or not ID_RE.match(vid):
+        raise c.fail("id", "an id of letters, digits, _ and -", vid)
+    v = Vessel(id=vid, source=source)
+    flat: dict[str, Any] = {k: val for k, val in data.items() if k not in nested and k != "id"}
+    for group in nested:
+        if group not in data:
+            continue
+        sub = data[group]
+        inner = sorted(k.split(".", 1)[1] for k in attrs if k.startswith(group + "."))
+        if not isinstance(sub, dict):
+            raise c.fail(group, f"a mapping with the keys {inner}", sub)
+        for k, val in sub.items():
+            if k not in inner:
+                raise c.fail(f"{group}.{k}", f"one of the known keys {inner}", k)
+            flat[f"{group}.{k}"] = val
+    for key, raw in flat.items():
+        attr = attrs[key]
+        if attr.type == "number":
+            v.values[attr.id] = c.number(raw, key)
+        elif attr.type == "integer":
+            if attr.id == LIGHTER_COUNT and isinstance(raw, list):
+                v.lighters = _lighters(raw, key, c)
+                v.values[attr.id] = count_lighters(v.lighters, ml)
+            else:
+                v.values[attr.id] = c.whole(raw, key)
+        elif attr.type == "boolean":
+            v.values[attr.id] = c.boolean(raw, key)
+        elif attr.type == "term":
+            tokens = ml.tokens(attr.range or "")
+            value = ml.value_by_key(attr.range or "", c.token(raw, key, tokens))
+            v.values[attr.id] = value.id if value else raw
+        elif attr.type == "litera":
+            if not isinstance(raw, list) or not raw:
+                raise c.fail(key, f"a non-empty list of litera letters, each one of {list(ml.s1_literae)}", raw)
+            for i, x in enumerate(raw):
+                c.token(x, f"{key}[{i}]", list(ml.s1_literae))
+            v.values[attr.id] = sorted(set(raw))
+    _defaults_and_consistency(v, ml, c)
+    return v
+
+
+def _lighters(raw: list, key: str, c: _Check) -> list[tuple[float, float]]:
+    if not raw:
+        raise c.fail(key, "a number of lighters (1 or more) or a non-empty list of lighters {length_m, breadth_m}", raw)
+    out = []
+    for i, item in enumerate(raw):
+        fld = f"{key}[{i}]"
+        if not isinstance(item, dict) or set(item) != {"length_m", "breadth_m"}:
+            raise c.fail(fld, "a lighter {length_m: …, breadth_m: …}", item)
+        out.append((c.number(item["length_m"], f"{fld}.length_m", positive=True),
+                    c.number(item["breadth_m"], f"{fld}.breadth_m", positive=True)))
+    return out
+
+
+def count_lighters(lighters: list[tuple[float, float]], ml: ManningLaw) -> int:
+    """Leichter as the convoy table counts them: consecutive lighters form one while their summed length and largest
+    breadth stay within the equivalence of the kb (SchBesV 2004 § 13 Abs. 1 footnote *2, an interpretation)."""
+    eq = next(iter(ml.rules_of("LighterEquivalence")), None)
+    if eq is None or eq.max_length is None or eq.max_breadth is None:
+        return len(lighters)
+    groups, length, breadth = 0, None, 0.0
+    for ln, br in lighters:
+        if length is not None and length + ln <= eq.max_length and max(breadth, br) <= eq.max_breadth:
+            length, breadth = length + ln, max(breadth, br)
+            continue
+        groups += 1
+        length, breadth = ln, br
+    return groups
+
+
+def _defaults_and_consistency(v: Vessel, ml: ManningLaw, c: _Check) -> None:
+    """passengers_on_board defaults to the permitted number (design.md) and cannot exceed it."""
+    on_board, permitted = ml.attributes.get(ON_BOARD), ml.attributes.get(PERMITTED)
+    if on_board is None or permitted is None:
+        return
+    if on_board.id not in v.values and permitted.id in v.values:
+        v.values[on_board.id] = v.values[permitted.id]
+    if on_board.id in v.values and permitted.id in v.values and v.values[on_board.id] > v.values[permitted.id]:
+        raise c.fail(on_board.key, f"at most the permitted number of passengers ({permitted.key}: {v.values[permitted.id]})",
+                     v.values[on_board.id])
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# RDF and SHACL
+# ------------------------------------------------------------------------------------------------------------------
+def vessel_graph(v: Vessel, ml: ManningLaw):
+    """The RDF form of a vessel record, in the terms of ontology/manning.ttl."""
+    from decimal import Decimal
+
+    from rdflib import Graph, Literal, URIRef
+    from rdflib.namespace import RDF, XSD
+
+    from .manning import MANNING
+    from .namespaces import CREW_IRI
+
+    g = Graph()
+    g.bind("crew", CREW_IRI)
+    s = URIRef(VESSEL_IRI + v.id)
+    g.add((s, RDF.type, MANNING.Vessel))
+    g.add((s, MANNING.vesselId, Literal(v.id)))
+    for attr_id, value in v.values.items():
+        attr = ml.attributes[attr_id]
+        p = URIRef(CREW_IRI + attr_id)
+        if attr.type == "term":
+            g.add((s, p, URIRef(CREW_IRI + value)))
+        elif attr.type == "number":
+            g.add((s, p, Literal(Decimal(str(value)), datatype=XSD.decimal)))
+        elif attr.type == "integer":
+            g.add((s, p, Literal(int(value), datatype=XSD.integer)))
+        elif attr.type == "boolean":
+            g.add((s, p, Literal(bool(value))))
+        elif attr.type == "litera":
+            for x in value:
+                g.add((s, p, Literal(x)))
+    return g
+
+
+@lru_cache(maxsize=1)
+def _shapes_text() -> str:
+    return (ontology_dir() / "manning-shapes.ttl").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _shapes():
+    from rdflib import Graph
+
+    return Graph().parse(data=_shapes_text(), format="turtle")
+
+
+@lru_cache(maxsize=1)
+def _vocabulary():
+    """The manning ontology: kinds with their required attributes and the classes the shapes check against."""
+    from rdflib import Graph
+
+    g = Graph()
+    g.parse(ontology_dir() / "crew.ttl", format="turtle")
+    g.parse(ontology_dir() / "manning.ttl", format="turtle")
+    return g
+
+
+def _shacl(data_graph, source: str, key: str, ml: ManningLaw, prefix: str = "") -> None:
+    """Raise InputError naming the first violated shape; a record that passed once is remembered by its hash."""
+    cdir = cache_dir()
+    marker = cdir / "shacl-ok" / key if cdir else None
+    if marker is not None and marker.exists():
+        return
+    from pyshacl import validate
+    from rdflib import Graph
+    from rdflib.namespace import SH
+
+    merged = Graph()
+    for triple in _vocabulary():
+        merged.add(triple)
+    for triple in data_graph:
+        merged.add(triple)
+    conforms, results, _ = validate(merged, shacl_graph=_shapes(), inference="none")
+    if not conforms:
+        found = []
+        for r in results.subjects(SH.resultSeverity, SH.Violation):
+            path = results.value(r, SH.resultPath)
+            msg = str(results.value(r, SH.resultMessage) or "")
+            attr = ml.attributes.get(str(path).rsplit("#", 1)[-1]) if path is not None else None
+            fld = attr.key if attr else (str(path).rsplit("#", 1)[-1] if path is not None else "")
+            found.append((fld, msg))
+        fld, msg = sorted(found)[0]
+        raise InputError(source, prefix + fld, f"a record that conforms to ontology/manning-shapes.ttl ({msg})")
+    if marker is not None:
+        marker.parent.mkdir(exist_ok=True)
+        marker.touch()
+
+
+def _key(payload: Any, ml: ManningLaw) -> str:
+    text = json.dumps(payload, sort_keys=True, default=str) + ml.version + _shapes_text()
+    return "vessel-" + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def load_vessel(path: Path, law: Law, ml: ManningLaw) -> Vessel:
+    """Read, schema-check and SHACL-validate one vessel record."""
+    data = read_mapping(_file(path, "vessel record"))
+    v = vessel_from_mapping(data, ml, str(path))
+    _shacl(vessel_graph(v, ml), str(path), _key(v.record(ml), ml), ml)
+    return v
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Rosters
+# ------------------------------------------------------------------------------------------------------------------
+def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[Person]:
+    """A roster record: {crew: [person records]} (design.md, 'Roster record')."""
+    if not isinstance(data, dict):
+        raise InputError(source, "", "a mapping with the key 'crew' (a roster record)", type(data).__name__)
+    for k in data:
+        if k != "crew":
+            raise InputError(source, str(k), "only the key 'crew' (the list of person records)", k)
+    crew = data.get("crew")
+    if not isinstance(crew, list) or not crew:
+        raise InputError(source, "crew", "a non-empty list of person records", crew)
+    persons: list[Person] = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(crew):
+        try:
+            p = person_from_mapping(entry, law, as_of, source)
+        except InputError as exc:
+            raise InputError(source, f"crew[{i}]" + (f".{exc.field}" if exc.field else ""), exc.expected, exc.got) from None
+        if p.id in seen:
+            raise InputError(source, f"crew[{i}].id", f"an id not used by another crew member (also crew[{seen[p.id]}])", p.id)
+        seen[p.id] = i
+        persons.append(p)
+    return persons
+
+
+def roster_graph(name: str, persons: list[Person]):
+    from rdflib import URIRef
+    from rdflib.namespace import RDF
+
+    from .manning import MANNING
+    from .namespaces import PERSON
+    from .rdf_records import person_graph
+
+    g = person_graph(persons[0])
+    for p in persons[1:]:
+        for triple in person_graph(p):
+            g.add(triple)
+    r = URIRef(ROSTER_IRI + name)
+    g.add((r, RDF.type, MANNING.Roster))
+    for p in persons:
+        g.add((r, MANNING.hasCrewMember, PERSON[p.id]))
+    return g
+
+
+def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Person]:
+    """Read and check a roster: each person against the person shapes (shapes.ttl), the roster against manning-shapes."""
+    from .rdf_records import person_to_mapping
+    from .validation import shacl_check_person
+
+    data = read_mapping(_file(path, "roster record"))
+    persons = roster_from_mapping(data, law, as_of, str(path))
+    for i, p in enumerate(persons):
+        try:
+            shacl_check_person(p)
+        except InputError as exc:
+            raise InputError(str(path), f"crew[{i}].{exc.field}", exc.expected, exc.got) from None
+    name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
+    key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
+    _shacl(roster_graph(name, persons), str(path), key, ml)
+    return persons

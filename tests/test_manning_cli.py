@@ -1,0 +1,194 @@
+"""`crewkg crew` as people and programs use it: the JSON contract of design.md, the text for people, and bad vessel
+and roster records, which exit 2 with one message naming file, field and what was expected."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into output unless told not to
+    except TypeError:  # click >= 8.2 keeps stderr apart
+        return CliRunner()
+
+
+runner = _runner()
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
+WACHAU = EXAMPLES / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
+SUBSTITUTION = EXAMPLES / "rosters" / "01-ms-wachau-substitution.yaml"
+SHORT = EXAMPLES / "rosters" / "01-ms-wachau-short.yaml"
+ENNS = EXAMPLES / "vessels" / "07-gms-enns-motor-cargo.yaml"
+DAY_TRIP = {"id": "v", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 40, "passengers": 100, "standard": "S1",
+            "engine_kw": 300}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fresh_cache(tmp_path_factory):
+    """Own cache folder, so no 'already valid' SHACL marker from another run hides a violation."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CREWKG_CACHE", str(tmp_path_factory.mktemp("crewkg-cache")))
+        yield
+
+
+def crew_json(*args: str) -> dict:
+    result = runner.invoke(app, ["crew", *args, "--format", "json"])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return json.loads(result.stdout)
+
+
+def test_the_json_answer_keeps_the_contract_of_the_design():
+    a = crew_json(str(WACHAU), "--roster", str(SUBSTITUTION), "--as-of", "2026-11-30")
+    assert (a["regulation"], a["provision"], a["stufe"], a["covered"]) == ("SchBV 2022", "§ 43 Abs. 2 Z 1 SchBV", 3, True)
+    assert a["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1, "Leichtmatrose": 1}]
+    assert set(a["functions"]) == {"SachkundigerFahrgastschifffahrt", "FahrgastErsthelfer", "Fahrgastbetreuer",
+                                   "Atemschutzgeraetetraeger", "FirstAid", "engine", "SachkundigerLNG"}
+    assert a["functions"]["engine"] in ("MatroseMotorwart", "Maschinist", None)
+    roster = a["roster"]
+    assert roster["satisfied"] is True and roster["missing"] == []
+    assert roster["assignment"]["lena"] == ["Matrose"]
+
+
+def test_a_failing_roster_names_each_gap_with_its_provision_and_who_would_fill_it():
+    r = crew_json(str(WACHAU), "--roster", str(SHORT), "--as-of", "2026-11-30")["roster"]
+    assert r["satisfied"] is False
+    assert [(m["kind"], m["role"], m["provision"]) for m in r["missing"]] == [
+        ("position", "Matrose", "§ 43 Abs. 2 Z 1 SchBV"), ("function", "FahrgastErsthelfer", "§ 43 Abs. 2 Z 2 SchBV"),
+        ("qualification", "FirstAid", "§ 43 Abs. 11 SchBV")]
+    assert all(m["fill_with"] for m in r["missing"])
+
+
+def test_a_vessel_no_table_covers_answers_not_covered_with_the_provisions():
+    a = crew_json(str(ENNS), "--as-of", "2026-11-30")
+    assert a["covered"] is False and a["alternatives"] == [] and a["functions"] is None
+    assert "§ 41 Abs. 2 SchBV" in a["reason"] and a["provisions"] == ["§ 45 SchBV", "§ 46 SchBV"]
+
+
+def test_the_text_says_which_row_applies_why_and_the_roster_verdict():
+    result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(SUBSTITUTION), "--as-of", "2026-11-30"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "§ 43 Abs. 2 Z 1 SchBV, Stufe 3" in out
+    assert "Zulässige Anzahl der Fahrgäste: von 76 bis 300" in out
+    assert "zulässige Anzahl der Fahrgäste 300: mindestens 76" in out
+    assert "✓ erfüllt" in out and "lena → Matrosin bzw. Matrose [Ersetzung als Leichtmatrosin bzw. Leichtmatrose (§ 43 Abs. 6 SchBV)]" in out
+
+
+def test_the_text_of_a_failing_roster_in_english():
+    result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(SHORT), "--as-of", "2026-11-30", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "✗ not satisfied" in result.stdout
+    assert "aged 16, at least 17 needed (reached on 2027-03-01)" in result.stdout
+
+
+def test_the_text_of_a_vessel_not_covered_marks_the_last_known_table_as_not_the_answer():
+    result = runner.invoke(app, ["crew", str(EXAMPLES / "vessels" / "06-sb-linz-push-convoy-2026.yaml"), "--as-of", "2026-11-30"])
+    assert result.exit_code == 0, result.output
+    assert "nicht abgedeckt" in result.stdout and "NICHT die Antwort" in result.stdout and "§ 13 Abs. 1 SchBesV, Stufe 5" in result.stdout
+
+
+def test_school_attendance_applies_the_temporary_reduction_only_when_asked():
+    plain = crew_json(str(WACHAU), "--as-of", "2026-11-30")
+    asked = crew_json(str(WACHAU), "--as-of", "2026-11-30", "--school-attendance")
+    assert plain["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1, "Leichtmatrose": 1}]
+    assert asked["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1}]
+
+
+def test_the_as_of_date_selects_the_law():
+    before = crew_json(str(WACHAU), "--as-of", "2022-01-16")
+    after = crew_json(str(WACHAU), "--as-of", "2022-01-17")
+    assert (before["regulation"], before["provision"]) == ("SchBesV 2004", "§ 14 Abs. 1 Z 1 SchBesV")
+    assert (after["regulation"], after["provision"]) == ("SchBV 2022", "§ 43 Abs. 2 Z 1 SchBV")
+
+
+# --- bad input --------------------------------------------------------------------------------------------------------
+def _write(tmp_path: Path, data, name: str = "v.yaml") -> Path:
+    path = tmp_path / name
+    if not isinstance(data, str):
+        data = json.dumps(data) if name.endswith(".json") else yaml.safe_dump(data, allow_unicode=True)
+    path.write_text(data, encoding="utf-8")
+    return path
+
+
+BAD_VESSELS = {
+    "unknown key": (DAY_TRIP | {"tonnage": 900}, "field 'tonnage'"),
+    "wrong type": (DAY_TRIP | {"length_m": "long"}, "field 'length_m': expected a number"),
+    "negative number": (DAY_TRIP | {"engine_kw": -5}, "field 'engine_kw': expected a number that is not negative"),
+    "unknown kind": (DAY_TRIP | {"kind": "ferry"}, "field 'kind': expected one of"),
+    "unknown waters": (DAY_TRIP | {"waters": "sea"}, "field 'waters': expected one of ['waterway', 'other']"),
+    "missing id": ({k: v for k, v in DAY_TRIP.items() if k != "id"}, "field 'id'"),
+    "passengers missing for a passenger vessel": ({k: v for k, v in DAY_TRIP.items() if k != "passengers"},
+                                                  "field 'passengers': expected a record that conforms to ontology/manning-shapes.ttl (required for this kind of vessel"),
+    "more on board than permitted": (DAY_TRIP | {"passengers_on_board": 101}, "field 'passengers_on_board': expected at most the permitted number"),
+    "a convoy on a day-trip ship": (DAY_TRIP | {"convoy": {"propelled_by": "pusher", "barges": 1}}, "only for pushed_convoy or coupled_convoy"),
+    "standard none without s1_unmet": (DAY_TRIP | {"standard": "none"}, "field 's1_unmet'"),
+    "s1_unmet with standard S1": (DAY_TRIP | {"s1_unmet": ["a"]}, "field 's1_unmet'"),
+    "unknown S1 litera": (DAY_TRIP | {"standard": "none", "s1_unmet": ["j"]}, "field 's1_unmet[0]'"),
+    "length zero": (DAY_TRIP | {"length_m": 0}, "field 'length_m'"),
+    "a convoy without lighters": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11, "standard": "S1",
+                                   "engine_kw": 500, "convoy": {"propelled_by": "pusher", "barges": 0}}, "field 'convoy.barges'"),
+    "a convoy propelled by a cabin ship": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11,
+                                            "standard": "S1", "engine_kw": 500, "convoy": {"propelled_by": "cabin_passenger", "barges": 1}},
+                                           "field 'convoy.propelled_by'"),
+    "a bad lighter": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11, "standard": "S1",
+                       "engine_kw": 500, "convoy": {"propelled_by": "pusher", "barges": [{"length_m": 40}]}}, "field 'convoy.barges[0]'"),
+    "a list, not a record": (["id", "kind"], "expected a mapping"),
+    "malformed YAML": ("id: [v\nkind: x\n", "expected valid YAML"),
+    "empty file": ("", "expected a non-empty record"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_VESSELS), ids=list(BAD_VESSELS))
+def test_a_bad_vessel_record_exits_2_with_one_clear_message(tmp_path, name):
+    data, expected = BAD_VESSELS[name]
+    path = _write(tmp_path, data)
+    result = runner.invoke(app, ["crew", str(path), "--format", "json"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"crewkg: error: {path}: ")
+    assert expected in result.stderr, result.stderr
+    assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("target, expected", [
+    ("missing.yaml", "expected an existing file"), ("folder", "expected a vessel record file, not a folder"),
+    ("v.txt", "expected a vessel record in YAML or JSON")], ids=["missing file", "a folder", "a .txt file"])
+def test_a_vessel_path_that_is_no_record_exits_2(tmp_path, target, expected):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "v.txt").write_text("id: v\n", encoding="utf-8")
+    result = runner.invoke(app, ["crew", str(tmp_path / target)])
+    assert result.exit_code == 2 and expected in result.stderr
+
+
+GOOD_PERSON = {"id": "sf", "birth_date": "1975-01-01", "certificates": ["UBZ-Schiffsfuehrer"]}
+BAD_ROSTERS = {
+    "no crew key": ({"people": [GOOD_PERSON]}, "field 'people': expected only the key 'crew'"),
+    "empty crew": ({"crew": []}, "field 'crew': expected a non-empty list of person records"),
+    "unknown certificate": ({"crew": [GOOD_PERSON, {"id": "x", "certificates": ["UBZ-Kapitaen"]}]}, "field 'crew[1].certificates[0]'"),
+    "unknown person key": ({"crew": [GOOD_PERSON | {"rank": "captain"}]}, "field 'crew[0].rank'"),
+    "duplicate ids": ({"crew": [GOOD_PERSON, GOOD_PERSON]}, "field 'crew[1].id': expected an id not used by another crew member"),
+    "born after the evaluation date": ({"crew": [GOOD_PERSON | {"birth_date": "2026-12-01"}]}, "field 'crew[0].birth_date'"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_ROSTERS), ids=list(BAD_ROSTERS))
+def test_a_bad_roster_record_exits_2_with_one_clear_message(tmp_path, name):
+    data, expected = BAD_ROSTERS[name]
+    vessel = _write(tmp_path, DAY_TRIP)
+    roster = _write(tmp_path, data, "r.json") if name == "duplicate ids" else _write(tmp_path, data, "r.yaml")
+    result = runner.invoke(app, ["crew", str(vessel), "--roster", str(roster), "--as-of", "2026-11-30"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and result.stderr.startswith(f"crewkg: error: {roster}: ")
+    assert expected in result.stderr, result.stderr
+
+
+def test_a_bad_date_exits_2():
+    result = runner.invoke(app, ["crew", str(WACHAU), "--as-of", "30.11.2026"])
+    assert result.exit_code == 2 and "--as-of" in result.stderr and "YYYY-MM-DD" in result.stderr

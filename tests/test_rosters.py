@@ -1,0 +1,350 @@
+"""Roster checks: who fills which position and function, through certificates, the role hierarchy and the
+substitutions with their conditions; and, where a roster fails, exactly what is missing and who almost qualifies."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cache
+from typing import Any
+
+import pytest
+
+from crewkg.law import load_law
+from crewkg.manning import load_manning, requirement
+from crewkg.rosters import check_roster
+from crewkg.vessels import roster_from_mapping, vessel_from_mapping
+
+NOW = date(2026, 11, 30)
+OLD = date(2015, 6, 1)
+
+VESSELS: dict[str, dict[str, Any]] = {
+    # § 43 Abs. 2 Z 1 Stufe 3 S1: SF, M, LM; 1 Sachkundige, 1 Ersthelfer (76–250 on board); first aid 2; engine: Motorwart
+    "wachau": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 62.5, "passengers": 300, "passengers_on_board": 250,
+               "standard": "S1", "engine_kw": 800},
+    # § 43 Abs. 2 Z 1 Stufe 2 S1: SF, M; 1 Sachkundige, 1 Ersthelfer; no engine rule
+    "small": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 25, "passengers": 70, "standard": "S1", "engine_kw": 200},
+    # § 43 Abs. 2 Z 1 Stufe 4 S1: SF, StM, BM; Stufe 5 S2: SF, StM, M, LM (footnote 1)
+    "stufe4": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 70, "passengers": 500, "passengers_on_board": 75,
+               "standard": "S1", "engine_kw": 200},
+    "stufe5s2": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 80, "passengers": 900, "passengers_on_board": 75,
+                 "standard": "S2", "engine_kw": 200},
+    # § 43 Abs. 3 Z 1 Stufe 1: SF, D; 201–300 on board: 1 Fahrgastbetreuer, 1 Ersthelfer; first aid 1
+    "lake": {"kind": "day_trip_passenger", "waters": "other", "length_m": 30, "passengers": 250, "standard": "S1", "engine_kw": 200},
+    # § 43 Abs. 3 Z 1 with the mooring reduction: SF alone; 1 Ersthelfer (may be the SF)
+    "alone": {"kind": "day_trip_passenger", "waters": "other", "length_m": 18, "passengers": 50, "standard": "S1", "engine_kw": 100,
+              "mooring_system": True},
+    # § 43 Abs. 4 Stufe 3 S1 (two alternatives); 1 Sachkundige, 2 Ersthelfer, 2 Atemschutz; Maschinist
+    "cabin": {"kind": "cabin_passenger", "waters": "waterway", "length_m": 135, "passengers": 190, "passengers_on_board": 150,
+              "beds": 190, "standard": "S1", "engine_kw": 2000},
+    # LNG day-trip Stufe 2 S1: SF (LNG expert), M
+    "lng": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 30, "passengers": 70, "standard": "S1", "engine_kw": 300,
+            "lng": True},
+    # SchBesV 2004 § 13 Stufe 4 S2 (pusher + 2): SF, StM, 2 LM (footnote *1); Stufe 5 S2: SF, StM, 2 M, LM
+    "convoy4": {"kind": "pushed_convoy", "waters": "waterway", "length_m": 180, "breadth_m": 22.8, "standard": "S2", "engine_kw": 300,
+                "convoy": {"propelled_by": "pusher", "barges": 2}},
+    "convoy5": {"kind": "pushed_convoy", "waters": "waterway", "length_m": 188, "breadth_m": 22.8, "standard": "S2", "engine_kw": 300,
+                "convoy": {"propelled_by": "pusher", "barges": 4}},
+    # SchBesV 2004 § 15: below S1 (lit. d): § 14 Abs. 1 Stufe 2 S1 plus one Matrose
+    "below": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 24, "passengers": 70, "standard": "none", "s1_unmet": ["d"],
+              "engine_kw": 200},
+    "motor": {"kind": "motor_vessel", "waters": "waterway", "length_m": 110, "standard": "S2", "engine_kw": 1200},
+}
+
+
+@cache
+def _req(name: str, as_of: date, temporary: bool = False):
+    law = load_law()
+    ml = load_manning(law)
+    return law, ml, requirement(law, ml, vessel_from_mapping({"id": name, **VESSELS[name]}, ml, name), as_of, temporary)
+
+
+def check(vessel: str, crew: list[dict[str, Any]], as_of: date = NOW, temporary: bool = False) -> dict[str, Any]:
+    law, ml, req = _req(vessel, as_of, temporary)
+    persons = roster_from_mapping({"crew": crew}, law, as_of, "roster")
+    return check_roster(law, ml, req, persons)
+
+
+def P(pid: str, born: str, *certs: str, **kw: Any) -> dict[str, Any]:
+    return {"id": pid, "birth_date": born, "certificates": list(certs), **kw}
+
+
+SF = P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", functions=["FirstAid"])
+SF_PLAIN = P("sf", "1975-01-01", "UBZ-Schiffsfuehrer")
+MATROSE = P("ma", "1990-01-01", "UBZ-Matrose", functions=["FirstAid"])
+SACHKUNDIG = P("sk", "1985-01-01", "UBZ-SachkundigerFahrgastschifffahrt")
+ERSTHELFER = P("eh", "1999-01-01", functions=["FahrgastErsthelfer"])
+LM_YOUNG = P("lm", "2010-05-01", "UBZ-Leichtmatrose", apprenticeship={"contract": True, "year": 1})
+
+
+def apprentice(pid: str, born: str, year: int = 3, days: int = 180) -> dict[str, Any]:
+    return P(pid, born, "UBZ-Leichtmatrose", apprenticeship={"contract": True, "year": year}, sailing_days={"Leichtmatrose": days})
+
+
+def missing(r: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(m["kind"], m["role"]) for m in r["missing"]]
+
+
+def via(r: dict[str, Any], person: str) -> list[tuple[str, str, str | None]]:
+    return [(d["role"], d["via"], d.get("substitution")) for d in r["details"] if d["person"] == person]
+
+
+# --- a full roster, by certificates ------------------------------------------------------------------------------------
+def test_a_full_crew_by_certificate_satisfies_paragraph_43_Abs_2():
+    r = check("wachau", [SF, MATROSE | {"functions": ["FirstAid", "MatroseMotorwart"]}, LM_YOUNG, SACHKUNDIG, ERSTHELFER])
+    assert r["satisfied"] is True and r["missing"] == []
+    assert r["assignment"]["sf"][0] == "Schiffsfuehrer" and r["assignment"]["ma"][0] == "Matrose"
+    assert "SachkundigerFahrgastschifffahrt" in r["assignment"]["sk"] and "FahrgastErsthelfer" in r["assignment"]["eh"]
+
+
+# --- § 43 Abs. 6: Leichtmatrose for Matrose, every condition at its threshold ---------------------------------------------
+CREW_WITHOUT_MATROSE = [SF, LM_YOUNG, SACHKUNDIG | {"functions": ["FirstAid"]}, ERSTHELFER]
+
+
+@pytest.mark.parametrize("sub, ok, lack", [
+    (apprentice("lena", "2009-11-30"), True, None),                      # 17 on the evaluation day
+    (apprentice("lena", "2009-12-01"), False, "16 Jahre alt"),           # 17 one day later
+    (apprentice("lena", "2009-01-01", year=2), False, "im 2. Lehrjahr"),
+    (apprentice("lena", "2009-01-01", days=179), False, "179 Tage Fahrzeit"),
+    (apprentice("lena", "2009-01-01", days=180), True, None),
+], ids=["§ 43 Abs. 6 SchBV: 17 on the day passes", "§ 43 Abs. 6 SchBV: one day short of 17 fails",
+        "§ 43 Abs. 6 SchBV: second apprenticeship year fails", "§ 43 Abs. 6 SchBV: 179 days of Fahrzeit fail",
+        "§ 43 Abs. 6 SchBV: 180 days of Fahrzeit pass"])
+def test_a_leichtmatrose_replaces_the_matrose_only_under_the_conditions_of_paragraph_43_Abs_6(sub, ok, lack):
+    r = check("wachau", [*CREW_WITHOUT_MATROSE, sub])
+    assert r["satisfied"] is ok
+    if ok:
+        assert ("Matrose", "substitution", "SchBV2022-P43-Abs6-Substitution-Matrose") in via(r, "lena")
+    else:
+        (gap,) = [m for m in r["missing"] if m["role"] == "Matrose"]
+        assert gap["provision"] == "§ 43 Abs. 2 Z 1 SchBV"
+        assert gap["accepts"]["substitutions"] == [{"by": "Leichtmatrose", "provision": "§ 43 Abs. 6 SchBV", "conditions": {
+            "min_age": 17, "min_apprenticeship_year": 3, "min_fahrzeit_days": 180}}]
+        assert any(lack in text for nm in gap["near_misses"] if nm["person"] == "lena" for text in nm["lacks"])
+
+
+def test_the_substitute_is_named_in_the_assignment_and_the_table_role_is_kept():
+    r = check("wachau", [*CREW_WITHOUT_MATROSE, apprentice("lena", "2009-01-01")])
+    assert r["assignment"]["lena"] == ["Matrose"]
+    (d,) = [d for d in r["details"] if d["person"] == "lena"]
+    assert (d["via"], d["as"], d["substitution_provision"]) == ("substitution", "Leichtmatrose", "§ 43 Abs. 6 SchBV")
+
+
+# --- § 43 Abs. 6: Leichtmatrose for Decksmann, and the hierarchy step it governs --------------------------------------------
+LAKE = [SF, P("fb", "1990-01-01", functions=["Fahrgastbetreuer"]), P("eh2", "1990-01-01", functions=["FahrgastErsthelfer"])]
+
+
+def test_a_qualified_leichtmatrose_replaces_the_decksmann_on_a_lake_boat():
+    r = check("lake", [*LAKE, apprentice("lena", "2009-01-01")])
+    assert r["satisfied"] is True
+    assert ("Decksmann", "substitution", "SchBV2022-P43-Abs6-Substitution-Decksmann") in via(r, "lena")
+
+
+def test_an_unqualified_leichtmatrose_does_not_fill_the_decksmann_through_the_hierarchy_where_paragraph_43_Abs_6_governs():
+    r = check("lake", [*LAKE, LM_YOUNG])
+    assert r["satisfied"] is False and missing(r) == [("position", "Decksmann")]
+
+
+def test_a_matrose_fills_the_decksmann_through_the_hierarchy():
+    r = check("lake", [*LAKE, P("ma", "1990-01-01", "UBZ-Matrose")])
+    assert r["satisfied"] is True and ("Decksmann", "hierarchy", None) in via(r, "ma")
+
+
+def test_a_higher_certificate_fills_a_lower_position_but_not_the_other_way_round():
+    up = check("stufe4", [SF, P("st1", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"]), P("st2", "1981-01-01", "UBZ-Steuermann"),
+                          SACHKUNDIG, ERSTHELFER])
+    assert up["satisfied"] is True and ("Bootsmann", "hierarchy", None) in via(up, "st1") + via(up, "st2")
+    down = check("stufe4", [SF, P("bm1", "1980-01-01", "UBZ-Bootsmann", functions=["FirstAid"]), P("bm2", "1981-01-01", "UBZ-Bootsmann"),
+                            SACHKUNDIG, ERSTHELFER])
+    assert down["satisfied"] is False and missing(down) == [("position", "Steuermann")]
+
+
+# --- footnotes: Decksmann for Leichtmatrose -------------------------------------------------------------------------------
+def test_footnote_1_of_paragraph_43_Abs_2_lets_a_decksmann_take_the_leichtmatrose_of_stufe_5_S2():
+    r = check("stufe5s2", [SF, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"]), MATROSE, P("dm", "1995-01-01", "UBZ-Decksmann"),
+                           SACHKUNDIG, ERSTHELFER])
+    assert r["satisfied"] is True
+    assert ("Leichtmatrose", "substitution", "SchBV2022-P43-Abs2-Z1-Fn1-Substitution") in via(r, "dm")
+
+
+def test_footnote_1_does_not_reach_stufe_3():
+    r = check("wachau", [SF, MATROSE | {"functions": ["FirstAid", "MatroseMotorwart"]}, P("dm", "1995-01-01", "UBZ-Decksmann"), SACHKUNDIG, ERSTHELFER])
+    assert r["satisfied"] is False and missing(r) == [("position", "Leichtmatrose")]
+
+
+def test_footnote_1_of_paragraph_13_SchBesV_replaces_one_leichtmatrose_only():
+    crew = [SF, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"])]
+    one = check("convoy4", [*crew, P("d1", "1990-01-01", "UBZ-Decksmann"), P("lm", "1999-01-01", "UBZ-Leichtmatrose")], OLD)
+    assert one["satisfied"] is True
+    two = check("convoy4", [*crew, P("d1", "1990-01-01", "UBZ-Decksmann"), P("d2", "1991-01-01", "UBZ-Decksmann")], OLD)
+    assert two["satisfied"] is False and missing(two) == [("position", "Leichtmatrose")]
+    assert two["missing"][0]["provision"] == "§ 13 Abs. 1 SchBesV"
+
+
+def test_paragraph_13_Abs_2_SchBesV_lets_a_qualified_leichtmatrose_replace_a_matrose_of_a_convoy():
+    crew = [SF, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"]), P("m1", "1990-01-01", "UBZ-Matrose"),
+            P("lm", "1999-01-01", "UBZ-Leichtmatrose")]
+    r = check("convoy5", [*crew, apprentice("kurt", "1997-01-01")], OLD)
+    assert r["satisfied"] is True
+    assert ("Matrose", "substitution", "SchBesV2004-P13-Abs2-Substitution-Matrose") in via(r, "kurt")
+
+
+def test_paragraph_14_Abs_5_SchBesV_lets_a_qualified_leichtmatrose_replace_the_decksmann_in_2015():
+    r = check("lake", [*LAKE, apprentice("lena", "1997-01-01")], OLD)
+    assert r["satisfied"] is True
+    assert ("Decksmann", "substitution", "SchBesV2004-P14-Abs5-Substitution-Decksmann") in via(r, "lena")
+
+
+# --- functions: who may hold them besides a position --------------------------------------------------------------------
+LATER = date(2027, 2, 1)  # after the transitional rule of § 47 Abs. 13 (second), so a missing Sachkundige is a plain gap
+
+
+def test_the_prescribed_schiffsfuehrer_cannot_be_the_sachkundige_of_paragraph_43_Abs_2():
+    sf = P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", "UBZ-SachkundigerFahrgastschifffahrt", functions=["FirstAid"])
+    r = check("small", [sf, MATROSE, ERSTHELFER], LATER)
+    assert r["satisfied"] is False and missing(r) == [("function", "SachkundigerFahrgastschifffahrt")]
+    assert "außer der bzw. dem vorgeschriebenen Schiffsführerin bzw. Schiffsführer" in r["missing"][0]["fill_with"]
+
+
+def test_a_second_schiffsfuehrer_in_a_lower_position_may_be_the_sachkundige():
+    sf2 = P("sf2", "1980-01-01", "UBZ-Schiffsfuehrer", "UBZ-SachkundigerFahrgastschifffahrt", functions=["FirstAid"])
+    r = check("small", [SF, sf2, ERSTHELFER])
+    assert r["satisfied"] is True and r["assignment"]["sf2"] == ["Matrose", "SachkundigerFahrgastschifffahrt", "FirstAid"]
+
+
+def test_the_fahrgast_ersthelfer_of_paragraph_43_Abs_2_holds_no_nautical_position():
+    r = check("small", [SF, MATROSE | {"functions": ["FirstAid", "FahrgastErsthelfer"]}, SACHKUNDIG])
+    assert r["satisfied"] is False and missing(r) == [("function", "FahrgastErsthelfer")]
+    assert r["missing"][0]["accepts"]["combinable_with_position"] is False
+
+
+def test_on_a_lake_the_decksmann_may_be_the_ersthelfer_and_a_sachkundige_the_fahrgastbetreuer():
+    r = check("lake", [SF, P("dm", "1995-01-01", "UBZ-Decksmann", functions=["FahrgastErsthelfer"]), SACHKUNDIG])
+    assert r["satisfied"] is True
+    assert r["assignment"]["dm"][:2] == ["Decksmann", "FahrgastErsthelfer"]
+    assert ("Fahrgastbetreuer", "substitution", "SchBV2022-P43-Abs3-Z2-Substitution-Fahrgastbetreuer") in via(r, "sk")
+
+
+def test_a_schiffsfuehrer_sailing_alone_may_be_the_ersthelfer():
+    r = check("alone", [P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", functions=["FirstAid", "FahrgastErsthelfer"])])
+    assert r["satisfied"] is True and r["assignment"]["sf"] == ["Schiffsfuehrer", "FahrgastErsthelfer", "FirstAid"]
+
+
+def test_with_a_decksmann_prescribed_the_schiffsfuehrer_may_not_be_the_ersthelfer():
+    r = check("lake", [P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", functions=["FirstAid", "FahrgastErsthelfer"]),
+                       P("dm", "1995-01-01", "UBZ-Decksmann"), P("fb", "1990-01-01", functions=["Fahrgastbetreuer"])])
+    assert r["satisfied"] is False and missing(r) == [("function", "FahrgastErsthelfer")]
+
+
+CABIN_DECK = [SF, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"]), P("m1", "1990-01-01", "UBZ-Matrose", functions=["FahrgastErsthelfer"]),
+              P("m2", "1991-01-01", "UBZ-Matrose", "UBZ-SachkundigerFahrgastschifffahrt"),
+              P("m3", "1992-01-01", "UBZ-Matrose", functions=["FahrgastErsthelfer"]), P("eng", "1970-01-01", functions=["Maschinist"])]
+
+
+def test_atemschutz_wearers_of_a_cabin_ship_hold_no_nautical_position():
+    deck_as = [P("m4", "1993-01-01", "UBZ-Matrose", functions=["Atemschutzgeraetetraeger"]),
+               P("m5", "1994-01-01", "UBZ-Matrose", functions=["Atemschutzgeraetetraeger"])]
+    r = check("cabin", [*CABIN_DECK[:3], *deck_as, CABIN_DECK[3], CABIN_DECK[4], CABIN_DECK[5]])
+    assert r["satisfied"] is True  # two Matrosen stay free of positions: the first alternative needs 3 Matrosen of 5
+    short = check("cabin", [*CABIN_DECK[:2], CABIN_DECK[2], *deck_as, CABIN_DECK[5],
+                            P("sk", "1985-01-01", "UBZ-SachkundigerFahrgastschifffahrt", functions=["FahrgastErsthelfer"])])
+    assert short["satisfied"] is False
+    assert ("function", "Atemschutzgeraetetraeger") in missing(short)
+
+
+def test_the_cabin_ship_takes_the_alternative_the_roster_can_fill():
+    hotel = [P("as1", "1988-01-01", functions=["Atemschutzgeraetetraeger"]), P("as2", "1989-01-01", functions=["Atemschutzgeraetetraeger"])]
+    three = check("cabin", [*CABIN_DECK, *hotel])
+    assert three["satisfied"] is True and three["alternative"] == 0
+    two_two = check("cabin", [*CABIN_DECK[:4], CABIN_DECK[5], *hotel, P("eh2", "1990-01-01", functions=["FahrgastErsthelfer"]),
+                              P("lm1", "2009-01-01", "UBZ-Leichtmatrose"), P("lm2", "2010-01-01", "UBZ-Leichtmatrose")])
+    assert two_two["satisfied"] is True and two_two["alternative"] == 1
+
+
+# --- qualifications: first aid, engine, LNG -------------------------------------------------------------------------------
+def test_two_first_aiders_on_waterways_one_is_not_enough():
+    r = check("small", [SF, P("ma", "1990-01-01", "UBZ-Matrose"), SACHKUNDIG, ERSTHELFER])
+    assert r["satisfied"] is False
+    (q,) = r["missing"]
+    assert (q["kind"], q["role"], q["needed"], q["have"], q["provision"]) == ("qualification", "FirstAid", 2, 1, "§ 43 Abs. 11 SchBV")
+
+
+def test_one_first_aider_is_enough_on_other_waters():
+    r = check("lake", [SF, P("dm", "1995-01-01", "UBZ-Decksmann", functions=["FahrgastErsthelfer"]), SACHKUNDIG])
+    assert r["satisfied"] is True and r["qualifications"][0]["needed"] == 1
+
+
+def test_the_schiffsfuehrer_must_be_an_lng_expert_on_an_lng_vessel():
+    crew = [MATROSE, SACHKUNDIG, ERSTHELFER]
+    other = check("lng", [SF, *crew[:1], P("lngx", "1980-01-01", "UBZ-SachkundigerLNG"), *crew[1:]])
+    assert other["satisfied"] is False
+    (gap,) = other["missing"]
+    assert (gap["role"], gap["of"], gap["provision"]) == ("SachkundigerLNG", "Schiffsfuehrer", "§ 43 Abs. 10 SchBV")
+    ok = check("lng", [P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", "UBZ-SachkundigerLNG", functions=["FirstAid"]), *crew])
+    assert ok["satisfied"] is True
+
+
+def test_above_370_kW_a_UBZ_matrose_counts_in_2026_but_not_in_2015():
+    crew = [SF, MATROSE, LM_YOUNG | {"birth_date": "1998-01-01"}, SACHKUNDIG, ERSTHELFER,
+            P("fb1", "1990-01-01", functions=["Fahrgastbetreuer"]), P("fb2", "1991-01-01", functions=["Fahrgastbetreuer"])]
+    assert check("wachau", crew)["satisfied"] is True
+    old = check("wachau", crew, OLD)
+    assert old["satisfied"] is False and ("qualification", "MatroseMotorwart") in missing(old)
+
+
+def test_in_2015_the_schiffsfuehrer_did_not_count_as_the_matrosen_motorwart_on_waterways():
+    crew = [P("sf", "1975-01-01", "UBZ-Schiffsfuehrer", functions=["FirstAid", "MatroseMotorwart"]), MATROSE,
+            LM_YOUNG | {"birth_date": "1998-01-01"}, P("fb1", "1990-01-01", functions=["Fahrgastbetreuer"]),
+            P("fb2", "1991-01-01", functions=["Fahrgastbetreuer"]), ERSTHELFER]
+    old = check("wachau", crew, OLD)
+    assert old["satisfied"] is False and missing(old) == [("qualification", "MatroseMotorwart")]
+    assert "außer der bzw. dem vorgeschriebenen Schiffsführerin bzw. Schiffsführer" in old["missing"][0]["fill_with"]
+
+
+def test_above_1000_kW_a_matrosen_motorwart_is_not_enough():
+    crew = [*CABIN_DECK[:5], P("mmw", "1970-01-01", functions=["MatroseMotorwart"]),
+            P("as1", "1988-01-01", functions=["Atemschutzgeraetetraeger"]), P("as2", "1989-01-01", functions=["Atemschutzgeraetetraeger"])]
+    r = check("cabin", crew)
+    assert r["satisfied"] is False and missing(r) == [("qualification", "Maschinist")]
+
+
+# --- additions, temporary reductions, dates ---------------------------------------------------------------------------------
+def test_the_matrose_added_by_paragraph_15_SchBesV_cannot_be_replaced_by_a_leichtmatrose():
+    crew = [SF, P("fb", "1990-01-01", functions=["Fahrgastbetreuer", "FirstAid"]), ERSTHELFER]
+    ok = check("below", [*crew, MATROSE, apprentice("lena", "1990-01-01")], date(2010, 6, 1))
+    assert ok["satisfied"] is True
+    short = check("below", [*crew, apprentice("lena", "1990-01-01"), apprentice("lisa", "1990-02-01")], date(2010, 6, 1))
+    assert short["satisfied"] is False
+    (gap,) = short["missing"]
+    assert (gap["role"], gap["provision"], gap["accepts"]["substitutions"]) == ("Matrose", "§ 15 Abs. 1 SchBesV", [])
+
+
+def test_with_school_attendance_stufe_3_S1_sails_without_its_leichtmatrose():
+    crew = [SF, MATROSE | {"functions": ["FirstAid", "MatroseMotorwart"]}, SACHKUNDIG, ERSTHELFER]
+    assert check("wachau", crew)["satisfied"] is False
+    assert check("wachau", crew, temporary=True)["satisfied"] is True
+
+
+def test_until_17_jan_2027_a_roster_without_sachkundige_cannot_be_judged_from_18_jan_it_fails():
+    crew = [SF, MATROSE | {"functions": ["FirstAid", "MatroseMotorwart"]}, LM_YOUNG, ERSTHELFER,
+            P("fb", "1990-01-01", functions=["Fahrgastbetreuer"])]
+    before = check("wachau", crew, date(2027, 1, 17))
+    assert before["satisfied"] is None and "not in the sources" in before["reason"]
+    assert before["missing"][0]["transitional"] == {"provision": "§ 47 Abs. 13 SchBV (zweiter Absatz dieser Nummer)",
+                                                   "until": "2027-01-17", "covered": False}
+    after = check("wachau", crew, date(2027, 1, 18))
+    assert after["satisfied"] is False and missing(after) == [("function", "SachkundigerFahrgastschifffahrt")]
+
+
+def test_a_roster_for_a_vessel_no_table_covers_is_not_judged():
+    r = check("motor", [SF, MATROSE])
+    assert r["satisfied"] is None and r["assignment"] == {} and "not covered" in r["reason"]
+
+
+def test_the_precise_missing_list_of_a_failing_roster():
+    r = check("wachau", [SF, apprentice("lena", "2010-03-01", days=400), LM_YOUNG | {"id": "tobias"}, SACHKUNDIG])
+    assert r["satisfied"] is False
+    assert missing(r) == [("position", "Matrose"), ("function", "FahrgastErsthelfer"), ("qualification", "FirstAid")]
+    gap = r["missing"][0]
+    assert gap["near_misses"][0]["person"] == "lena"
+    assert gap["near_misses"][0]["lacks"] == ["16 Jahre alt, mindestens 17 nötig (erreicht am 2027-03-01)"]
+    assert "UBZ-Matrose" in gap["accepts"]["certificates"] and "UBZ-Leichtmatrose" not in gap["accepts"]["certificates"]
