@@ -1,5 +1,174 @@
-"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`. Imports inside the commands keep `crewkg check` fast."""
+"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`. Imports inside the commands keep `crewkg check` fast.
+
+Bad input (records, dates, queries, an unreadable earlier export) exits 2 with one message, and nothing is
+written: an export is built completely in memory and then replaces the output file in one rename."""
 
 from __future__ import annotations
 
-from .cli import app  # noqa: F401
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import _as_of, _fail, app
+from .errors import InputError
+
+
+class ExportFormat(str, Enum):
+    turtle = "turtle"
+    nt = "nt"
+    jsonld = "jsonld"
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class StoreKind(str, Enum):
+    memory = "memory"
+    oxigraph = "oxigraph"
+
+
+def _persons(paths: list[Path], day):
+    """Every record the paths name (files or folders), ids unique across all of them."""
+    from .law import load_law
+    from .persons import load_persons
+
+    law = load_law()
+    persons, seen = [], {}
+    for path in paths:
+        for p in load_persons(path, law, day):
+            if p.id in seen:
+                raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+            seen[p.id] = p.source
+            persons.append(p)
+    return law, persons
+
+
+@app.command()
+def export(
+    persons: Annotated[list[Path], typer.Argument(help="Person records (YAML, JSON, Turtle) or folders of records.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Output file; an earlier export there is updated in place.")] = None,
+    fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
+) -> None:
+    """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
+    roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
+    from .export import FORMATS, format_for_suffix
+
+    day = _as_of(as_of)
+    chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
+    try:
+        law, people = _persons(persons, day)
+        from rdflib import Graph
+
+        from .export import export_graph
+
+        earlier = None
+        if out is not None and out.exists():
+            earlier = Graph()
+            read_as = format_for_suffix(out.suffix) or chosen
+            try:
+                earlier.parse(out, format=FORMATS[read_as][0])
+            except Exception as exc:  # any parser failure: the earlier export cannot be merged
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+                raise InputError(str(out), "", f"an earlier crewkg export in {read_as} to update ({first})") from None
+        graph = export_graph(law, people, day, earlier)
+    except InputError as exc:
+        _fail(exc)
+        return
+    text = graph.serialize(format=FORMATS[chosen][0])
+    if out is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)
+    typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
+
+
+@app.command()
+def sparql(
+    query: Annotated[str | None, typer.Argument(help="A SPARQL query, a .rq file, or a canned query name (see --list).")] = None,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records or folders to load (repeatable).")] = None,
+    graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export (repeatable).")] = None,
+    crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster: the minimum crew and the roster verdict (repeatable).")] = None,
+    fmt: Annotated[TableFormat, typer.Option("--format", help="table for people; csv or json (SPARQL results) for programs.")] = TableFormat.table,
+    store: Annotated[StoreKind, typer.Option("--store", help="memory (rdflib) or oxigraph; identical answers.")] = StoreKind.memory,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the derived facts (ISO); default today.")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
+) -> None:
+    """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
+    from .sparql import canned_queries
+
+    if list_:
+        for q in canned_queries():
+            typer.echo(f"{q.name}\n    {q.title}\n    {q.description}\n")
+        return
+    if query is None:
+        _fail(InputError("QUERY_OR_FILE", "query", "a SPARQL query, a .rq file or a canned query name (or --list)"))
+        return
+    day = _as_of(as_of)
+    from .sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
+
+    try:
+        text = resolve_query(query)
+        law, people = _persons(list(data or []), day)
+        from .sparql import parse_crew_option
+
+        crews = [parse_crew_option(c) for c in crew or []]
+        result = build_store(store.value, law, people, day, list(graph or []), crews).select(text)
+    except InputError as exc:
+        _fail(exc)
+        return
+    except MalformedQuery as exc:
+        _fail(InputError("QUERY_OR_FILE", "query", f"a SPARQL 1.1 query (parser: {exc})"))
+        return
+    except UpdateRefused:
+        _fail(InputError("QUERY_OR_FILE", "query", "a read-only query (SELECT, ASK, CONSTRUCT, DESCRIBE); SPARQL Update is refused"))
+        return
+    if fmt is TableFormat.json:
+        sys.stdout.write(to_json(result) + "\n")
+    elif fmt is TableFormat.csv:
+        sys.stdout.write(to_csv(result))
+    else:
+        print_table(result)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Interface to bind; loopback unless you mean otherwise.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8080,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records or folders for the SPARQL graph (repeatable).")] = None,
+    graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export of a register (repeatable).")] = None,
+    crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster for the SPARQL graph (repeatable).")] = None,
+    store: Annotated[StoreKind, typer.Option("--store", help="memory (rdflib) or oxigraph (large registers).")] = StoreKind.memory,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the loaded persons' derived facts; default today.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="SPARQL query timeout in seconds.")] = 10.0,
+    max_query_bytes: Annotated[int, typer.Option("--max-query-bytes", help="Longest SPARQL query accepted.")] = 10_000,
+    max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
+    shacl: Annotated[bool, typer.Option("--shacl/--no-shacl", help="Also run the SHACL shapes on JSON records of the API (uploads always are).")] = False,
+) -> None:
+    """The SPARQL endpoint (/sparql), the JSON API (/docs) and the web pages (/, /queries) in one process."""
+    day = _as_of(as_of)
+    if port < 0 or port > 65535:
+        _fail(InputError("--port", "port", "a port number 0-65535", port))
+    for name, value in (("--timeout", timeout), ("--max-query-bytes", max_query_bytes), ("--max-body-bytes", max_body_bytes)):
+        if value <= 0:
+            _fail(InputError(name, name.lstrip("-"), "a positive number", value))
+    try:
+        law, people = _persons(list(data or []), day)
+        from .server import Service, Settings, run
+        from .sparql import build_store, parse_crew_option
+
+        crews = [parse_crew_option(c) for c in crew or []]
+        graph_store = build_store(store.value, law, people, day, list(graph or []), crews)
+    except InputError as exc:
+        _fail(exc)
+        return
+    settings = Settings(query_timeout=timeout, max_query_bytes=max_query_bytes, max_body_bytes=max_body_bytes, shacl_json=shacl)
+    run(Service(law, graph_store, {p.id: p for p in people}, day, settings), host, port)

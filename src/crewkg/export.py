@@ -1,0 +1,451 @@
+"""Derived facts as RDF (issue 5): what the Datalog program concluded about each person, in the terms of
+`ontology/derived.ttl`, with PROV-O provenance.
+
+Nothing is decided here: the triples are a transcription of the eligibility answer (`answers.check`), so the
+CLI, the JSON API and the graph never disagree. Each result says which evaluation generated it (evaluation
+date, kb version = `load_law().version`), which provision states the rule (`crew:provision`), and what it rests
+on (sub-results, and the person's record entries via `crew:basedOnRecord`).
+
+Identifiers are deterministic: every derived resource of a person lives under `derived/<person id>/…`, named
+after the kb resource it evaluates. Re-exporting a person therefore first removes every subject that person's
+evaluation could have produced (delete-before-insert) and never accumulates stale or duplicate results.
+Record entries that person records write as blank nodes (sailing, sea, programme entries) get stable IRIs
+under `person/<id>/…` here, so provenance can point at them.
+
+Two summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
+on an eligible result (the certificate) and `crew:missingCount` on every pathway result. Crew checks
+(crewkg.manning: a vessel's minimum crew and the verdict on a roster, with every gap) are transcribed the same
+way under `derived/crew/<vessel>/<roster>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import date
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import PROV, RDF, RDFS, XSD, DefinedNamespace
+
+from .law import Law
+from .namespaces import CREW, CREW_IRI, KB, PERSON
+from .persons import Person
+
+DERIVED_IRI = "https://w3id.org/crewkg/derived/"
+DERIVED = Namespace(DERIVED_IRI)
+
+Triple = tuple[URIRef, URIRef, URIRef | Literal]
+
+
+class D(DefinedNamespace):
+    """The terms of ontology/derived.ttl (closed: a typo fails at import)."""
+
+    _NS = Namespace(CREW_IRI)
+    _fail = True
+
+    Evaluation: URIRef
+    DerivedResult: URIRef
+    EligibilityResult: URIRef
+    PathwayResult: URIRef
+    RequirementResult: URIRef
+    MissingRequirement: URIRef
+    RoleCapability: URIRef
+    Engine: URIRef
+    CrewkgEngine: URIRef
+    evaluatedPerson: URIRef
+    forCertificate: URIRef
+    forPathway: URIRef
+    forRequirement: URIRef
+    forRole: URIRef
+    grantedBy: URIRef
+    hasPathwayResult: URIRef
+    hasRequirementResult: URIRef
+    hasSubResult: URIRef
+    basedOnRecord: URIRef
+    evaluationDate: URIRef
+    kbVersion: URIRef
+    eligible: URIRef
+    covered: URIRef
+    satisfied: URIRef
+    met: URIRef
+    neededAmount: URIRef
+    haveAmount: URIRef
+    unit: URIRef
+    neededItem: URIRef
+    haveItem: URIRef
+    reachedOn: URIRef
+    canBeIssued: URIRef
+    missingCount: URIRef
+    CrewCheck: URIRef
+    CrewGap: URIRef
+    checkedVessel: URIRef
+    checkedRoster: URIRef
+    hasGap: URIRef
+    rosterSatisfied: URIRef
+    gapKind: URIRef
+    fillWith: URIRef
+
+
+TRUE = Literal(True)
+FALSE = Literal(False)
+
+
+def _bool(v: bool) -> Literal:
+    return TRUE if v else FALSE
+
+
+def _amount(v: Any) -> Literal:
+    if isinstance(v, bool):
+        return Literal(int(v), datatype=XSD.integer)
+    if isinstance(v, int) or (isinstance(v, float) and v.is_integer()):
+        return Literal(int(v), datatype=XSD.integer)
+    return Literal(Decimal(str(v)), datatype=XSD.decimal)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Identifiers
+# ------------------------------------------------------------------------------------------------------
+def person_iri(pid: str) -> URIRef:
+    return PERSON[pid]
+
+
+def evaluation_iri(pid: str) -> URIRef:
+    return DERIVED[f"{pid}/evaluation"]
+
+
+def eligibility_iri(pid: str, cert: str) -> URIRef:
+    return DERIVED[f"{pid}/eligibility/{cert}"]
+
+
+def pathway_iri(pid: str, pathway: str) -> URIRef:
+    return DERIVED[f"{pid}/pathway/{pathway}"]
+
+
+def requirement_iri(pid: str, req: str) -> URIRef:
+    return DERIVED[f"{pid}/requirement/{req}"]
+
+
+def role_iri(pid: str, role: str) -> URIRef:
+    return DERIVED[f"{pid}/role/{role}"]
+
+
+def derived_subjects(law: Law, pid: str) -> list[URIRef]:
+    """Every subject an evaluation of this person can produce (the deterministic IRI scheme), so a
+    re-export can remove the old results by index lookups instead of scanning the store."""
+    out = [evaluation_iri(pid)]
+    out += [eligibility_iri(pid, c) for c in law.certificates]
+    out += [pathway_iri(pid, w) for w in law.pathways]
+    out += [requirement_iri(pid, r) for r in law.requirements]
+    out += [role_iri(pid, t.id) for t in law.terms.values() if "Role" in t.kinds]
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------
+# The person's record, with stable IRIs for its entries
+# ------------------------------------------------------------------------------------------------------
+def _programme_key(role: str, months: int, within: int, after: int) -> tuple:
+    return (role, months, within, after)
+
+
+def _record_nodes(p: Person) -> dict[str, list[URIRef]]:
+    """IRIs of the record entries: sailing/<role>, sea/<capacity>, programme/<n> (n in a content order)."""
+    base = f"{p.id}/"
+    progs = sorted(_programme_key(g.role, g.months, g.sailing_days, g.sailing_days_after) for g in p.programmes)
+    nodes: dict[str, list[URIRef]] = {}
+    for role in p.sailing_days:
+        nodes.setdefault(f"sailing:{role}", []).append(PERSON[base + f"sailing/{role}"])
+    for cap in p.sea_days:
+        nodes.setdefault(f"sea:{cap}", []).append(PERSON[base + f"sea/{cap}"])
+    for n, key in enumerate(progs, start=1):
+        nodes.setdefault(f"programme:{key[0]}", []).append(PERSON[base + f"programme/{n}"])
+    return nodes
+
+
+def record_triples(p: Person) -> list[Triple]:
+    """The person's record as RDF (rdf_records.person_graph), its blank nodes replaced by stable IRIs."""
+    from .namespaces import local
+    from .rdf_records import person_graph
+
+    g = person_graph(p)
+    s = PERSON[p.id]
+    names: dict[BNode, URIRef] = {}
+    for b in g.objects(s, CREW.hasSailingRecord):
+        names[b] = PERSON[f"{p.id}/sailing/{local(g.value(b, CREW.inRole))}"]
+    for b in g.objects(s, CREW.hasSeaRecord):
+        names[b] = PERSON[f"{p.id}/sea/{local(g.value(b, CREW.seaCapacity))}"]
+    progs = []
+    for b in g.objects(s, CREW.completedProgramme):
+        key = _programme_key(local(g.value(b, CREW.programmeFor)), int(g.value(b, CREW.months)),
+                             int(g.value(b, CREW.daysWithin)), int(g.value(b, CREW.daysAfter)))
+        progs.append((key, b))
+    for n, (_, b) in enumerate(sorted(progs, key=lambda kb: kb[0]), start=1):
+        names[b] = PERSON[f"{p.id}/programme/{n}"]
+    return [(names.get(a, a), b, names.get(c, c)) for a, b, c in g]  # type: ignore[misc]
+
+
+def record_subjects(p: Person) -> list[URIRef]:
+    """Subjects of a person's record triples (to replace a record in a store)."""
+    return [PERSON[p.id]] + [iri for iris in _record_nodes(p).values() for iri in iris]
+
+
+# ------------------------------------------------------------------------------------------------------
+# Derived facts
+# ------------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def _below(law_version: str, ranks: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
+    """role -> roles it ranks above, transitively (kb crew:ranksAbove)."""
+    direct: dict[str, set[str]] = {}
+    for a, b in ranks:
+        direct.setdefault(a, set()).add(b)
+    closed: dict[str, set[str]] = {}
+    for top in direct:
+        seen: set[str] = set()
+        todo = list(direct[top])
+        while todo:
+            r = todo.pop()
+            if r not in seen:
+                seen.add(r)
+                todo += direct.get(r, ())
+        closed[top] = seen
+    return closed
+
+
+def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> list[URIRef]:
+    """The record entries a requirement of this kind is decided on (provenance, not the decision)."""
+    r = law.requirements[rid]
+    if r.kind in ("AnyOf", "AllOf"):
+        return []
+    if r.kind == "Fahrzeit":
+        keys = [f"sailing:{r.served_as}"] if r.served_as else [k for k in nodes if k.startswith("sailing:")]
+    elif r.kind == "SeaTime":
+        keys = [k for k in nodes if k.startswith("sea:")] if r.capacity == "AnyCapacity" else [f"sea:{r.capacity}"]
+    elif r.kind in ("Programme", "ProgrammeFahrzeit"):
+        role = r.programme_for or (law.requirements[r.of_programme].programme_for if r.of_programme else None)
+        keys = [f"programme:{role}"]
+    else:
+        keys = []
+    found = [iri for k in keys for iri in nodes.get(k, [])]
+    return found or [PERSON[p.id]]
+
+
+def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: URIRef, missing: bool,
+                 out: list[Triple]) -> URIRef:
+    rid = req["id"]
+    s = requirement_iri(pid, rid)
+    out.append((s, RDF.type, D.MissingRequirement if missing else D.RequirementResult))
+    out.append((s, D.forRequirement, KB[rid]))
+    out.append((s, D.met, _bool(req["met"])))
+    out.append((s, CREW.provision, KB[law.requirements[rid].provision]))
+    out.append((s, PROV.wasGeneratedBy, ev))
+    out.append((s, D.unit, Literal(req["unit"])))
+    needed, have = req.get("needed"), req.get("have")
+    if isinstance(needed, list):  # exams (all), certificates (one of)
+        term = CREW if req["kind"] == "Exam" else KB
+        out += [(s, D.neededItem, term[x]) for x in needed]
+        out += [(s, D.haveItem, term[x]) for x in (have or [])]
+    elif req["kind"] == "Document":
+        doc = CREW[req["document"]]
+        out.append((s, D.neededItem, doc))
+        if have:
+            out.append((s, D.haveItem, doc))
+    else:
+        if needed is not None:
+            out.append((s, D.neededAmount, _amount(needed)))
+        if have is not None:
+            out.append((s, D.haveAmount, _amount(have)))
+    if req.get("reached_on"):
+        out.append((s, D.reachedOn, Literal(date.fromisoformat(req["reached_on"]))))
+    for child in req.get("alternatives") or req.get("parts") or []:
+        c = _requirement(law, pid, child, p, nodes, ev, False, out)
+        out.append((s, D.hasSubResult, c))
+    for iri in _based_on(law, rid, p, nodes):
+        out.append((s, D.basedOnRecord, iri))
+    return s
+
+
+def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]:
+    """The derived facts of one person's eligibility answer (answers.person_answer) with provenance."""
+    from .answers import regulation_in_force
+
+    pid = p.id
+    person = PERSON[pid]
+    ev = evaluation_iri(pid)
+    as_of = date.fromisoformat(answer["as_of"])
+    out: list[Triple] = [
+        (ev, RDF.type, D.Evaluation),
+        (ev, D.evaluatedPerson, person),
+        (ev, D.evaluationDate, Literal(as_of)),
+        (ev, D.kbVersion, Literal(law.version)),
+        (ev, PROV.used, person),
+        (ev, PROV.wasAssociatedWith, D.CrewkgEngine),
+        (ev, D.covered, _bool(answer.get("covered", True))),
+    ]
+    reg = regulation_in_force(law, as_of)
+    if reg is not None:
+        out.append((ev, PROV.used, KB[reg.id]))
+    if not answer.get("covered", True):
+        out.append((ev, RDFS.comment, Literal(answer["reason"], lang="en")))
+    nodes = _record_nodes(p)
+    for c in answer["certificates"]:
+        e = eligibility_iri(pid, c["id"])
+        out += [
+            (e, RDF.type, D.EligibilityResult),
+            (e, D.evaluatedPerson, person),
+            (e, D.forCertificate, KB[c["id"]]),
+            (e, CREW.provision, KB[law.certificates[c["id"]].provision]),
+            (e, PROV.wasGeneratedBy, ev),
+            (e, D.covered, _bool(c["covered"])),
+        ]
+        if not c["covered"]:
+            out.append((e, RDFS.comment, Literal(c["reason"], lang="en")))
+            continue
+        out.append((e, D.eligible, _bool(c["eligible"])))
+        if c["eligible"]:
+            out.append((e, D.canBeIssued, KB[c["id"]]))
+        for w in c["pathways"]:
+            ws = pathway_iri(pid, w["id"])
+            out += [
+                (ws, RDF.type, D.PathwayResult),
+                (ws, D.forPathway, KB[w["id"]]),
+                (ws, D.satisfied, _bool(w["satisfied"])),
+                (ws, D.missingCount, Literal(len(w["missing"]))),
+                (ws, CREW.provision, KB[law.pathways[w["id"]].provision]),
+                (ws, PROV.wasGeneratedBy, ev),
+                (e, D.hasPathwayResult, ws),
+            ]
+            # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
+            for req in (w["requirements"] if w["satisfied"] else w["missing"]):
+                rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out)
+                out.append((ws, D.hasRequirementResult, rs))
+    below = _below(law.version, tuple(law.ranks_above))
+    for role in answer["roles"]:
+        rc = role_iri(pid, role)
+        out += [
+            (rc, RDF.type, D.RoleCapability),
+            (rc, D.evaluatedPerson, person),
+            (rc, D.forRole, KB[role]),
+            (rc, PROV.wasGeneratedBy, ev),
+            (rc, D.basedOnRecord, person),
+        ]
+        for cid in p.certificates:
+            top = law.certificates[cid].role
+            if top and (top == role or role in below.get(top, ())):
+                out.append((rc, D.grantedBy, KB[cid]))
+                out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
+    return out
+
+
+def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Person, list[Triple], list[Triple]]]:
+    """Evaluate persons in one Datalog run; yield (person, record triples, derived triples)."""
+    from .answers import check
+
+    for p, answer in zip(persons, check(law, persons, as_of), strict=True):
+        yield p, record_triples(p), derived_triples(law, p, answer)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Crew checks (crewkg.manning): a vessel's minimum crew and whether a roster fills it
+# ------------------------------------------------------------------------------------------------------
+def crew_check_iri(vessel_id: str, roster: str | None) -> URIRef:
+    return DERIVED[f"crew/{vessel_id}/{roster or 'no-roster'}"]
+
+
+def _provision_by_citation(law: Law) -> dict[str, str]:
+    return {p.citation: p.id for p in law.provisions.values()}
+
+
+def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, persons: list[Person] | None,
+                       lang: str = "de") -> list[Triple]:
+    """The roster record (membership and each crew member's record) and the derived crew check of one
+    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster."""
+    from .manning import MANNING
+    from .vessels import ROSTER_IRI, VESSEL_IRI
+
+    by_citation = _provision_by_citation(law)
+    check = crew_check_iri(answer["vessel"], roster)
+    ev = URIRef(str(check) + "/evaluation")
+    vessel = URIRef(VESSEL_IRI + answer["vessel"])
+    out: list[Triple] = [
+        (ev, RDF.type, D.Evaluation),
+        (ev, D.evaluationDate, Literal(date.fromisoformat(answer["as_of"]))),
+        (ev, D.kbVersion, Literal(law.version)),
+        (ev, PROV.used, vessel),
+        (ev, PROV.wasAssociatedWith, D.CrewkgEngine),
+        (check, RDF.type, D.CrewCheck),
+        (check, D.checkedVessel, vessel),
+        (check, PROV.wasGeneratedBy, ev),
+        (check, D.covered, _bool(answer.get("covered", False))),
+    ]
+    if answer.get("provision") in by_citation:
+        out.append((check, CREW.provision, KB[by_citation[answer["provision"]]]))
+    if not answer.get("covered") and answer.get("reason"):
+        out.append((check, RDFS.comment, Literal(answer["reason"], lang="en")))
+    result = answer.get("roster")
+    if roster is not None and persons is not None:
+        r = URIRef(ROSTER_IRI + roster)
+        out += [(ev, PROV.used, r), (check, D.checkedRoster, r), (r, RDF.type, MANNING.Roster)]
+        for p in persons:
+            out.append((r, MANNING.hasCrewMember, PERSON[p.id]))
+            out += record_triples(p)
+    if result is not None:
+        if result.get("satisfied") is not None:
+            out.append((check, D.rosterSatisfied, _bool(result["satisfied"])))
+        for n, gap in enumerate(result.get("missing", []), start=1):
+            g = URIRef(f"{check}/gap/{n}")
+            out += [(g, RDF.type, D.CrewGap), (check, D.hasGap, g), (g, D.met, FALSE), (g, PROV.wasGeneratedBy, ev),
+                    (g, D.gapKind, Literal(gap.get("kind", ""))), (g, D.fillWith, Literal(gap.get("fill_with", ""), lang=lang))]
+            if gap.get("role"):
+                out.append((g, D.forRole, KB[gap["role"]]))
+            if gap.get("provision") in by_citation:
+                out.append((g, CREW.provision, KB[by_citation[gap["provision"]]]))
+            if isinstance(gap.get("needed"), int):
+                out.append((g, D.neededAmount, _amount(gap["needed"])))
+            if isinstance(gap.get("have"), int):
+                out.append((g, D.haveAmount, _amount(gap["have"])))
+    return out
+
+
+def crew_check_subjects(answer_vessel: str, roster: str | None, gaps: int = 64) -> list[URIRef]:
+    check = crew_check_iri(answer_vessel, roster)
+    return [check, URIRef(str(check) + "/evaluation")] + [URIRef(f"{check}/gap/{n}") for n in range(1, gaps + 1)]
+
+
+# ------------------------------------------------------------------------------------------------------
+# Graphs and files
+# ------------------------------------------------------------------------------------------------------
+def bind_prefixes(g: Graph) -> Graph:
+    g.bind("crew", CREW_IRI)
+    g.bind("kb", str(KB))
+    g.bind("person", str(PERSON))
+    g.bind("derived", DERIVED_IRI)
+    g.bind("prov", str(PROV))
+    return g
+
+
+def replace_person(g: Graph, law: Law, pid: str, triples: Iterable[Triple]) -> None:
+    """Delete-before-insert: drop every derived subject of the person, then add the new results."""
+    for s in derived_subjects(law, pid):
+        g.remove((s, None, None))
+    for t in triples:
+        g.add(t)
+
+
+def export_graph(law: Law, persons: list[Person], as_of: date, into: Graph | None = None) -> Graph:
+    """The derived facts of the persons, merged into `into` (an earlier export) with replacement."""
+    g = bind_prefixes(into if into is not None else Graph())
+    for p, _record, derived in evaluate(law, persons, as_of):
+        replace_person(g, law, p.id, derived)
+    return g
+
+
+#: --format value -> rdflib serializer name and the file suffixes that imply it
+FORMATS = {"turtle": ("turtle", (".ttl",)), "nt": ("nt", (".nt",)), "jsonld": ("json-ld", (".jsonld", ".json"))}
+
+
+def format_for_suffix(suffix: str) -> str | None:
+    for name, (_, suffixes) in FORMATS.items():
+        if suffix.lower() in suffixes:
+            return name
+    return None

@@ -1,0 +1,565 @@
+"""SPARQL over the ontology, the kb, person records and their derived facts, on one of two stores that give
+identical answers: rdflib's in-memory graph (`memory`, fine for a handful of persons) or pyoxigraph
+(`oxigraph`, for registers: design.md, engine traps — rdflib answers an aggregate over 230 k triples in
+seconds, pyoxigraph in tens of milliseconds).
+
+Both stores are read-only to SPARQL: only queries are evaluated; an update is refused before it reaches a
+store (`UpdateRefused`), a query that does not parse raises `MalformedQuery` with the store's own parser
+message. Persons are put into a store by Python (`put_persons`), with delete-before-insert per person.
+
+The canned queries live in `kb/queries/*.rq`; each begins with `# title:` and `# description:` lines
+(`# requires: module` hides a query whose module is not installed).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import XSD
+
+from .errors import InputError
+from .export import DERIVED_IRI, Triple, derived_subjects, evaluate, record_subjects
+from .law import Law
+from .namespaces import CREW_IRI, KB_IRI, PERSON_IRI
+
+#: prefixes every query may use without declaring them (queries that declare them work elsewhere too)
+PREFIXES = {
+    "crew": CREW_IRI,
+    "kb": KB_IRI,
+    "person": PERSON_IRI,
+    "derived": DERIVED_IRI,
+    "prov": "http://www.w3.org/ns/prov#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+}
+
+#: result media types offered, per kind of result
+TABULAR = {"json": "application/sparql-results+json", "xml": "application/sparql-results+xml", "csv": "text/csv"}
+GRAPH = {"turtle": "text/turtle", "nt": "application/n-triples"}
+ALIASES = {"application/json": "json", "application/xml": "xml", "text/xml": "xml", "text/plain": "nt"}
+
+STORES = ("memory", "oxigraph")
+
+
+class MalformedQuery(Exception):
+    """The query does not parse; the message is the parser's."""
+
+
+class UpdateRefused(Exception):
+    """A SPARQL Update was sent: the stores answer queries only."""
+
+
+class NotAcceptable(Exception):
+    """No offered media type matches the Accept header."""
+
+
+class QueryTimeout(Exception):
+    """The query ran past its deadline."""
+
+
+#: the deadline (time.monotonic) of the query the current thread evaluates, if any
+_deadline = threading.local()
+
+
+def _make_deadline_memory():
+    """rdflib's Memory store whose triple iteration checks the evaluating thread's deadline: rdflib evaluates
+    SPARQL in Python by iterating triples, so a runaway query stops itself (cooperatively, no thread killing)."""
+    from rdflib.plugins.stores.memory import Memory
+
+    class DeadlineMemory(Memory):
+        def triples(self, triple_pattern, context=None):
+            until = getattr(_deadline, "value", None)
+            if until is None:
+                yield from super().triples(triple_pattern, context)
+                return
+            if time.monotonic() > until:
+                raise QueryTimeout("query timeout")
+            n = 0
+            for item in super().triples(triple_pattern, context):
+                n += 1
+                if not n & 1023 and time.monotonic() > until:
+                    raise QueryTimeout("query timeout")
+                yield item
+
+    return DeadlineMemory()
+
+
+@dataclass
+class Table:
+    """A query result independent of the store: rdflib terms (None for unbound) in variable order."""
+
+    form: str  # select | ask | graph
+    vars: list[str] = field(default_factory=list)
+    rows: list[tuple] = field(default_factory=list)
+    boolean: bool | None = None
+
+
+# ------------------------------------------------------------------------------------------------------
+# Content negotiation
+# ------------------------------------------------------------------------------------------------------
+def negotiate(accept: str | None, offers: dict[str, str]) -> str:
+    """The key of the best offered media type for an Accept header (q-values, type/* and */*); the first
+    offer when Accept is absent. Raises NotAcceptable."""
+    if not accept or not accept.strip():
+        return next(iter(offers))
+    by_type = {v: k for k, v in offers.items()}
+    best: tuple[float, int, str] | None = None
+    for i, part in enumerate(accept.split(",")):
+        items = [x.strip() for x in part.split(";")]
+        mtype, q = items[0].lower(), 1.0
+        for param in items[1:]:
+            if param.startswith("q="):
+                try:
+                    q = float(param[2:])
+                except ValueError:
+                    q = 0.0
+        if q <= 0:
+            continue
+        key = None
+        if mtype in by_type:
+            key = by_type[mtype]
+        elif ALIASES.get(mtype) in offers:
+            key = ALIASES[mtype]
+        elif mtype == "*/*":
+            key = next(iter(offers))
+        elif mtype.endswith("/*"):
+            key = next((k for k, v in offers.items() if v.startswith(mtype[:-1])), None)
+        if key is not None and (best is None or q > best[0]):
+            best = (q, -i, key)
+    if best is None:
+        raise NotAcceptable(f"none of {sorted(offers.values())} matches Accept: {accept}")
+    return best[2]
+
+
+def _refuse_if_update(query: str, parse_error: Exception) -> None:
+    """A text that is no query but parses as an update is refused as such (not reported as malformed)."""
+    from rdflib.plugins.sparql.parser import parseUpdate
+
+    try:
+        parseUpdate(query)
+    except Exception:  # not an update either: the query parser's message stands
+        return
+    raise UpdateRefused("SPARQL Update is not allowed: this endpoint is read-only") from parse_error
+
+
+def _message(exc: Exception) -> str:
+    return str(exc).strip() or type(exc).__name__
+
+
+# ------------------------------------------------------------------------------------------------------
+# Stores
+# ------------------------------------------------------------------------------------------------------
+class MemoryStore:
+    """rdflib Graph in memory. SPARQL evaluation is pure Python (interruptible, see server.py), and a lock
+    keeps writers and readers apart (rdflib's memory store is not safe under concurrent change)."""
+
+    kind = "memory"
+    interruptible = True
+
+    def __init__(self) -> None:
+        self.graph = Graph(store=_make_deadline_memory())
+        self._lock = threading.RLock()
+
+    def __len__(self) -> int:
+        return len(self.graph)
+
+    def add(self, triples: Iterable[Triple]) -> None:
+        with self._lock:
+            add = self.graph.add
+            for t in triples:
+                add(t)
+
+    def load_graph(self, g: Graph) -> None:
+        self.add(g)
+
+    def load_file(self, path: Path, fmt: str) -> None:
+        with self._lock:
+            self.graph.parse(path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
+
+    def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
+        with self._lock:
+            for s in subjects:
+                self.graph.remove((s, None, None))
+
+    def _prepare(self, query: str):
+        from rdflib.plugins.sparql import prepareQuery
+
+        try:
+            return prepareQuery(query, initNs=PREFIXES)
+        except Exception as exc:
+            _refuse_if_update(query, exc)
+            raise MalformedQuery(_message(exc)) from None
+
+    def _execute(self, query: str, use, deadline: float | None = None):
+        """Parse outside the lock, evaluate and read the lazy result inside it, stopping at the deadline."""
+        prepared = self._prepare(query)
+        _deadline.value = deadline
+        try:
+            with self._lock:
+                return use(self.graph.query(prepared))
+        finally:
+            _deadline.value = None
+
+    def select(self, query: str) -> Table:
+        def table(result) -> Table:
+            if result.type == "SELECT":
+                return Table("select", [str(v) for v in result.vars], [tuple(_plain(t) for t in r) for r in result])
+            if result.type == "ASK":
+                return Table("ask", boolean=bool(result.askAnswer))
+            return Table("graph", ["subject", "predicate", "object"], [tuple(t) for t in result.graph])
+
+        return self._execute(query, table)
+
+    def serialize(self, query: str, accept: str | None, deadline: float | None = None) -> tuple[bytes, str]:
+        def write(result) -> tuple[bytes, str]:
+            if result.type in ("SELECT", "ASK"):
+                key = negotiate(accept, TABULAR)
+                return result.serialize(format=key), TABULAR[key]
+            key = negotiate(accept, GRAPH)
+            return result.graph.serialize(format=key).encode("utf-8"), GRAPH[key]
+
+        return self._execute(query, write, deadline)
+
+
+class OxigraphStore:
+    """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
+    cannot be interrupted; server.py bounds it with a timeout and a cap on concurrent queries."""
+
+    kind = "oxigraph"
+    interruptible = False
+
+    def __init__(self) -> None:
+        import pyoxigraph as ox
+
+        self._ox = ox
+        self.store = ox.Store()
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def add(self, triples: Iterable[Triple]) -> None:
+        text = "".join(f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o in triples)
+        if text:
+            self.store.load(text, format=self._ox.RdfFormat.N_TRIPLES)
+
+    def load_graph(self, g: Graph) -> None:
+        self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES)
+
+    def load_file(self, path: Path, fmt: str) -> None:
+        ox = self._ox
+        self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
+                                                      "jsonld": ox.RdfFormat.JSON_LD}[fmt])
+
+    def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
+        ox = self._ox
+        for s in subjects:
+            for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
+                self.store.remove(q)
+
+    def _run(self, query: str):
+        try:
+            return self.store.query(query, prefixes=PREFIXES)
+        except SyntaxError as exc:
+            _refuse_if_update(query, exc)
+            raise MalformedQuery(_message(exc)) from None
+
+    def select(self, query: str) -> Table:
+        ox = self._ox
+        result = self._run(query)
+        if isinstance(result, ox.QuerySolutions):
+            names = [v.value for v in result.variables]
+            return Table("select", names, [tuple(_from_ox(sol[n]) for n in names) for sol in result])
+        if isinstance(result, ox.QueryBoolean):
+            return Table("ask", boolean=bool(result))
+        return Table("graph", ["subject", "predicate", "object"],
+                     [(_from_ox(t.subject), _from_ox(t.predicate), _from_ox(t.object)) for t in result])
+
+    def serialize(self, query: str, accept: str | None, deadline: float | None = None) -> tuple[bytes, str]:
+        """(The deadline cannot be enforced inside pyoxigraph; server.py stops waiting instead.)"""
+        ox = self._ox
+        result = self._run(query)
+        if isinstance(result, (ox.QuerySolutions, ox.QueryBoolean)):
+            key = negotiate(accept, TABULAR)
+            fmt = {"json": ox.QueryResultsFormat.JSON, "xml": ox.QueryResultsFormat.XML, "csv": ox.QueryResultsFormat.CSV}[key]
+            return result.serialize(format=fmt), TABULAR[key]
+        key = negotiate(accept, GRAPH)
+        fmt = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES}[key]
+        return result.serialize(format=fmt) or b"", GRAPH[key]
+
+
+Store = MemoryStore | OxigraphStore
+
+
+def _plain(term):
+    """rdflib and pyoxigraph spell a simple literal differently (no datatype / xsd:string): one form."""
+    if isinstance(term, Literal) and term.datatype == XSD.string:
+        return Literal(str(term))
+    return term
+
+
+def _from_ox(term):
+    import pyoxigraph as ox
+
+    if term is None:
+        return None
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        if term.datatype.value == str(XSD.string):
+            return Literal(term.value)
+        return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
+    raise TypeError(f"unexpected term {term!r}")
+
+
+def new_store(kind: str, law_graph: Graph | None = None) -> Store:
+    """An empty store of the kind, holding ontology + kb."""
+    if kind not in STORES:
+        raise InputError("--store", "store", f"one of {list(STORES)}", kind)
+    from .law import load_graph
+
+    store: Store = MemoryStore() if kind == "memory" else OxigraphStore()
+    store.load_graph(law_graph if law_graph is not None else load_graph())
+    return store
+
+
+def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200) -> None:
+    """Evaluate the persons (Datalog, in batches) and put their records and derived facts into the store,
+    removing whatever an earlier evaluation of the same person left there (delete-before-insert)."""
+    for i in range(0, len(persons), chunk):
+        part = persons[i : i + chunk]
+        batch: list[Triple] = []
+        for p, record, derived in evaluate(law, part, as_of):
+            if replace:
+                store.remove_subjects(record_subjects(p) + derived_subjects(law, p.id))
+            batch += record
+            batch += derived
+        store.add(batch)
+
+
+def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
+    """Add RDF files as they are (an earlier `crewkg export`, a register's records): Turtle, N-Triples or
+    JSON-LD by suffix. A file that does not parse is an InputError naming it."""
+    from .export import format_for_suffix
+
+    for path in paths:
+        fmt = format_for_suffix(path.suffix)
+        if fmt is None:
+            raise InputError(str(path), "", "an RDF file ending in .ttl, .nt, .jsonld or .json")
+        if not path.is_file():
+            raise InputError(str(path), "", "an existing RDF file")
+        try:
+            store.load_file(path, fmt)
+        except Exception as exc:  # rdflib and pyoxigraph raise several parser types
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            raise InputError(str(path), "", f"valid {fmt} ({first})") from None
+
+
+def roster_name(path: Path) -> str:
+    """The roster's name in its IRI, as crewkg.vessels names it."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
+
+
+def parse_crew_option(value: str) -> tuple[Path, Path | None]:
+    """--crew VESSEL[:ROSTER]"""
+    vessel, _, roster = value.partition(":")
+    pair = (Path(vessel), Path(roster) if roster else None)
+    for path in pair:
+        if path is not None and not path.is_file():
+            raise InputError(str(path), "--crew", "VESSEL[:ROSTER] with existing vessel and roster record files", value)
+    return pair
+
+
+def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | None]], as_of: date, lang: str = "de") -> None:
+    """The minimum crew of each vessel and the verdict on its roster (crewkg.manning, the `crewkg crew` call), as
+    records and derived facts in the store, replacing an earlier check of the same vessel and roster."""
+    import importlib.util
+
+    pairs = list(pairs)
+    if not pairs:
+        return
+    if importlib.util.find_spec("crewkg.manning") is None:
+        raise InputError("--crew", "crew", "the crewkg.manning module, which this installation lacks")
+    from .export import crew_check_subjects, crew_check_triples
+    from .manning import crew_answer, load_manning
+    from .vessels import load_roster, load_vessel, vessel_graph
+
+    ml = load_manning(law)
+    for vessel_path, roster_path in pairs:
+        vessel = load_vessel(vessel_path, law, ml)
+        crew = load_roster(roster_path, law, ml, as_of) if roster_path is not None else None
+        answer = crew_answer(law, ml, vessel, as_of, crew, False, lang)
+        roster = roster_name(roster_path) if roster_path is not None else None
+        store.remove_subjects(crew_check_subjects(vessel.id, roster))
+        store.add(list(vessel_graph(vessel, ml)) + crew_check_triples(law, answer, roster, crew, lang))
+
+
+def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
+                crews: Iterable[tuple[Path, Path | None]] = ()) -> Store:
+    """A store with ontology + kb, the persons' records and derived facts, crew checks of vessels and rosters,
+    and any extra RDF files."""
+    store = new_store(kind)
+    put_persons(store, law, persons, as_of, replace=False)
+    put_crew_checks(store, law, crews, as_of)
+    load_graph_files(store, graphs)
+    return store
+
+
+# ------------------------------------------------------------------------------------------------------
+# Canned queries
+# ------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CannedQuery:
+    name: str
+    title: str
+    description: str
+    text: str
+    path: Path
+    requires: str | None = None
+
+
+def queries_dir() -> Path:
+    from .locations import kb_dir
+
+    return kb_dir() / "queries"
+
+
+def _header(text: str) -> dict[str, str]:
+    """`# key: value` lines at the top; indented `#` lines continue the previous value."""
+    fields: dict[str, str] = {}
+    key = None
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        body = line[1:]
+        head, sep, rest = body.strip().partition(":")
+        if sep and head.isidentifier() and not body.startswith("  "):
+            key = head.lower()
+            fields[key] = rest.strip()
+        elif key and body.strip():
+            fields[key] = (fields[key] + " " + body.strip()).strip()
+    return fields
+
+
+def _available(module: str | None) -> bool:
+    if not module:
+        return True
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def canned_queries(include_unavailable: bool = False) -> list[CannedQuery]:
+    out = []
+    folder = queries_dir()
+    for path in sorted(folder.glob("*.rq")) if folder.is_dir() else []:
+        text = path.read_text(encoding="utf-8")
+        h = _header(text)
+        q = CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path, h.get("requires"))
+        if include_unavailable or _available(q.requires):
+            out.append(q)
+    return out
+
+
+def resolve_query(arg: str) -> str:
+    """QUERY_OR_FILE: a .rq file, the name of a canned query, or the query text itself."""
+    one_word = arg.strip() and not any(c.isspace() for c in arg.strip())
+    if one_word and (arg.endswith(".rq") or Path(arg).is_file()):
+        try:
+            return Path(arg).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(arg, "", "a readable SPARQL query file", type(exc).__name__) from None
+    canned = {q.name: q for q in canned_queries()}
+    if arg in canned:
+        return canned[arg].text
+    if one_word:
+        raise InputError("QUERY_OR_FILE", "query", f"a SPARQL query, a .rq file or a canned query name, one of {sorted(canned)}", arg)
+    return arg
+
+
+# ------------------------------------------------------------------------------------------------------
+# Output for people and programs (identical for both stores)
+# ------------------------------------------------------------------------------------------------------
+def short(term) -> str:
+    """A term as people read it: prefixed names for the project's IRIs, literals by their value."""
+    if term is None:
+        return ""
+    if isinstance(term, URIRef):
+        s = str(term)
+        for prefix, iri in PREFIXES.items():
+            if s.startswith(iri) and prefix in ("crew", "kb", "person", "derived", "prov"):
+                return f"{prefix}:{s[len(iri):]}"
+        return s
+    return str(term)
+
+
+def _json_term(term) -> dict[str, Any] | None:
+    if term is None:
+        return None
+    if isinstance(term, URIRef):
+        return {"type": "uri", "value": str(term)}
+    if isinstance(term, BNode):
+        return {"type": "bnode", "value": str(term)}
+    out: dict[str, Any] = {"type": "literal", "value": str(term)}
+    if term.language:
+        out["xml:lang"] = term.language
+    elif term.datatype is not None:
+        out["datatype"] = str(term.datatype)
+    return out
+
+
+def to_json(t: Table) -> str:
+    """SPARQL 1.1 Query Results JSON."""
+    if t.form == "ask":
+        return json.dumps({"head": {}, "boolean": t.boolean})
+    rows = []
+    for r in t.rows:
+        rows.append({v: _json_term(x) for v, x in zip(t.vars, r, strict=True) if x is not None})
+    return json.dumps({"head": {"vars": t.vars}, "results": {"bindings": rows}}, ensure_ascii=False, indent=1)
+
+
+def to_csv(t: Table) -> str:
+    """SPARQL 1.1 Query Results CSV (values only)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    if t.form == "ask":
+        w.writerow(["boolean"])
+        w.writerow(["true" if t.boolean else "false"])
+        return buf.getvalue()
+    w.writerow(t.vars)
+    for r in t.rows:
+        w.writerow(["" if x is None else str(x) for x in r])
+    return buf.getvalue()
+
+
+def print_table(t: Table) -> None:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    console = Console(highlight=False, soft_wrap=False, width=160)
+    if t.form == "ask":
+        console.print("true" if t.boolean else "false")
+        return
+    table = RichTable(show_lines=False)
+    for v in t.vars:
+        table.add_column(v)
+    for r in t.rows:
+        table.add_row(*[short(x) for x in r])
+    console.print(table)
+    console.print(f"{len(t.rows)} row{'s' if len(t.rows) != 1 else ''}")

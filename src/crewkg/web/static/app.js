@@ -1,0 +1,256 @@
+// crewkg eligibility page: builds the record form from /api/terms, posts the record to /api/report and shows
+// the answer. Every id, label, number and sentence comes from the server; nothing about the law is written here.
+"use strict";
+
+const UI = {
+  de: {
+    title: "crewkg — Unionsbefähigungszeugnisse nach SchBV 2022", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen",
+    nav_api: "API", language: "Sprache", record: "Ihre Angaben",
+    record_hint: "Geben Sie Ihre Daten ein oder laden Sie eine Datei (YAML, JSON oder Turtle) hoch. Nichts wird gespeichert.",
+    person: "Person und Stichtag", target: "Ziel (Karriereweg)", id: "Kennung", birth_date: "Geburtsdatum", as_of: "Stichtag", documents: "Nachweise",
+    medical: "Medizinische Tauglichkeit (Anlage 7)", medical_no: "keine", medical_yes: "vorhanden", medical_until: "gültig bis …",
+    valid_until: "gültig bis", radio: "Sprechfunkzeugnis", safety: "Grundlegende Sicherheitsausbildung (§ 19)",
+    apprentice: "Lehrvertrag", apprentice_year: "Lehrjahr", sailing: "Fahrzeit (validierte Tage je Funktion)",
+    experience: "Seefahrt und Berufserfahrung", sea_deck: "Tage als Decksmannschaft auf einem Seeschiff",
+    sea_master: "Tage als Schiffsführer auf See", work_years: "Jahre Berufserfahrung", training_years: "Jahre Berufsausbildung",
+    programmes: "Absolvierte Ausbildungsprogramme (§ 132 SchFG)", add_programme: "Programm hinzufügen",
+    programme_for: "Programm für", months: "Monate", days_within: "Fahrzeit im Programm", days_after: "Fahrzeit danach",
+    remove: "entfernen", exams: "Bestandene Prüfungen (§ 134 SchFG)", certificates: "Vorhandene Befähigungszeugnisse",
+    functions: "Sicherheitsfunktionen", submit: "Prüfen", or: "oder", upload: "Datei prüfen", result: "Ergebnis",
+    certificate: "Befähigungszeugnis", provision: "Bestimmung", verdict: "Ergebnis", pathways: "Wege", missing: "Was fehlt",
+    career: "Karriereweg", eligible: "✓ ausstellbar", not_eligible: "✗ nicht ausstellbar", not_covered: "? nicht abgedeckt",
+    roles: "Kann besetzen", none: "—", regulation: "Rechtsgrundlage", person_label: "Person", date_label: "Stichtag",
+    nothing_missing: "Für jedes Zeugnis ist mindestens ein Weg erfüllt.", no_file: "Bitte zuerst eine Datei wählen.",
+    checking: "Prüfe …",
+  },
+  en: {
+    title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
+    nav_api: "API", language: "Language", record: "Your record",
+    record_hint: "Enter your data or upload a record file (YAML, JSON or Turtle). Nothing is stored.",
+    person: "Person and evaluation date", target: "Target (career path)", id: "Identifier", birth_date: "Birth date", as_of: "Evaluation date",
+    documents: "Documents", medical: "Medical fitness (Annex 7)", medical_no: "none", medical_yes: "held",
+    medical_until: "valid until …", valid_until: "valid until", radio: "Radio certificate (Sprechfunkzeugnis)",
+    safety: "Basic safety training (§ 19)", apprentice: "Apprenticeship contract", apprentice_year: "Apprenticeship year",
+    sailing: "Sailing time (validated days per role)", experience: "Sea time and work experience",
+    sea_deck: "Days as deck crew on a sea-going ship", sea_master: "Days as master at sea", work_years: "Years of work experience",
+    training_years: "Years of vocational training", programmes: "Completed approved programmes (§ 132 SchFG)",
+    add_programme: "Add programme", programme_for: "Programme for", months: "Months", days_within: "Days within",
+    days_after: "Days after", remove: "remove", exams: "Passed exams (§ 134 SchFG)", certificates: "Certificates held",
+    functions: "Safety functions", submit: "Check", or: "or", upload: "Check file", result: "Result",
+    certificate: "Certificate", provision: "Provision", verdict: "Result", pathways: "Pathways", missing: "What is missing",
+    career: "Career path", eligible: "✓ can be issued", not_eligible: "✗ cannot be issued", not_covered: "? not covered",
+    roles: "Can fill", none: "—", regulation: "Regulation", person_label: "Person", date_label: "Evaluation date",
+    nothing_missing: "Every certificate has at least one satisfied pathway.", no_file: "Please choose a file first.",
+    checking: "Checking …",
+  },
+};
+
+const $ = (id) => document.getElementById(id);
+let terms = null;
+
+function lang() { return $("lang").value; }
+function t(key) { return (UI[lang()] || UI.de)[key] || key; }
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function translatePage() {
+  document.documentElement.lang = lang();
+  document.querySelectorAll("[data-t]").forEach((n) => { n.textContent = t(n.getAttribute("data-t")); });
+}
+
+async function loadTerms() {
+  const response = await fetch(`/api/terms?lang=${lang()}`);
+  terms = await response.json();
+  const keep = collectChecked();
+  const days = $("sailing-days");
+  const oldDays = {};
+  days.querySelectorAll("input").forEach((i) => { oldDays[i.dataset.role] = i.value; });
+  days.replaceChildren(...terms.deck_roles.map((r) => el("label", {}, el("span", {}, r.label),
+    el("input", { type: "number", min: 0, step: 1, id: `days-${r.id}`, "data-role": r.id, value: oldDays[r.id] || "" }))));
+  for (const [box, list] of [["exams", terms.exams], ["certificates", terms.certificates], ["functions", terms.functions]]) {
+    $(box).replaceChildren(...list.map((x) => el("label", { class: "check" },
+      el("input", { type: "checkbox", id: `${box}-${x.id}`, value: x.id, checked: keep.has(`${box}-${x.id}`) }), ` ${x.label}`)));
+  }
+  document.querySelectorAll("#programmes select").forEach(fillRoleSelect);
+  const target = $("target");
+  const chosen = target.value || terms.default_target;
+  target.replaceChildren(...terms.targets.map((x) => el("option", { value: x.id }, x.label)));
+  if (chosen) target.value = chosen;
+}
+
+function collectChecked() {
+  const out = new Set();
+  document.querySelectorAll("#exams input:checked, #certificates input:checked, #functions input:checked").forEach((i) => out.add(i.id));
+  return out;
+}
+
+function fillRoleSelect(select) {
+  const current = select.value;
+  select.replaceChildren(...terms.deck_roles.map((r) => el("option", { value: r.id }, r.label)));
+  if (current) select.value = current;
+}
+
+function addProgramme() {
+  const n = document.querySelectorAll("#programmes .programme").length;
+  const select = el("select", { id: `programme-${n}-for` });
+  fillRoleSelect(select);
+  const row = el("div", { class: "row programme" },
+    el("label", {}, el("span", {}, t("programme_for")), select),
+    el("label", {}, el("span", {}, t("months")), el("input", { type: "number", min: 0, step: 1, id: `programme-${n}-months` })),
+    el("label", {}, el("span", {}, t("days_within")), el("input", { type: "number", min: 0, step: 1, id: `programme-${n}-within` })),
+    el("label", {}, el("span", {}, t("days_after")), el("input", { type: "number", min: 0, step: 1, id: `programme-${n}-after` })));
+  const remove = el("button", { type: "button", className: "secondary" }, t("remove"));
+  remove.addEventListener("click", () => row.remove());
+  row.append(remove);
+  $("programmes").append(row);
+}
+
+function number(id) {
+  const v = $(id).value.trim();
+  return v === "" ? null : Number(v);
+}
+
+/** The form as a person record with the keys of design.md ("Person record"); empty fields are left out. */
+function record() {
+  const r = { id: $("person-id").value.trim() };
+  if ($("birth-date").value) r.birth_date = $("birth-date").value;
+  const medical = $("medical").value;
+  if (medical === "yes") r.medical_fitness = true;
+  if (medical === "until" && $("medical-until").value) r.medical_fitness = { valid_until: $("medical-until").value };
+  if ($("radio").checked) r.radio_certificate = true;
+  if ($("safety").checked) r.basic_safety_training = true;
+  const year = number("apprentice-year");
+  if ($("apprentice").checked || year !== null) {
+    r.apprenticeship = { contract: $("apprentice").checked };
+    if (year !== null) r.apprenticeship.year = year;
+  }
+  const sailing = {};
+  document.querySelectorAll("#sailing-days input").forEach((i) => { if (i.value.trim() !== "") sailing[i.dataset.role] = Number(i.value); });
+  if (Object.keys(sailing).length) r.sailing_days = sailing;
+  const sea = {};
+  if (number("sea-deck") !== null) sea.deck_crew = number("sea-deck");
+  if (number("sea-master") !== null) sea.master = number("sea-master");
+  if (Object.keys(sea).length) r.sea_days = sea;
+  if (number("work-years") !== null) r.professional_experience_years = number("work-years");
+  if (number("training-years") !== null) r.vocational_training_years = number("training-years");
+  const programmes = [];
+  document.querySelectorAll("#programmes .programme").forEach((row) => {
+    const [select, months, within, after] = row.querySelectorAll("select, input");
+    programmes.push({ for: select.value, months: Number(months.value || 0), sailing_days: Number(within.value || 0),
+      sailing_days_after: Number(after.value || 0) });
+  });
+  if (programmes.length) r.programmes = programmes;
+  for (const key of ["exams", "certificates", "functions"]) {
+    const ids = [...document.querySelectorAll(`#${key} input:checked`)].map((i) => i.value);
+    if (ids.length) r[key] = ids;
+  }
+  return r;
+}
+
+function query() {
+  const params = new URLSearchParams({ lang: lang() });
+  if ($("as-of").value) params.set("as_of", $("as-of").value);
+  if ($("target").value) params.set("target", $("target").value);
+  return params.toString();
+}
+
+async function submit(body, url, headers) {
+  $("error").classList.add("hidden");
+  const buttons = [$("submit"), $("upload-button")];
+  buttons.forEach((b) => { b.disabled = true; });
+  $("submit").textContent = t("checking");
+  try {
+    const response = await fetch(url, { method: "POST", body, headers });
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) throw new Error(data.error || JSON.stringify(data));
+    show(data);
+  } catch (err) {
+    $("result").classList.add("hidden");
+    $("error").textContent = err.message;
+    $("error").classList.remove("hidden");
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+    $("submit").textContent = t("submit");
+  }
+}
+
+function verdict(c) {
+  if (!c.covered) return el("span", { class: "verdict na", "data-eligible": "null" }, t("not_covered"));
+  return c.eligible
+    ? el("span", { class: "verdict yes", "data-eligible": "true" }, t("eligible"))
+    : el("span", { class: "verdict no", "data-eligible": "false" }, t("not_eligible"));
+}
+
+function show(data) {
+  const a = data.view;
+  const summary = $("summary");
+  const roles = (a.roles || []).map((r) => a.role_labels[r] || r).join(", ") || t("none");
+  summary.replaceChildren(
+    el("div", {}, el("b", {}, t("person_label")), a.person),
+    el("div", {}, el("b", {}, t("date_label")), a.as_of),
+    el("div", {}, el("b", {}, t("regulation")), a.regulation || a.reason || t("none")),
+    el("div", { id: "roles" }, el("b", {}, t("roles")), roles));
+  const body = $("eligibility").querySelector("tbody");
+  body.replaceChildren(...(a.certificates || []).map((c) => {
+    const paths = el("div", { class: "pathways" }, ...c.pathways.map((w) =>
+      el("span", { class: w.satisfied ? "ok" : "ko", title: w.label }, `${w.satisfied ? "✓" : "✗"} ${w.provision}`)));
+    if (!c.covered) paths.append(c.reason);
+    return el("tr", { "data-certificate": c.id }, el("td", {}, c.label), el("td", {}, c.provision),
+      el("td", { class: "verdict-cell" }, verdict(c)), el("td", {}, paths));
+  }));
+  const missing = $("missing");
+  missing.replaceChildren();
+  for (const c of a.certificates || []) {
+    if (!c.covered || c.eligible) continue;
+    const block = el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`));
+    for (const w of c.pathways) {
+      block.append(el("div", {}, el("b", {}, w.label)),
+        el("ul", { class: "missing" }, ...w.missing.map((m) => el("li", {}, m.sentence))));
+    }
+    missing.append(block);
+  }
+  if (!missing.children.length) missing.append(el("p", { class: "hint" }, t("nothing_missing")));
+  const career = $("career");
+  if (data.career && data.career.svg) {
+    const img = el("img", { alt: t("career"), src: `data:image/svg+xml;base64,${data.career.svg}` });
+    career.replaceChildren(img);
+    if (data.career.route_text) career.append(el("p", { class: "hint" }, data.career.route_text));
+  } else {
+    career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
+  }
+  $("result").classList.remove("hidden");
+  $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function init() {
+  $("as-of").value = new Date().toISOString().slice(0, 10);
+  translatePage();
+  loadTerms();
+  $("lang").addEventListener("change", () => { translatePage(); loadTerms(); });
+  $("medical").addEventListener("change", () => {
+    $("medical-until-label").classList.toggle("hidden", $("medical").value !== "until");
+  });
+  $("add-programme").addEventListener("click", addProgramme);
+  $("record-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    submit(JSON.stringify(record()), `/api/report?${query()}`, { "Content-Type": "application/json" });
+  });
+  $("upload-button").addEventListener("click", () => {
+    const file = $("upload").files[0];
+    if (!file) { $("error").textContent = t("no_file"); $("error").classList.remove("hidden"); return; }
+    const form = new FormData();
+    form.append("file", file);
+    submit(form, `/api/report/upload?${query()}`, {});
+  });
+}
+
+document.addEventListener("DOMContentLoaded", init);

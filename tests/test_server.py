@@ -1,0 +1,441 @@
+"""`crewkg serve` as clients see it: a server on a free loopback port (a subprocess, one per store), queried with
+SPARQLWrapper (a real SPARQL client) and httpx. The endpoint answers SELECT with the right bindings, refuses
+updates with 4xx, answers malformed queries with 400 and the parser's message, refuses over-long queries and
+stops runaway ones; the JSON API gives the same answers as the CLI; the pages use only the package's assets."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from SPARQLWrapper import JSON, POST, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
+VESSEL = EXAMPLES.parent / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
+SHORT_ROSTER = EXAMPLES.parent / "rosters" / "01-ms-wachau-short.yaml"
+HAS_MANNING = importlib.util.find_spec("crewkg.manning") is not None
+MAX_QUERY = 4000
+TIMEOUT = 2.0
+PERSON = "https://w3id.org/crewkg/person/"
+STEUERMANN = """PREFIX crew: <https://w3id.org/crewkg/onto#>
+PREFIX kb: <https://w3id.org/crewkg/kb/>
+SELECT ?person WHERE { ?e crew:forCertificate kb:UBZ-Steuermann ; crew:eligible true ; crew:evaluatedPerson ?person }"""
+STEUERMANN_PERSONS = {"eva-schneider", "henrik-jansen", "jonas-leitner", "katharina-pichler"}
+MALFORMED = "SELECT ?x WHERE { ?x ?y }"
+#: a Bootsmann holder toward the Steuermann UBZ: § 14 Z 1 SchBV needs 180 days as Bootsmann and a radio certificate
+BOOTSMANN = {"id": "maria", "birth_date": "1998-02-10", "medical_fitness": True, "radio_certificate": True,
+             "certificates": ["UBZ-Bootsmann"], "sailing_days": {"Matrose": 400, "Bootsmann": 179}}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`crewkg serve` in a subprocess; its standard error (the request log) goes to a file."""
+
+    def __init__(self, tmp: Path, store: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / f"serve-{store}.log"
+        env = dict(os.environ, CREWKG_CACHE=str(tmp / "cache"))
+        cmd = [sys.executable, "-c", "from crewkg.cli import app; app()", "serve", "--port", str(self.port), "--data", str(EXAMPLES),
+               "--as-of", "2026-11-30", "--store", store, "--timeout", str(TIMEOUT), "--max-query-bytes", str(MAX_QUERY),
+               "--max-body-bytes", "200000"]  # no --host: loopback is the default
+        if HAS_MANNING:
+            cmd += ["--crew", f"{VESSEL}:{SHORT_ROSTER}"]
+        self._log = self.log.open("w")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"crewkg serve exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"crewkg serve did not start: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        self._log.close()
+
+
+@pytest.fixture(scope="module", params=["memory", "oxigraph"])
+def server(request, tmp_path_factory):
+    srv = Server(tmp_path_factory.mktemp(f"serve-{request.param}"), request.param)
+    srv.store = request.param
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        yield c
+
+
+def wrapper(server, query: str, method: str | None = None) -> SPARQLWrapper:
+    w = SPARQLWrapper(server.url + "/sparql")
+    w.setQuery(query)
+    w.setReturnFormat(JSON)
+    if method:
+        w.setMethod(method)
+    return w
+
+
+def persons_of(bindings: list[dict]) -> set[str]:
+    return {b["person"]["value"][len(PERSON):] for b in bindings}
+
+
+# ------------------------------------------------------------------------------------------------------
+# SPARQL 1.1 Protocol
+# ------------------------------------------------------------------------------------------------------
+def test_sparqlwrapper_select_returns_who_can_be_issued_the_Steuermann_UBZ(server):
+    for method in (None, POST):
+        result = wrapper(server, STEUERMANN, method).query().convert()
+        assert result["head"]["vars"] == ["person"]
+        assert persons_of(result["results"]["bindings"]) == STEUERMANN_PERSONS
+
+
+def test_httpx_get_post_form_and_post_query_give_the_same_bindings(client):
+    accept = {"Accept": "application/sparql-results+json"}
+    answers = [
+        client.get("/sparql", params={"query": STEUERMANN}, headers=accept),
+        client.post("/sparql", data={"query": STEUERMANN}, headers=accept),
+        client.post("/sparql", content=STEUERMANN.encode(), headers=accept | {"Content-Type": "application/sparql-query"}),
+    ]
+    for r in answers:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/sparql-results+json")
+        assert persons_of(r.json()["results"]["bindings"]) == STEUERMANN_PERSONS
+
+
+def test_results_as_xml_and_csv_by_accept(client):
+    xml = client.get("/sparql", params={"query": STEUERMANN}, headers={"Accept": "application/sparql-results+xml"})
+    assert xml.status_code == 200 and "sparql-results+xml" in xml.headers["content-type"]
+    ns = {"s": "http://www.w3.org/2005/sparql-results#"}
+    uris = {u.text[len(PERSON):] for u in ET.fromstring(xml.content).findall(".//s:binding/s:uri", ns)}
+    assert uris == STEUERMANN_PERSONS
+    csv = client.get("/sparql", params={"query": STEUERMANN}, headers={"Accept": "text/csv"})
+    assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
+    lines = csv.text.strip().splitlines()
+    assert lines[0] == "person" and {line.strip()[len(PERSON):] for line in lines[1:]} == STEUERMANN_PERSONS
+
+
+def test_ask_and_construct(client):
+    ask = client.get("/sparql", params={"query": "ASK { kb:UBZ-Steuermann a crew:Certificate }"})
+    assert ask.status_code == 200 and ask.json()["boolean"] is True
+    graph = client.get("/sparql", params={"query": "CONSTRUCT { ?c crew:provision ?p } WHERE { ?c a crew:Certificate ; crew:provision ?p }"},
+                       headers={"Accept": "text/turtle"})
+    assert graph.status_code == 200 and graph.headers["content-type"].startswith("text/turtle")
+    from rdflib import Graph
+
+    assert len(Graph().parse(data=graph.text, format="turtle")) >= 8
+
+
+def test_an_unacceptable_media_type_gets_406(client):
+    assert client.get("/sparql", params={"query": STEUERMANN}, headers={"Accept": "image/png"}).status_code == 406
+
+
+def test_sparqlwrapper_insert_is_refused_with_4xx_and_changes_nothing(server, client):
+    insert = "PREFIX kb: <https://w3id.org/crewkg/kb/> INSERT DATA { kb:intruder kb:says kb:hello }"
+    w = SPARQLWrapper(server.url + "/sparql")
+    w.setQuery(insert)
+    w.setMethod(POST)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        w.query()
+    assert 400 <= refused.value.code < 500
+    for r in (client.post("/sparql", data={"update": insert}),
+              client.post("/sparql", content=insert.encode(), headers={"Content-Type": "application/sparql-update"}),
+              client.post("/sparql", data={"query": insert}),
+              client.get("/sparql", params={"query": "DELETE WHERE { ?s ?p ?o }"}),
+              client.get("/sparql", params={"update": "CLEAR DEFAULT"})):
+        assert 400 <= r.status_code < 500, r.text
+        assert "read-only" in r.text
+    still = client.get("/sparql", params={"query": "ASK { <https://w3id.org/crewkg/kb/intruder> ?p ?o }"}).json()
+    assert still["boolean"] is False
+    assert persons_of(client.get("/sparql", params={"query": STEUERMANN}).json()["results"]["bindings"]) == STEUERMANN_PERSONS
+
+
+def _parser_message(store: str, query: str) -> str:
+    """What the store's own SPARQL parser says about the query."""
+    if store == "memory":
+        from rdflib.plugins.sparql import prepareQuery
+
+        try:
+            prepareQuery(query)
+        except Exception as exc:
+            return str(exc).strip()
+    else:
+        import pyoxigraph
+
+        try:
+            pyoxigraph.Store().query(query)
+        except SyntaxError as exc:
+            return str(exc).strip()
+    raise AssertionError("the query parsed")
+
+
+def test_a_malformed_query_gets_400_with_the_parsers_message(server, client):
+    expected = _parser_message(server.store, MALFORMED)
+    r = client.get("/sparql", params={"query": MALFORMED})
+    assert r.status_code == 400
+    assert expected in r.text
+    with pytest.raises(QueryBadFormed) as bad:
+        wrapper(server, MALFORMED).query()
+    assert expected.splitlines()[0] in str(bad.value)
+
+
+def test_an_over_long_query_is_refused(server, client):
+    long_query = STEUERMANN + "\n#" + "x" * MAX_QUERY
+    assert client.get("/sparql", params={"query": long_query}).status_code == 414
+    r = client.post("/sparql", data={"query": long_query})
+    assert r.status_code == 413 and "query too long" in r.text
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        wrapper(server, long_query, POST).query()
+    assert refused.value.code == 413
+    # just under the limit is fine
+    ok = STEUERMANN + "\n#" + "x" * (MAX_QUERY - len(STEUERMANN.encode()) - 3)
+    assert client.post("/sparql", data={"query": ok}).status_code == 200
+
+
+def test_an_over_large_request_body_is_refused(client):
+    r = client.post("/api/eligibility", content=b"{" + b" " * 300_000 + b"}", headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_dataset_parameters_are_refused(client):
+    r = client.get("/sparql", params={"query": STEUERMANN, "default-graph-uri": "http://example.org/g"})
+    assert r.status_code == 400
+
+
+# ------------------------------------------------------------------------------------------------------
+# JSON API
+# ------------------------------------------------------------------------------------------------------
+def _cli_answer(tmp_path, record) -> dict:
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump(record), encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(("days", "eligible"), [(179, False), (180, True)])
+def test_eligibility_api_at_the_threshold_of_paragraph_14_Z1_equals_the_cli(client, tmp_path, days, eligible):
+    record = {**BOOTSMANN, "sailing_days": {"Matrose": 400, "Bootsmann": days}}
+    r = client.post("/api/eligibility", params={"as_of": "2026-11-30"}, json=record)
+    assert r.status_code == 200
+    answer = r.json()
+    steuermann = next(c for c in answer["certificates"] if c["id"] == "UBZ-Steuermann")
+    assert steuermann["eligible"] is eligible
+    z1 = next(w for w in steuermann["pathways"] if w["provision"] == "§ 14 Z 1 SchBV")
+    if not eligible:
+        assert [(m["provision"], m["needed"], m["have"]) for m in z1["missing"]] == [("§ 14 Z 1 lit. a SchBV", 180, 179)]
+    assert answer == _cli_answer(tmp_path, record)
+
+
+def test_bad_records_get_422_naming_the_field(client):
+    r = client.post("/api/eligibility", json={"id": "x", "sailing_days": {"Bootsmann": -1}})
+    assert r.status_code == 422
+    assert r.json()["field"] == "sailing_days.Bootsmann" and "not negative" in r.json()["error"]
+    assert client.post("/api/eligibility", content=b"{not json", headers={"Content-Type": "application/json"}).status_code == 422
+    assert client.post("/api/eligibility", params={"as_of": "30.11.2026"}, json=BOOTSMANN).json()["field"] == "as_of"
+
+
+def test_upload_of_a_turtle_record(client):
+    path = EXAMPLES / "12-markus-sea-to-boatmaster-programme.ttl"
+    r = client.post("/api/eligibility/upload", params={"as_of": "2026-11-30"},
+                    files={"file": (path.name, path.read_bytes(), "text/turtle")})
+    assert r.status_code == 200, r.text
+    sf = next(c for c in r.json()["certificates"] if c["id"] == "UBZ-Schiffsfuehrer")
+    assert sf["eligible"] is True
+    assert [w["provision"] for w in sf["pathways"] if w["satisfied"]] == ["§ 15 Z 4 SchBV"]
+    bad = client.post("/api/eligibility/upload", files={"file": ("x.txt", b"id: x", "text/plain")})
+    assert bad.status_code == 422 and "x.txt" in bad.json()["error"]
+
+
+def test_explain_quotes_the_provision_and_gives_the_cli_text(client):
+    record = {**BOOTSMANN, "sailing_days": {"Matrose": 400, "Bootsmann": 140}}
+    r = client.post("/api/explain", params={"certificate": "UBZ-Steuermann", "as_of": "2026-11-30"}, json=record)
+    assert r.status_code == 200
+    data = r.json()
+    z1 = next(w for w in data["certificate"]["pathways"] if w["provision"] == "§ 14 Z 1 SchBV")
+    lit_a = next(q for q in z1["requirements"] if q["provision"] == "§ 14 Z 1 lit. a SchBV")
+    assert "als Bootsfrau bzw. Bootsmann geleistete Mindestfahrzeit von 180 Tagen" in lit_a["wording"]
+    assert "sailing_days.Bootsmann = 140" in data["text"]
+    assert client.post("/api/explain", params={"certificate": "UBZ-Kapitaen"}, json=record).status_code == 422
+
+
+def test_concurrent_requests_get_their_own_answers(client):
+    """Requests are evaluated in shared Datalog batches; two records with the same id must not mix."""
+    results: dict[int, dict] = {}
+
+    def ask(days: int) -> None:
+        record = {**BOOTSMANN, "id": "same", "sailing_days": {"Matrose": 400, "Bootsmann": days}}
+        with httpx.Client(base_url=str(client.base_url), timeout=60) as c:
+            results[days] = c.post("/api/eligibility", params={"as_of": "2026-11-30"}, json=record).json()
+
+    threads = [threading.Thread(target=ask, args=(d,)) for d in range(170, 190)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for days, answer in results.items():
+        assert answer["person"] == "same"
+        steuermann = next(c for c in answer["certificates"] if c["id"] == "UBZ-Steuermann")
+        assert steuermann["eligible"] is (days >= 180), days
+        z1 = next(w for w in steuermann["pathways"] if w["provision"] == "§ 14 Z 1 SchBV")
+        assert z1["requirements"][0]["have"] == days
+    assert len(results) == 20
+
+
+def test_loaded_persons_and_canned_queries_are_listed(client):
+    ids = {p["id"] for p in client.get("/api/persons").json()}
+    assert "anna" in ids and len(ids) == len([p for p in EXAMPLES.iterdir() if p.suffix in {".yaml", ".json", ".ttl"}])
+    anna = client.get("/api/persons/anna").json()
+    assert anna["as_of"] == "2026-11-30" and anna["roles"] == ["Decksmann", "Leichtmatrose", "Matrose"]
+    assert client.get("/api/persons/nobody").status_code == 404
+    names = {q["name"] for q in client.get("/api/queries").json()}
+    assert {"eligible-steuermann", "within-30-days-of-fahrzeit"} <= names
+
+
+def test_plan_endpoint_where_the_careers_modules_exist(client):
+    if not client.get("/health").json()["optional"]["plan"]:
+        pytest.skip("crewkg.planning is not installed: /api/plan is left out")
+    record = {**BOOTSMANN, "sailing_days": {"Matrose": 400, "Bootsmann": 140}}
+    r = client.post("/api/plan", params={"target": "UBZ-Steuermann", "as_of": "2026-11-30"}, json=record)
+    assert r.status_code == 200, r.text
+    routes = r.json()["routes"]
+    assert routes and routes[0]["steps"][-1]["certificate"] == "UBZ-Steuermann"
+    assert client.post("/api/plan", params={"target": "UBZ-Kapitaen"}, json=record).status_code == 422
+
+
+@pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: /api/crew is left out")
+def test_crew_api_gives_the_answer_of_crewkg_crew(client):
+    vessel, roster = (json.loads(json.dumps(yaml.safe_load(p.read_text(encoding="utf-8")), default=str))
+                      for p in (VESSEL, SHORT_ROSTER))  # YAML dates as the ISO strings a JSON client sends
+    r = client.post("/api/crew", params={"as_of": "2026-11-30"}, json={"vessel": vessel, "roster": roster})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    cli = CliRunner().invoke(app, ["crew", str(VESSEL), "--roster", str(SHORT_ROSTER), "--as-of", "2026-11-30", "--format", "json"])
+    assert cli.exit_code == 0, cli.output
+    expected = json.loads(cli.stdout)
+    # crewkg.manning lists its notes in an order that varies between processes; compare them as a set
+    assert sorted(answer.pop("notes")) == sorted(expected.pop("notes"))
+    assert answer == expected
+    assert answer["provision"] == "§ 43 Abs. 2 Z 1 SchBV" and answer["roster"]["satisfied"] is False
+    assert client.post("/api/crew", json={"vessel": {**vessel, "passengers": -1}}).status_code == 422
+
+
+@pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: no --crew")
+def test_sparqlwrapper_asks_which_rosters_fail(server):
+    from crewkg.sparql import canned_queries
+
+    query = next(q.text for q in canned_queries() if q.name == "rosters-failing")
+    bindings = wrapper(server, query).query().convert()["results"]["bindings"]
+    assert {(b["roster"]["value"], b["gap"]["value"]) for b in bindings} == {
+        ("01-ms-wachau-short", "Matrose"), ("01-ms-wachau-short", "FahrgastErsthelfer"), ("01-ms-wachau-short", "FirstAid")}
+
+
+def test_the_pages_report_has_missing_sentences_and_the_career_graph_with_the_route(client):
+    record = {**BOOTSMANN, "sailing_days": {"Matrose": 400, "Bootsmann": 140}}
+    r = client.post("/api/report", params={"as_of": "2026-11-30", "target": "UBZ-Steuermann"}, json=record)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    steuermann = next(c for c in data["view"]["certificates"] if c["id"] == "UBZ-Steuermann")
+    z1 = next(w for w in steuermann["pathways"] if w["provision"] == "§ 14 Z 1 SchBV")
+    assert [m["sentence"] for m in z1["missing"]] == ["noch 40 Tage Fahrzeit als Bootsfrau bzw. Bootsmann (§ 14 Z 1 lit. a SchBV)"]
+    if not client.get("/health").json()["optional"]["career_graph"]:
+        assert data["career"] is None and "crewkg.careers" in data["career_note"]
+        return
+    assert data["career_note"] is None, data["career_note"]
+    import base64
+
+    svg = base64.b64decode(data["career"]["svg"]).decode("utf-8")
+    assert "<svg" in svg and data["career"]["target"] == "UBZ-Steuermann"
+    assert data["career"]["steps"][-1]["certificate"] == "UBZ-Steuermann"
+    assert client.post("/api/report", params={"target": "UBZ-Kapitaen"}, json=record).status_code == 422
+
+
+def test_openapi_documents_the_api(client):
+    spec = client.get("/openapi.json").json()
+    for path in ("/sparql", "/api/eligibility", "/api/eligibility/upload", "/api/explain", "/api/report", "/api/terms"):
+        assert path in spec["paths"], path
+    assert "birth_date" in json.dumps(spec["paths"]["/api/eligibility"]["post"]["requestBody"])
+    assert client.get("/docs").status_code == 200
+
+
+# ------------------------------------------------------------------------------------------------------
+# Pages and service behaviour
+# ------------------------------------------------------------------------------------------------------
+def test_pages_load_only_assets_served_by_the_package(client):
+    seen = set()
+    for page in ("/", "/queries", "/docs"):
+        r = client.get(page)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        refs = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+        assert refs
+        for ref in refs:
+            assert ref.startswith("/"), f"{page} references {ref}"
+            assert client.get(ref).status_code == 200, ref
+            seen.add(ref)
+    for asset in [s for s in seen if s.startswith("/static/")]:
+        text = client.get(asset).text
+        # no script, style or font is fetched from elsewhere (IRIs used as data in queries.js are not fetched)
+        assert not re.search(r"""(?:src|href)\s*=\s*["']https?://|@import|url\(\s*["']?https?://|fetch\(\s*["']https?://""", text), asset
+
+
+def test_the_server_binds_to_loopback_and_logs_every_request(server, client):
+    client.get("/health")
+    client.get("/sparql", params={"query": MALFORMED})
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        log = server.log.read_text()
+        if "GET /sparql 400" in log:
+            break
+        time.sleep(0.1)
+    assert f"serving http://127.0.0.1:{server.port}/" in log
+    assert "GET /health 200" in log and "GET /sparql 400" in log
+    try:
+        public = [a for a in socket.gethostbyname_ex(socket.gethostname())[2] if not a.startswith("127.")]
+    except OSError:  # a host name that does not resolve: nothing but loopback to try
+        public = []
+    for address in public:
+        with socket.socket() as s, pytest.raises(OSError):
+            s.settimeout(1)
+            s.connect((address, server.port))
+
+
+def test_a_runaway_query_is_stopped_by_the_timeout(client):
+    """Last in this module: on pyoxigraph the evaluation cannot be interrupted and runs on in the background."""
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+    r = client.get("/sparql", params={"query": runaway})  # the client gives up after 30 s: a hang fails the test
+    assert r.status_code == 503 and "timed out" in r.text.lower()
+    after = client.get("/sparql", params={"query": "ASK { kb:UBZ-Matrose a crew:Certificate }"})
+    assert after.status_code == 200 and after.json()["boolean"] is True
