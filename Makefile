@@ -14,5 +14,6 @@ bench:
 	$(PY) benchmarks/cold_check.py
 	$(PY) benchmarks/cohort.py
 	$(PY) benchmarks/roster.py
+	$(PY) benchmarks/sparql_service.py
 
 .PHONY: install test lint bench

@@ -79,7 +79,7 @@ def test_the_cli_names_the_one_missing_day_of_the_89_day_example():
     result = runner.invoke(app, ["programme", str(PROGRAMMES / "matrosen-24-monate-89-tage.yaml"), "--as-of", "2026-11-30"])
     assert result.exit_code == 0, result.output
     assert "dient keinem Weg" in result.stdout
-    assert "noch 1 Tage Fahrzeit im Rahmen des Ausbildungsprogramms für Matrosin bzw. Matrose (§ 12 Z 1 lit. c SchBV)" in result.stdout
+    assert "noch 1 Tag Fahrzeit im Rahmen des Ausbildungsprogramms für Matrosin bzw. Matrose (§ 12 Z 1 lit. c SchBV)" in result.stdout
 
 
 def test_23_months_lack_one_month_of_12_Z1_lit_b():

@@ -135,7 +135,7 @@ def test_179_days_as_Bootsfrau_the_page_says_the_Steuermann_UBZ_cannot_be_issued
     assert "nicht ausstellbar" in verdict.text
     assert _result(browser, "UBZ-Bootsmann").get_attribute("data-eligible") == "true"
     missing = browser.find_element(By.CSS_SELECTOR, '#missing [data-certificate="UBZ-Steuermann"]').text
-    assert "noch 1 Tage Fahrzeit als Bootsfrau bzw. Bootsmann (§ 14 Z 1 lit. a SchBV)" in missing
+    assert "noch 1 Tag Fahrzeit als Bootsfrau bzw. Bootsmann (§ 14 Z 1 lit. a SchBV)" in missing
     roles = browser.find_element(By.ID, "roles").text
     assert "Bootsfrau bzw. Bootsmann" in roles
     if httpx.get(server + "/health").json()["optional"]["career_graph"]:  # crewkg.careers and crewkg.pictures exist

@@ -9,17 +9,17 @@ from .law import Law
 
 T = {
     "de": {
-        "days_role": "noch {n} Tage Fahrzeit als {role}",
-        "days": "noch {n} Tage Fahrzeit",
-        "days_WithinProgramme": "noch {n} Tage Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",
-        "days_AfterProgramme": "noch {n} Tage Fahrzeit nach Abschluss des Ausbildungsprogramms für {role}",
-        "days_WithinOrAfterProgramme": "noch {n} Tage Fahrzeit im Rahmen oder nach Abschluss des Ausbildungsprogramms für {role}",
-        "sea_AsDeckCrew": "noch {n} Tage Berufserfahrung als Mitglied einer Decksmannschaft auf einem Seeschiff",
-        "sea_AsMaster": "noch {n} Tage Berufserfahrung als Schiffsführer auf See",
-        "sea_AnyCapacity": "noch {n} Tage Berufserfahrung auf einem Seeschiff",
+        "days_role": "noch {n} Fahrzeit als {role}",
+        "days": "noch {n} Fahrzeit",
+        "days_WithinProgramme": "noch {n} Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",
+        "days_AfterProgramme": "noch {n} Fahrzeit nach Abschluss des Ausbildungsprogramms für {role}",
+        "days_WithinOrAfterProgramme": "noch {n} Fahrzeit im Rahmen oder nach Abschluss des Ausbildungsprogramms für {role}",
+        "sea_AsDeckCrew": "noch {n} Berufserfahrung als Mitglied einer Decksmannschaft auf einem Seeschiff",
+        "sea_AsMaster": "noch {n} Berufserfahrung als Schiffsführer auf See",
+        "sea_AnyCapacity": "noch {n} Berufserfahrung auf einem Seeschiff",
         "age": "das {needed}. Lebensjahr ist noch nicht vollendet (vollendet am {on})",
         "age_unknown": "Geburtsdatum fehlt (Mindestalter {needed} Jahre)",
-        "experience": "noch {n} Jahre Berufserfahrung",
+        "experience": "noch {n} Berufserfahrung",
         "vocational": "Berufsausbildung von mindestens {needed} Jahren fehlt (vorhanden: {have})",
         "programme": "zugelassenes Ausbildungsprogramm für {role} von mindestens {needed} Monaten fehlt (vorhanden: {have} Monate)",
         "exam": "Prüfung fehlt: {items}",
@@ -41,17 +41,17 @@ T = {
         "not_in_sources": "die Voraussetzungen von {provision} sind in den Quellen nicht enthalten (nur Überschrift)",
     },
     "en": {
-        "days_role": "{n} more days of sailing time as {role}",
-        "days": "{n} more days of sailing time",
-        "days_WithinProgramme": "{n} more days of sailing time within the programme for {role}",
-        "days_AfterProgramme": "{n} more days of sailing time after completing the programme for {role}",
-        "days_WithinOrAfterProgramme": "{n} more days of sailing time within or after the programme for {role}",
-        "sea_AsDeckCrew": "{n} more days of experience as deck crew on a sea-going ship",
-        "sea_AsMaster": "{n} more days of experience as master at sea",
-        "sea_AnyCapacity": "{n} more days of experience on a sea-going ship",
+        "days_role": "{n} of sailing time as {role}",
+        "days": "{n} of sailing time",
+        "days_WithinProgramme": "{n} of sailing time within the programme for {role}",
+        "days_AfterProgramme": "{n} of sailing time after completing the programme for {role}",
+        "days_WithinOrAfterProgramme": "{n} of sailing time within or after the programme for {role}",
+        "sea_AsDeckCrew": "{n} of experience as deck crew on a sea-going ship",
+        "sea_AsMaster": "{n} of experience as master at sea",
+        "sea_AnyCapacity": "{n} of experience on a sea-going ship",
         "age": "not yet {needed} years of age (reached on {on})",
         "age_unknown": "birth date missing (minimum age {needed})",
-        "experience": "{n} more years of professional experience",
+        "experience": "{n} of professional experience",
         "vocational": "vocational training of at least {needed} years missing (has {have})",
         "programme": "approved programme for {role} of at least {needed} months missing (has {have} months)",
         "exam": "exam missing: {items}",
@@ -79,6 +79,17 @@ def _num(x: Any) -> str:
     return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
 
 
+UNIT_WORDS = {"de": {"days": ("Tag", "Tage"), "years": ("Jahr", "Jahre")},
+              "en": {"days": ("day", "days"), "years": ("year", "years")}}
+
+
+def _count(x: Any, unit: str, lang: str) -> str:
+    """'1 Tag' / '40 Tage' (after 'noch'), '1 more day' / '40 more days'."""
+    one, many = UNIT_WORDS[lang][unit]
+    more = " more" if lang == "en" else ""
+    return f"{_num(x)}{more} {one if x == 1 else many}"
+
+
 def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool = True) -> str:
     """One sentence saying what is missing for an unmet requirement, with its provision."""
     t = T[lang]
@@ -87,15 +98,16 @@ def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool
     role = law.label(req["role"], lang) if req.get("role") else ""
     gap = (needed - have) if isinstance(needed, (int, float)) and isinstance(have, (int, float)) else needed
     if kind == "Fahrzeit":
-        s = t["days_role"].format(n=_num(gap), role=role) if role else t["days"].format(n=_num(gap))
+        n = _count(gap, "days", lang)
+        s = t["days_role"].format(n=n, role=role) if role else t["days"].format(n=n)
     elif kind == "ProgrammeFahrzeit":
-        s = t[f"days_{req['phase']}"].format(n=_num(gap), role=role)
+        s = t[f"days_{req['phase']}"].format(n=_count(gap, "days", lang), role=role)
     elif kind == "SeaTime":
-        s = t[f"sea_{req['capacity']}"].format(n=_num(gap))
+        s = t[f"sea_{req['capacity']}"].format(n=_count(gap, "days", lang))
     elif kind == "MinimumAge":
         s = t["age"].format(needed=needed, on=req.get("reached_on")) if have is not None else t["age_unknown"].format(needed=needed)
     elif kind == "ProfessionalExperience":
-        s = t["experience"].format(n=_num(gap))
+        s = t["experience"].format(n=_count(gap, "years", lang))
     elif kind == "VocationalTraining":
         s = t["vocational"].format(needed=needed, have=_num(have))
     elif kind == "Programme":
