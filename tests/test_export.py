@@ -26,7 +26,7 @@ from crewkg.export import (
     requirement_iri,
     role_iri,
 )
-from crewkg.law import load_graph, load_law
+from crewkg.law import load_graph
 from crewkg.namespaces import CREW, KB, PERSON
 from crewkg.persons import person_from_mapping
 
@@ -37,18 +37,6 @@ BOOTSMANN = {"id": "maria", "birth_date": "1998-02-10", "medical_fitness": True,
              "certificates": ["UBZ-Bootsmann"], "sailing_days": {"Matrose": 400, "Bootsmann": 179},
              "exams": ["Anlage8", "Anlage9"], "programmes": [{"for": "Matrose", "months": 24, "sailing_days": 90}],
              "sea_days": {"deck_crew": 100}}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fresh_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CREWKG_CACHE", str(tmp_path_factory.mktemp("crewkg-cache")))
-        yield
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 def _graph(law, record: dict, as_of: date = AS_OF) -> Graph:

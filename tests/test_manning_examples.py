@@ -52,18 +52,6 @@ ROSTER_OUTCOMES = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _fresh_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CREWKG_CACHE", str(tmp_path_factory.mktemp("crewkg-cache")))
-        yield
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
-
-
 def header(path: Path) -> list[str]:
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():

@@ -14,25 +14,12 @@ import yaml
 from typer.testing import CliRunner
 
 from crewkg.cli import app
-from crewkg.law import load_law
 from crewkg.persons import load_persons, person_from_mapping
 from crewkg.sparql import STORES, build_store, canned_queries, new_store, put_persons, short
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fresh_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CREWKG_CACHE", str(tmp_path_factory.mktemp("crewkg-cache")))
-        yield
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 @pytest.fixture(scope="module")
