@@ -9,14 +9,13 @@ names a certificate or a number: a new pathway or a changed day count in `kb/` c
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .law import Law, load_graph, load_law
-from .locations import cache_dir, kb_dir, ontology_dir
+from .law import Law, compiled, load_graph, load_law
+from .locations import kb_dir, ontology_dir
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, so importing this module stays cheap
     import networkx as nx
@@ -57,13 +56,10 @@ def crediting_limits(kb: Path | None = None) -> dict[str, CreditingLimit]:
 
 @lru_cache(maxsize=8)
 def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
-    cdir = cache_dir()
-    cached = cdir / f"limits-{version}.pickle" if cdir else None
-    if cached and cached.exists():
-        try:
-            return pickle.loads(cached.read_bytes())
-        except Exception:  # a stale or foreign pickle is rebuilt, never trusted
-            pass
+    return compiled("limits", version, __file__, lambda: _read_limits(kb))
+
+
+def _read_limits(kb: Path) -> dict[str, CreditingLimit]:
     from rdflib.namespace import SKOS
 
     from .namespaces import local
@@ -74,10 +70,6 @@ def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
         notes = tuple(sorted(str(n) for n in g.objects(row.limit, SKOS.editorialNote)))
         out[local(row.area)] = CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period),
                                               local(row.prov), str(row.cit), notes)
-    if cached:
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(out))
-        tmp.replace(cached)
     return out
 
 

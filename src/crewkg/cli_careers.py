@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import Lang, _as_of, _fail, app
+from .cli import Format, Lang, _as_of, _fail, app
 from .errors import InputError
 
 
@@ -21,11 +21,6 @@ class PictureFormat(str, Enum):
     svg = "svg"
     png = "png"
     html = "html"
-
-
-class PlanFormat(str, Enum):
-    text = "text"
-    json = "json"
 
 
 class CohortFormat(str, Enum):
@@ -128,7 +123,7 @@ def plan(
     target: Annotated[str, typer.Option("--target", help="Certificate id, e.g. UBZ-Schiffsfuehrer.")],
     as_of: AsOf = None,
     days_per_year: DaysPerYear = None,
-    fmt: Annotated[PlanFormat, typer.Option("--format", help="text for people, json for programs.")] = PlanFormat.text,
+    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
     out: Annotated[Path | None, typer.Option("--out", help="Draw the fastest route on the career graph (.svg, .png or .html).")] = None,
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
@@ -171,7 +166,7 @@ def plan(
             _write(out, picture)
         except InputError as exc:
             _fail(exc)
-    if fmt is PlanFormat.json:
+    if fmt is Format.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         return
     from rich.console import Console
@@ -196,7 +191,7 @@ def _route_title(law, result, lang: str) -> str:
 def programme(
     design: Annotated[Path, typer.Argument(help="A programme design (YAML or JSON): for, months, sailing_days, sailing_days_after, entry.")],
     as_of: AsOf = None,
-    fmt: Annotated[PlanFormat, typer.Option("--format", help="text for people, json for programs.")] = PlanFormat.text,
+    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """Which pathways a training programme serves and, for the others, exactly what it lacks."""
@@ -211,7 +206,7 @@ def programme(
     except InputError as exc:
         _fail(exc)
         return
-    if fmt is PlanFormat.json:
+    if fmt is Format.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         return
     from .programmes import report_lines

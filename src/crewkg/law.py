@@ -8,13 +8,18 @@ The engine never names a certificate, a day count or an age: everything it needs
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from .locations import cache_dir, kb_dir, ontology_dir
+
+T = TypeVar("T")
 
 #: requirement kind (class local name without "Requirement") -> unit of needed/have
 UNITS = {
@@ -144,7 +149,7 @@ def _files(kb: Path, onto: Path) -> list[Path]:
 
 
 def _digest(files: list[Path]) -> str:
-    h = hashlib.sha256(Path(__file__).read_bytes())  # a change to the compiler invalidates the cache too
+    h = hashlib.sha256()
     for f in files:
         h.update(str(f.name).encode())
         h.update(f.read_bytes())
@@ -161,23 +166,30 @@ def load_graph(kb: Path | None = None, onto: Path | None = None):
     return g
 
 
-@lru_cache(maxsize=8)
-def _load(kb: Path, onto: Path) -> Law:
-    files = _files(kb, onto)
-    version = _digest(files)
+def compiled(name: str, version: str, compiler: str, build: Callable[[], T]) -> T:
+    """Something compiled from the kb graph, cached on disk as a pickle keyed by the kb version and by the source of
+    the module that compiles it (`compiler`, its __file__), so an edit to either rebuilds it. Parsing Turtle costs
+    more than a whole check; every compiled view of the kb (law, manning tables, crediting limits) goes through here."""
     cdir = cache_dir()
-    cached = cdir / f"law-{version}.pickle" if cdir else None
+    key = hashlib.sha256(version.encode() + Path(compiler).read_bytes()).hexdigest()[:16]
+    cached = cdir / f"{name}-{key}.pickle" if cdir else None
     if cached and cached.exists():
         try:
             return pickle.loads(cached.read_bytes())
         except Exception:  # a stale or foreign pickle is rebuilt, never trusted
             pass
-    law = _compile(load_graph(kb, onto), version)
+    value = build()
     if cached:
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(law))
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(value))
         tmp.replace(cached)
-    return law
+    return value
+
+
+@lru_cache(maxsize=8)
+def _load(kb: Path, onto: Path) -> Law:
+    version = _digest(_files(kb, onto))
+    return compiled("law", version, __file__, lambda: _compile(load_graph(kb, onto), version))
 
 
 def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:

@@ -14,7 +14,6 @@ rules, declares the fact predicates, asserts facts and asks one union query, und
 
 from __future__ import annotations
 
-import pickle
 import threading
 from dataclasses import dataclass, field
 from datetime import date
@@ -27,7 +26,6 @@ from rdflib import namespace as rdflib_namespace
 from rdflib.term import URIRef
 
 from .law import Law, Regulation
-from .locations import cache_dir
 from .namespaces import CREW_IRI
 
 
@@ -291,23 +289,9 @@ def load_manning(law: Law, kb: Path | None = None, onto: Path | None = None) -> 
 
 @lru_cache(maxsize=8)
 def _load_manning(version: str, kb: Path | None, onto: Path | None) -> ManningLaw:
-    cdir = cache_dir()
-    cached = cdir / f"manning-{version}.pickle" if cdir else None
-    if cached and cached.exists():
-        try:
-            ml = pickle.loads(cached.read_bytes())
-            if isinstance(ml, ManningLaw) and ml.version == version:
-                return ml
-        except Exception:  # a stale or foreign pickle is rebuilt, never trusted
-            pass
-    from .law import load_graph
+    from .law import compiled, load_graph
 
-    ml = _compile(load_graph(kb, onto), version)
-    if cached:
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(ml))
-        tmp.replace(cached)
-    return ml
+    return compiled("manning", version, __file__, lambda: _compile(load_graph(kb, onto), version))
 
 
 def _compile(g, version: str) -> ManningLaw:
