@@ -82,3 +82,29 @@ def test_turtle_yaml_and_json_records_give_the_same_answer(tmp_path):
     yaml_answer = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2026-11-30",
                                                   "--format", "json"]).stdout)
     assert answers[0] == answers[1] == yaml_answer
+
+
+HEAVY = ("rdflib", "pyshacl", "rich", "pydantic", "networkx", "matplotlib", "fastapi", "pyoxigraph", "markdown_it")
+
+
+def test_a_plain_check_loads_none_of_the_heavy_libraries(tmp_path):
+    """The cold-start budget (benchmarks/cold_check.py) rests on this: once the kb is compiled and the record's SHACL
+    result remembered, `crewkg check --format json` needs neither rdflib nor rich nor a web or graph library.
+    Guards against a module-level import (or a typer that imports rich or pydantic) creeping back in."""
+    import os
+    import subprocess
+    import sys
+
+    record = _write(tmp_path, BOOTSMANN_140)
+    probe = (
+        "import sys\nfrom crewkg.cli import app\n"
+        f"try:\n    app(['check', {str(record)!r}, '--format', 'json', '--as-of', '2026-11-30'])\n"
+        "except SystemExit:\n    pass\n"
+        f"print('LOADED', sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
+    )
+    env = dict(os.environ)
+    first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert "LOADED" in first.stdout  # the first call compiles the kb and runs pySHACL
+    warm = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert '"UBZ-Bootsmann"' in warm.stdout or "UBZ-" in warm.stdout
+    assert warm.stdout.rstrip().splitlines()[-1] == "LOADED []", warm.stdout[-500:]

@@ -1,7 +1,5 @@
 """Career commands (issue 4): `crewkg paths`, `plan`, `programme`, `cohort`. Imports inside the commands keep `crewkg check` fast."""
 
-from __future__ import annotations
-
 import json
 import os
 import sys

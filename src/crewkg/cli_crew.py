@@ -4,8 +4,6 @@ The command is thin: the answer comes from manning.crew_answer (the same call th
 only prints it — JSON for programs, and for people the table row that applies, why, and the roster verdict.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

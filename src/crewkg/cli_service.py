@@ -3,8 +3,6 @@
 Bad input (records, dates, queries, an unreadable earlier export) exits 2 with one message, and nothing is
 written: an export is built completely in memory and then replaces the output file in one rename."""
 
-from __future__ import annotations
-
 import sys
 from enum import Enum
 from pathlib import Path
