@@ -171,7 +171,7 @@ def plan(
 
     from .planning import plan_lines
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     for line in plan_lines(law, result, pace, lang.value):
         console.print(line, markup=False)
 
@@ -299,6 +299,6 @@ def _print_table(law, rows, lang: str) -> None:
         table.add_column(h)
     for row in rows:
         table.add_row(*(escape(c) for c in row_cells(law, row, lang)), style="red" if row["error"] else None)
-    console = Console(highlight=False, width=200)
+    console = Console(highlight=False, width=200, emoji=False)
     console.print(table)
     console.print(summary(rows, lang), markup=False)

@@ -81,7 +81,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
     from rich.console import Console
 
     t = TEXT[lang]
-    con = Console(highlight=False, soft_wrap=True, width=140)
+    con = Console(highlight=False, soft_wrap=True, width=140, emoji=False)
     con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or ''} — {a['as_of']}")
     if not a["covered"]:
         con.print(f"[yellow]? {t['not_covered']}[/yellow]" + (f" ({a['provision']})" if a.get("provision") else ""))

@@ -552,7 +552,7 @@ def print_table(t: Table) -> None:
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    console = Console(highlight=False, soft_wrap=False, width=160)
+    console = Console(highlight=False, soft_wrap=False, width=160, emoji=False)
     if t.form == "ask":
         console.print("true" if t.boolean else "false")
         return
