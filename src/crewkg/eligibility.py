@@ -3,23 +3,19 @@
 No certificate, day count or age is written here: thresholds, roles and the pathway structure are facts
 loaded from the kb (`law.py`); a changed number in `kb/` changes the answer.
 
-pyDatalog keeps one global database per thread. Every evaluation starts with `pyDatalog.clear()` and
-reloads the rules, so one call's facts never leak into another; facts are keyed by person id, so a batch
-of persons can share one evaluation. Comparisons are always made on bound variables (design.md, engine traps).
+Every evaluation is a fresh database (`datalog.evaluate`), so one call's facts never leak into another; facts
+are keyed by person id, so a batch of persons can share one evaluation. Comparisons are always made on bound
+variables (design.md, engine traps).
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from datetime import date
 
-from pyDatalog import pyDatalog, pyParser
-
+from .datalog import evaluate
 from .law import Law, Requirement
 from .persons import Person
-
-_LOCK = threading.Lock()
 
 RULES = """
 # RULE age — minimum age ('das N. Lebensjahr vollendet'); age facts are completed years on the evaluation date
@@ -188,8 +184,7 @@ class Derived:
     can_fill: set[tuple[str, str]]
 
 
-#: every fact predicate with its arity. pyDatalog raises "Predicate without definition" for a predicate that
-#: has no fact (a record without exams, say), so each such one is declared by asserting and retracting a fact.
+#: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
 FACT_PREDICATES = {
     "req_kind": 2, "req_min": 2, "req_served_as": 2, "req_any_role": 1, "req_capacity": 2, "req_programme_for": 2,
     "req_of_programme": 2, "req_phase": 2, "req_exam": 2, "req_certificate": 2, "req_document": 2, "alternative": 2,
@@ -199,36 +194,10 @@ FACT_PREDICATES = {
 }
 
 
-def _declare(asserted: set[str]) -> None:
-    for name, arity in FACT_PREDICATES.items():
-        if name not in asserted:
-            dummy = ("\u2205",) * arity
-            pyDatalog.assert_fact(name, *dummy)
-            pyDatalog.retract_fact(name, *dummy)
-
-
-def _load_rules() -> None:
-    # pyDatalog.load() only adds inspect.stack() over the caller's frames (to pick up atomized globals, of which this
-    # program has none); under typer/click that reads every frame's source file and costs a cold CLI call ~7 ms.
-    pyParser.load(RULES)
-
-
-def _answers(query: str) -> list[tuple]:
-    result = pyDatalog.ask(query)
-    return list(result.answers) if result else []
-
-
 def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
     """Run the program once for a batch of persons (a fresh database each call)."""
-    with _LOCK:
-        pyDatalog.clear()
-        _load_rules()
-        facts = kb_facts(law) + [fact for p in persons for fact in person_facts(p, law, as_of)]
-        for fact in facts:
-            pyDatalog.assert_fact(*fact)
-        _declare({fact[0] for fact in facts})
-        rows = _answers("derived(P, K, X, V)")
-        pyDatalog.clear()
+    facts = kb_facts(law) + [fact for p in persons for fact in person_facts(p, law, as_of)]
+    rows = evaluate(RULES, FACT_PREDICATES, facts, "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
     sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
     for pid, kind, x, v in rows:

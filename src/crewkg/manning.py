@@ -8,13 +8,11 @@ role, count or date. Where the sources lack a table (§ 41 Abs. 2 SchBV, the 202
 lies before the encoded law, the answer is `covered: false` with the reason and the provisions under which the
 authority decides — never a guess.
 
-pyDatalog keeps one global database per thread; like `eligibility.derive`, every evaluation clears it, loads the
-rules, declares the fact predicates, asserts facts and asks one union query, under a lock.
+Like `eligibility.derive`, every evaluation is a fresh database (`datalog.evaluate`) asked one union query.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -22,18 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from rdflib import Namespace
-from rdflib import namespace as rdflib_namespace
+from rdflib.namespace import DefinedNamespace
 from rdflib.term import URIRef
 
 from .law import Law, Regulation
 from .namespaces import CREW_IRI
 
 
-class MANNING(rdflib_namespace.DefinedNamespace):
-    """The minimum-crew terms of ontology/manning.ttl used from Python (closed: a typo fails at import).
-
-    The base class is reached through its module on purpose: pyDatalog probes every global of the calling module
-    with hasattr(), and the open base class would answer with a warning."""
+class MANNING(DefinedNamespace):
+    """The minimum-crew terms of ontology/manning.ttl used from Python (closed: a typo fails at import)."""
 
     _NS = Namespace(CREW_IRI)
     _fail = True
@@ -120,7 +115,6 @@ FUNCTION_KEYS = ("SachkundigerFahrgastschifffahrt", "FahrgastErsthelfer", "Fahrg
 ANSWER_COUNTS = (*FUNCTION_KEYS, "FirstAid")
 ANSWER_FLAGS = ("SachkundigerLNG",)
 _OPEN_END = date.max.toordinal()
-_LOCK = threading.Lock()
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -551,7 +545,7 @@ derived(V, 'delegation', G, '', 0) <= delegation_applies(V, G)
 derived(V, 'transitional', X, '', 0) <= transitional_applies(V, X)
 """
 
-#: every fact predicate with its arity, declared before the facts (pyDatalog: "Predicate without definition")
+#: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact)
 FACT_PREDICATES = {
     "today": 1, "reg_window": 3, "vessel": 1, "num": 3, "cat": 3, "want_temporary": 1, "amended": 1,
     "cond_ge": 3, "cond_gt": 3, "cond_le": 3, "cond_lt": 3, "cond_is": 3, "case_condition": 2,
@@ -624,15 +618,6 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
             f += [("transitional_table", r.id, t) for t in r.tables]
             f.append(("transitional_until", r.id, r.until.toordinal()))
     return tuple(f)
-
-
-def _declare() -> None:
-    from pyDatalog import pyDatalog
-
-    for name, arity in FACT_PREDICATES.items():
-        dummy = ("\u2205",) * arity
-        pyDatalog.assert_fact(name, *dummy)
-        pyDatalog.retract_fact(name, *dummy)
 
 
 @dataclass
@@ -713,7 +698,7 @@ _KINDS = {  # derived kind -> how it is stored in Derived
 def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool = False,
            amended: frozenset[str] = frozenset()) -> dict[str, Derived]:
     """Run the program once for a batch of vessels on one date and amendment scenario (a fresh database each call)."""
-    from pyDatalog import pyDatalog
+    from .datalog import evaluate  # pyDatalog is imported only when a vessel is evaluated
 
     windows = tuple(sorted((r.id, r.in_force_from.toordinal(), (r.in_force_until or date.max).toordinal())
                            for r in law.regulations.values()))
@@ -724,15 +709,7 @@ def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool
             facts.append(("want_temporary", v.id))
     facts.append(("today", as_of.toordinal()))
     facts += [("amended", a) for a in sorted(amended)]
-    with _LOCK:
-        pyDatalog.clear()
-        pyDatalog.load(RULES)
-        _declare()
-        for fact in facts:
-            pyDatalog.assert_fact(*fact)
-        result = pyDatalog.ask("derived(V, K, X, Y, N)")
-        rows = list(result.answers) if result else []
-        pyDatalog.clear()
+    rows = evaluate(RULES, FACT_PREDICATES, facts, "derived(V, K, X, Y, N)")
     out = {v.id: Derived() for v in vessels}
     for vid, kind, x, y, n in rows:
         d = out[vid]

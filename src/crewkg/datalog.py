@@ -1,0 +1,41 @@
+"""One evaluation of a pyDatalog program: the single way the eligibility and the manning programs are run.
+
+pyDatalog keeps its database in module state, so an evaluation is one unit under one lock: clear, load the rules,
+assert the facts, declare the fact predicates that received none, ask one query, clear again. Nothing of one call
+leaks into the next, and the two programs never see each other's facts (design.md, engine traps)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+
+from pyDatalog import pyDatalog, pyParser
+
+_LOCK = threading.Lock()
+
+
+def evaluate(rules: str, predicates: Mapping[str, int], facts: list[tuple], query: str) -> list[tuple]:
+    """The answers to `query` (a tuple of values per row) over `rules` and `facts`.
+
+    `predicates` names every fact predicate the rules read, with its arity: pyDatalog raises "Predicate without
+    definition" for one that has no fact (a record without exams, a vessel without functions), so each of those is
+    declared by asserting and retracting a fact."""
+    with _LOCK:
+        pyDatalog.clear()
+        try:
+            # Not pyDatalog.load(): it adds only an inspect.stack() walk to pick up the caller's atomized globals (these
+            # programs have none), which reads the source file of every frame (~7 ms of a cold CLI call) and probes
+            # every global of the calling module with hasattr().
+            pyParser.load(rules)
+            for fact in facts:
+                pyDatalog.assert_fact(*fact)
+            asserted = {fact[0] for fact in facts}
+            for name, arity in predicates.items():
+                if name not in asserted:
+                    dummy = ("\u2205",) * arity
+                    pyDatalog.assert_fact(name, *dummy)
+                    pyDatalog.retract_fact(name, *dummy)
+            result = pyDatalog.ask(query)
+            return list(result.answers) if result else []
+        finally:
+            pyDatalog.clear()
