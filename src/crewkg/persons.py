@@ -156,8 +156,8 @@ def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
     return persons
 
 
-class _Checker:
-    """Small typed accessors that raise InputError with the field path."""
+class Checker:
+    """Small typed accessors that raise InputError with the field path (person, vessel and roster records)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -214,7 +214,7 @@ class _Checker:
 
 def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person:
     """Schema check and conversion of a YAML/JSON record (design.md, 'Person record')."""
-    c = _Checker(source)
+    c = Checker(source)
     c.mapping(data, "", TOP_KEYS)
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):

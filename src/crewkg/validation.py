@@ -46,7 +46,7 @@ def _class_facts():
     return g
 
 
-def _report(results_graph) -> list[tuple[str, str]]:
+def _report(results_graph) -> list[tuple[str | None, str, str]]:
     from rdflib.namespace import SH
 
     out = []
@@ -56,8 +56,32 @@ def _report(results_graph) -> list[tuple[str, str]]:
         path = results_graph.value(r, SH.resultPath)
         msg = results_graph.value(r, SH.resultMessage)
         node = results_graph.value(r, SH.focusNode)
-        out.append((str(path).rsplit("#", 1)[-1] if path is not None else str(node), str(msg)))
-    return sorted(out)
+        out.append((str(path).rsplit("#", 1)[-1] if path is not None else None, str(node), str(msg or "")))
+    return out
+
+
+def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False) -> list[tuple[str | None, str, str]]:
+    """The SHACL violations of a record graph as (local name of the path or None, focus node, message); empty when it
+    conforms. `vocabulary` is the part of the ontology and kb the shapes look up. A record that conformed once is
+    remembered under `key` (its content hash with the shapes and kb version), so it costs no pySHACL run again."""
+    if _seen(key):
+        return []
+    from pyshacl import validate
+    from rdflib import Graph
+
+    merged = Graph()
+    for triple in vocabulary:
+        merged.add(triple)
+    for triple in data_graph:
+        merged.add(triple)
+    conforms, results, _ = validate(merged, shacl_graph=shapes, inference="none", advanced=advanced)
+    if not conforms:
+        return _report(results) or [(None, "", "does not conform")]
+    cdir = cache_dir()
+    if cdir is not None:
+        (cdir / "shacl-ok").mkdir(exist_ok=True)
+        (cdir / "shacl-ok" / key).touch()
+    return []
 
 
 def _key(text: str) -> str:
@@ -84,25 +108,10 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
     """Raise InputError naming the first violated shape of a record graph."""
     if key is None:
         key = _key("\n".join(sorted(data_graph.serialize(format="nt").splitlines())))
-    cdir = cache_dir()
-    marker = cdir / "shacl-ok" / key if cdir else None
-    if marker is not None and marker.exists():
-        return
-    from pyshacl import validate
-    from rdflib import Graph
-
-    merged = Graph()
-    for triple in _class_facts():
-        merged.add(triple)
-    for triple in data_graph:
-        merged.add(triple)
-    conforms, results, _ = validate(merged, shacl_graph=_shapes(), inference="none", advanced=True)
-    if not conforms:
-        field, msg = _report(results)[0]
+    found = sorted((path or node, msg) for path, node, msg in violations(data_graph, _class_facts(), _shapes(), key, advanced=True))
+    if found:
+        field, msg = found[0]
         raise InputError(source, field, f"a record that conforms to ontology/shapes.ttl ({msg})")
-    if marker is not None:
-        marker.parent.mkdir(exist_ok=True)
-        marker.touch()
 
 
 def validate_kb() -> list[tuple[str, str]]:
@@ -110,4 +119,4 @@ def validate_kb() -> list[tuple[str, str]]:
     from pyshacl import validate
 
     conforms, results, _ = validate(_ontology_and_kb(), shacl_graph=_shapes("kb-shapes.ttl"), inference="none")
-    return [] if conforms else _report(results)
+    return [] if conforms else sorted((path or node, msg) for path, node, msg in _report(results))

@@ -20,9 +20,9 @@ from typing import Any
 
 from .errors import InputError
 from .law import Law
-from .locations import cache_dir, ontology_dir
+from .locations import ontology_dir
 from .manning import ManningLaw
-from .persons import ID_RE, Person, person_from_mapping, read_mapping
+from .persons import ID_RE, Checker, Person, person_from_mapping, read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"
@@ -63,14 +63,8 @@ def _file(path: Path, what: str) -> Path:
     return path
 
 
-class _Check:
-    """Typed accessors raising InputError with the field path."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, fld: str, expected: str, got: object = None) -> InputError:
-        return InputError(self.source, fld, expected, got)
+class _Check(Checker):
+    """The record checker with the vessel's own number kinds (lengths, counts of at least N, tokens)."""
 
     def number(self, value: Any, fld: str, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -84,11 +78,6 @@ class _Check:
             raise self.fail(fld, f"a whole number ({minimum} or more)", value)
         if value < minimum:
             raise self.fail(fld, f"a whole number of {minimum} or more", value)
-        return value
-
-    def boolean(self, value: Any, fld: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(fld, "true or false", value)
         return value
 
     def token(self, value: Any, fld: str, allowed: list[str]) -> str:
@@ -250,34 +239,16 @@ def _vocabulary():
 
 
 def _shacl(data_graph, source: str, key: str, ml: ManningLaw, prefix: str = "") -> None:
-    """Raise InputError naming the first violated shape; a record that passed once is remembered by its hash."""
-    cdir = cache_dir()
-    marker = cdir / "shacl-ok" / key if cdir else None
-    if marker is not None and marker.exists():
-        return
-    from pyshacl import validate
-    from rdflib import Graph
-    from rdflib.namespace import SH
+    """Raise InputError naming the first violated shape, by the record's key for the attribute."""
+    from .validation import violations
 
-    merged = Graph()
-    for triple in _vocabulary():
-        merged.add(triple)
-    for triple in data_graph:
-        merged.add(triple)
-    conforms, results, _ = validate(merged, shacl_graph=_shapes(), inference="none")
-    if not conforms:
-        found = []
-        for r in results.subjects(SH.resultSeverity, SH.Violation):
-            path = results.value(r, SH.resultPath)
-            msg = str(results.value(r, SH.resultMessage) or "")
-            attr = ml.attributes.get(str(path).rsplit("#", 1)[-1]) if path is not None else None
-            fld = attr.key if attr else (str(path).rsplit("#", 1)[-1] if path is not None else "")
-            found.append((fld, msg))
+    found = []
+    for path, _node, msg in violations(data_graph, _vocabulary(), _shapes(), key):
+        attr = ml.attributes.get(path) if path is not None else None
+        found.append((attr.key if attr else (path or ""), msg))
+    if found:
         fld, msg = sorted(found)[0]
         raise InputError(source, prefix + fld, f"a record that conforms to ontology/manning-shapes.ttl ({msg})")
-    if marker is not None:
-        marker.parent.mkdir(exist_ok=True)
-        marker.touch()
 
 
 def _key(payload: Any, ml: ManningLaw) -> str:
