@@ -33,6 +33,11 @@ def _fail(exc: InputError) -> None:
     raise typer.Exit(2)
 
 
+def json_text(value: object) -> str:
+    """The JSON form every command prints or writes: UTF-8 as is (German wording stays readable), indented."""
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
 def _as_of(value: str | None) -> date:
     if value is None:
         return date.today()
@@ -70,7 +75,7 @@ def check(
         return
     if fmt is Format.json:
         out = answers if person.is_dir() else answers[0]
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(out))
         return
     from .render import print_answer
 

@@ -1,6 +1,5 @@
 """Career commands (issue 4): `crewkg paths`, `plan`, `programme`, `cohort`. Imports inside the commands keep `crewkg check` fast."""
 
-import json
 import os
 import sys
 from enum import Enum
@@ -9,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import Format, Lang, _as_of, _fail, app
+from .cli import Format, Lang, _as_of, _fail, app, json_text
 from .errors import InputError
 
 
@@ -99,7 +98,7 @@ def paths(
 
         g = career_graph(load_law(), lang.value, days_per_period=days_per_year)
         if fmt is PictureFormat.json:
-            data: bytes | str = json.dumps(node_link(g), ensure_ascii=False, indent=2) + "\n"
+            data: bytes | str = json_text(node_link(g))
         elif fmt is PictureFormat.graphml:
             data = graphml_text(g)
         elif fmt is PictureFormat.html:
@@ -165,7 +164,7 @@ def plan(
         except InputError as exc:
             _fail(exc)
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result))
         return
     from rich.console import Console
 
@@ -205,7 +204,7 @@ def programme(
         _fail(exc)
         return
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result))
         return
     from .programmes import report_lines
 
@@ -251,14 +250,14 @@ def cohort(
             elif suffix == ".csv":
                 report = csv_text(law, rows, lang.value)
             else:
-                report = json.dumps(_json(rows, target, day), ensure_ascii=False, indent=2) + "\n"
+                report = json_text(_json(rows, target, day))
             _write(out, report)
     except InputError as exc:
         _fail(exc)
         return
     errors = sum(1 for r in rows if r["error"])
     if fmt is CohortFormat.json:
-        sys.stdout.write(json.dumps(_json(rows, target, day), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(_json(rows, target, day)))
     elif fmt is CohortFormat.csv:
         sys.stdout.write(csv_text(law, rows, lang.value))
     else:

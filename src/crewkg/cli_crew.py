@@ -4,14 +4,13 @@ The command is thin: the answer comes from manning.crew_answer (the same call th
 only prints it — JSON for programs, and for people the table row that applies, why, and the roster verdict.
 """
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from .cli import Format, Lang, _as_of, _fail, app
+from .cli import Format, Lang, _as_of, _fail, app, json_text
 from .errors import InputError
 
 TEXT = {
@@ -67,7 +66,7 @@ def crew(
         _fail(exc)
         return
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(answer))
         return
     print_crew(law, answer, lang.value)
 
