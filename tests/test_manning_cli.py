@@ -132,6 +132,8 @@ BAD_VESSELS = {
     "s1_unmet with standard S1": (DAY_TRIP | {"s1_unmet": ["a"]}, "field 's1_unmet'"),
     "unknown S1 litera": (DAY_TRIP | {"standard": "none", "s1_unmet": ["j"]}, "field 's1_unmet[0]'"),
     "length zero": (DAY_TRIP | {"length_m": 0}, "field 'length_m'"),
+    "infinite length (YAML .inf)": (DAY_TRIP | {"length_m": float("inf")}, "field 'length_m': expected a finite number"),
+    "engine power not a number (YAML .nan)": (DAY_TRIP | {"engine_kw": float("nan")}, "field 'engine_kw': expected a finite number"),
     "a convoy without lighters": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11, "standard": "S1",
                                    "engine_kw": 500, "convoy": {"propelled_by": "pusher", "barges": 0}}, "field 'convoy.barges'"),
     "a convoy propelled by a cabin ship": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11,

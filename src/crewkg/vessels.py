@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -69,6 +70,8 @@ class _Check(Checker):
     def number(self, value: Any, fld: str, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(fld, "a number", value)
+        if not math.isfinite(value):  # YAML's .inf and .nan are floats
+            raise self.fail(fld, "a finite number", value)
         if value < 0 or (positive and value == 0):
             raise self.fail(fld, "a number greater than 0" if positive else "a number that is not negative", value)
         return float(value)
