@@ -58,10 +58,10 @@ def synthetic(n: int, seed: int = 2026) -> list[dict[str, str]]:
 
 
 def main() -> None:
-    from crewkg.careers import career_graph
-    from crewkg.cohorts import evaluate_cohort, load_cohort
-    from crewkg.law import load_law
-    from crewkg.planning import Pace
+    from crewkg.careers.cohorts import evaluate_cohort, load_cohort
+    from crewkg.careers.graph import career_graph
+    from crewkg.careers.planning import Pace
+    from crewkg.law.statute import load_law
 
     folder = Path(tempfile.mkdtemp(prefix="crewkg-cohort-bench-"))
     path = folder / "cohort.csv"

@@ -53,9 +53,9 @@ def main() -> None:
         shutil.rmtree(empty, ignore_errors=True)
 
     os.environ["CREWKG_CACHE"] = cache
-    from crewkg.answers import check as run_check
-    from crewkg.law import load_law
-    from crewkg.persons import load_persons
+    from crewkg.answers.eligibility import check as run_check
+    from crewkg.law.statute import load_law
+    from crewkg.records.load import load_persons
 
     law = load_law()
     persons = load_persons(EXAMPLE, law, date(2026, 11, 30))

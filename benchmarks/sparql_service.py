@@ -80,7 +80,7 @@ def generate_record(i: int, rng: random.Random, roles: list[str], cert_by_role: 
 
 
 def generate(n: int, seed: int = 2026) -> list[dict]:
-    from crewkg.law import load_law
+    from crewkg.law.statute import load_law
 
     law = load_law()
     deck = law.ids_of("DeckCrewRole")
@@ -93,9 +93,9 @@ def generate(n: int, seed: int = 2026) -> list[dict]:
 
 def _evaluate_chunk(records: list[dict]) -> tuple[int, str]:
     """Worker process: schema-check the records, run Datalog once, return N-Triples of records + derived facts."""
-    from crewkg.export import evaluate
-    from crewkg.law import load_law
-    from crewkg.persons import person_from_mapping
+    from crewkg.law.statute import load_law
+    from crewkg.records.persons import person_from_mapping
+    from crewkg.service.export import evaluate
 
     law = load_law()
     persons = [person_from_mapping(r, law, AS_OF, r["id"]) for r in records]
@@ -250,7 +250,7 @@ def main() -> None:
     ap.add_argument("--register", type=Path, help="keep the generated register here and reuse it when it exists")
     args = ap.parse_args()
 
-    from crewkg.sparql import canned_queries
+    from crewkg.service.sparql import canned_queries
 
     # queries that need more than persons (e.g. rosters-failing needs vessels and rosters, `# requires:`) are left out
     queries = [q for q in canned_queries() if not q.requires]

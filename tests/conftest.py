@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from crewkg.law import Law, load_law
+from crewkg.law.statute import Law, load_law
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.cli import app
+from crewkg.cli.common import app
 
 AS_OF = "2026-11-30"
 TTL_HEAD = (

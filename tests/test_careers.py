@@ -13,13 +13,15 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.careers import START, career_graph, crediting_limits, graphml_text, node_link
-from crewkg.cli import app
+from crewkg.careers.graph import START, career_graph, graphml_text, node_link
+from crewkg.careers.pictures import draw, html_page
+from crewkg.careers.planning import Pace, accrue, pathway_minimum_days
+from crewkg.cli.common import app
 from crewkg.errors import InputError
-from crewkg.law import load_graph, load_law
+from crewkg.law.cache import load_graph
+from crewkg.law.crediting import crediting_limits
+from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir
-from crewkg.pictures import draw, html_page
-from crewkg.planning import Pace, accrue, pathway_minimum_days
 
 runner = CliRunner()
 PREFIX = "PREFIX crew: <https://w3id.org/crewkg/onto#>\n"
@@ -212,7 +214,7 @@ def test_the_careers_module_imports_nothing_heavy():
     import subprocess
     import sys
 
-    mods = "crewkg.careers, crewkg.planning, crewkg.pictures, crewkg.cohorts, crewkg.programmes"
+    mods = "crewkg.careers.graph, crewkg.careers.planning, crewkg.careers.routes, crewkg.careers.pictures, crewkg.careers.cohorts, crewkg.careers.programmes"
     code = f"import sys, {mods}; print(any(m in sys.modules for m in ('networkx', 'matplotlib', 'rdflib', 'pyvis')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from crewkg.answers import check
-from crewkg.law import Law, load_law
-from crewkg.persons import Person, person_from_mapping
+from crewkg.answers.eligibility import check
+from crewkg.law.statute import Law, load_law
+from crewkg.records.persons import Person, person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 DAY = timedelta(days=1)

@@ -9,7 +9,7 @@ import sys
 import yaml
 from typer.testing import CliRunner
 
-from crewkg.cli import app
+from crewkg.cli.common import app
 
 runner = CliRunner()
 BOOTSMANN_140 = {"id": "maria", "birth_date": "1998-02-10", "medical_fitness": True, "radio_certificate": True,
@@ -66,9 +66,9 @@ def test_certificates_without_text_in_the_sources_are_not_covered_rather_than_re
 
 
 def test_turtle_yaml_and_json_records_give_the_same_answer(tmp_path):
-    from crewkg.law import load_law
-    from crewkg.persons import person_from_mapping
-    from crewkg.rdf_records import person_graph
+    from crewkg.law.statute import load_law
+    from crewkg.records.persons import person_from_mapping
+    from crewkg.records.turtle import person_graph
 
     law = load_law()
     from datetime import date

@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.answers import check
-from crewkg.cli import app
+from crewkg.answers.eligibility import check
+from crewkg.cli.common import app
 from crewkg.errors import InputError
-from crewkg.law import load_law
-from crewkg.persons import SUFFIXES, person_from_mapping, read_mapping
-from crewkg.rdf_records import person_from_turtle, person_graph
-from crewkg.validation import shacl_check
+from crewkg.law.statute import load_law
+from crewkg.records.persons import SUFFIXES, person_from_mapping, read_mapping
+from crewkg.records.shacl import shacl_check
+from crewkg.records.turtle import person_from_turtle, person_graph
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 AS_OF = date(2026, 11, 30)

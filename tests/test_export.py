@@ -9,12 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import PROV, RDF, RDFS
-from typer.testing import CliRunner
-
-from crewkg.cli import app
-from crewkg.export import (
+from crewkg.service.export import (
     DERIVED,
     D,
     derived_triples,
@@ -26,9 +21,14 @@ from crewkg.export import (
     requirement_iri,
     role_iri,
 )
-from crewkg.law import load_graph
-from crewkg.namespaces import CREW, KB, PERSON
-from crewkg.persons import person_from_mapping
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import PROV, RDF, RDFS
+from typer.testing import CliRunner
+
+from crewkg.cli.common import app
+from crewkg.law.cache import load_graph
+from crewkg.law.namespaces import CREW, KB, PERSON
+from crewkg.records.persons import person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
@@ -175,7 +175,7 @@ def test_every_term_an_export_uses_is_defined_in_the_ontology(law):
 
 def test_derived_triples_are_a_transcription_of_the_eligibility_answer(law):
     """The graph and the JSON answer never disagree: every certificate's eligible flag is the same."""
-    from crewkg.answers import check
+    from crewkg.answers.eligibility import check
 
     person = person_from_mapping(BOOTSMANN, law, AS_OF, "test")
     answer = check(law, [person], AS_OF)[0]

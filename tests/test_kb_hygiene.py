@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from crewkg.law import load_graph, load_law
-from crewkg.validation import validate_kb
+from crewkg.law.cache import load_graph
+from crewkg.law.statute import load_law
+from crewkg.records.shacl import validate_kb
 
 PREFIXES = """
 PREFIX crew: <https://w3id.org/crewkg/onto#>

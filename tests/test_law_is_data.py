@@ -9,11 +9,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from crewkg.answers import check
-from crewkg.cli import app
-from crewkg.law import load_law
+from crewkg.answers.eligibility import check
+from crewkg.cli.common import app
+from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir
-from crewkg.persons import person_from_mapping
+from crewkg.records.persons import person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 RECORD = {"id": "eva", "birth_date": "2000-01-01", "medical_fitness": True, "exams": ["Anlage8"],

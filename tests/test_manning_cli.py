@@ -10,7 +10,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from crewkg.cli import app
+from crewkg.cli.common import app
 
 
 def _runner() -> CliRunner:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from crewkg.law import load_law
-from crewkg.manning import crew_answer, load_manning
-from crewkg.vessels import load_roster, load_vessel
+from crewkg.answers.crew import crew_answer
+from crewkg.law.manning import load_manning
+from crewkg.law.statute import load_law
+from crewkg.records.vessels import load_roster, load_vessel
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 VESSELS = sorted((EXAMPLES / "vessels").glob("*.yaml"))

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from crewkg.law import load_graph, load_law
+from crewkg.answers.crew import requirement
+from crewkg.answers.rosters import check_roster
+from crewkg.law.cache import load_graph
+from crewkg.law.manning import load_manning
+from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir, ontology_dir
-from crewkg.manning import load_manning, requirement
-from crewkg.rosters import check_roster
-from crewkg.vessels import roster_from_mapping, vessel_from_mapping
+from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
 MANNING_FILES = [kb_dir() / "schbv2022" / "04_mindestbesatzung.ttl", *sorted((kb_dir() / "schbesv2004").glob("*.ttl"))]
 

@@ -13,11 +13,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from crewkg.answers import check
-from crewkg.cli import app
-from crewkg.law import load_law
-from crewkg.persons import load_persons, person_from_mapping
-from crewkg.planning import Pace, accrue, plan, plan_lines, why_first
+from crewkg.answers.eligibility import check
+from crewkg.careers.planning import Pace, accrue
+from crewkg.careers.routes import plan, plan_lines, why_first
+from crewkg.cli.common import app
+from crewkg.law.statute import load_law
+from crewkg.records.load import load_persons
+from crewkg.records.persons import person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

@@ -15,13 +15,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from crewkg import cohorts
-from crewkg.careers import career_graph
-from crewkg.cli import app
-from crewkg.cohorts import chart_certificates, evaluate_cohort, load_cohort, month_counts
-from crewkg.law import load_law
-from crewkg.planning import Pace
-from crewkg.programmes import check_programme, load_programme, programme_from_mapping
+from crewkg.careers import cohorts
+from crewkg.careers.cohorts import chart_certificates, evaluate_cohort, load_cohort, month_counts
+from crewkg.careers.graph import career_graph
+from crewkg.careers.planning import Pace
+from crewkg.careers.programmes import check_programme, load_programme, programme_from_mapping
+from crewkg.cli.common import app
+from crewkg.law.statute import load_law
 
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]

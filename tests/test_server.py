@@ -25,12 +25,12 @@ from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 from typer.testing import CliRunner
 
-from crewkg.cli import app
+from crewkg.cli.common import app
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 VESSEL = EXAMPLES.parent / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
 SHORT_ROSTER = EXAMPLES.parent / "rosters" / "01-ms-wachau-short.yaml"
-HAS_MANNING = importlib.util.find_spec("crewkg.manning") is not None
+HAS_MANNING = importlib.util.find_spec("crewkg.answers.crew") is not None
 MAX_QUERY = 4000
 TIMEOUT = 2.0
 PERSON = "https://w3id.org/crewkg/person/"
@@ -355,7 +355,7 @@ def test_crew_api_gives_the_answer_of_crewkg_crew(client):
 
 @pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: no --crew")
 def test_sparqlwrapper_asks_which_rosters_fail(server):
-    from crewkg.sparql import canned_queries
+    from crewkg.service.sparql import canned_queries
 
     query = next(q.text for q in canned_queries() if q.name == "rosters-failing")
     bindings = wrapper(server, query).query().convert()["results"]["bindings"]

@@ -13,9 +13,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from crewkg.cli import app
-from crewkg.persons import load_persons, person_from_mapping
-from crewkg.sparql import STORES, build_store, canned_queries, new_store, put_persons, short
+from crewkg.cli.common import app
+from crewkg.records.load import load_persons
+from crewkg.records.persons import person_from_mapping
+from crewkg.service.sparql import STORES, build_store, canned_queries, new_store, put_persons, short
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
@@ -29,7 +30,7 @@ def persons(law):
 
 VESSELS = EXAMPLES.parent / "vessels"
 ROSTERS = EXAMPLES.parent / "rosters"
-HAS_MANNING = importlib.util.find_spec("crewkg.manning") is not None
+HAS_MANNING = importlib.util.find_spec("crewkg.answers.crew") is not None
 #: vessels and their rosters on 2026-11-30 (the roster files name their vessel in the header)
 CREWS = [("01-ms-wachau-danube-day-trip.yaml", r) for r in ("01-ms-wachau-full.yaml", "01-ms-wachau-short.yaml",
                                                             "01-ms-wachau-substitution.yaml")] + [
@@ -45,7 +46,7 @@ def stores(law, persons):
 
 @pytest.fixture(scope="module")
 def answers(law, persons):
-    from crewkg.answers import check
+    from crewkg.answers.eligibility import check
 
     return {a["person"]: a for a in check(law, persons, AS_OF)}
 
@@ -62,7 +63,7 @@ def rows(store, name: str) -> list[tuple[str, ...]]:
 # ------------------------------------------------------------------------------------------------------
 def test_there_are_at_least_ten_documented_canned_queries():
     assert len(CANNED) >= 10
-    assert ("rosters-failing" in CANNED) is HAS_MANNING  # `# requires: crewkg.manning` hides it otherwise
+    assert ("rosters-failing" in CANNED) is HAS_MANNING  # `# requires: crewkg.answers.crew` hides it otherwise
     for q in CANNED.values():
         assert q.title and len(q.description) > 40, q.name
         assert q.text.lstrip().startswith("# title:"), q.name

@@ -1,5 +1,5 @@
 """`python -m crewkg`: the same CLI as the console script, with every command registered."""
 
-from .cli import app
+from crewkg.cli.common import app
 
 app()

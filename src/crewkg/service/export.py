@@ -29,9 +29,9 @@ from typing import Any
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import PROV, RDF, RDFS, XSD, DefinedNamespace
 
-from .law import Law
-from .namespaces import CREW, CREW_IRI, KB, PERSON
-from .persons import Person
+from crewkg.law.namespaces import CREW, CREW_IRI, KB, PERSON
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person
 
 DERIVED_IRI = "https://w3id.org/crewkg/derived/"
 DERIVED = Namespace(DERIVED_IRI)
@@ -165,8 +165,8 @@ def _record_nodes(p: Person) -> dict[str, list[URIRef]]:
 
 def record_triples(p: Person) -> list[Triple]:
     """The person's record as RDF (rdf_records.person_graph), its blank nodes replaced by stable IRIs."""
-    from .namespaces import local
-    from .rdf_records import person_graph
+    from crewkg.law.namespaces import local
+    from crewkg.records.turtle import person_graph
 
     g = person_graph(p)
     s = PERSON[p.id]
@@ -267,7 +267,7 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
 
 def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]:
     """The derived facts of one person's eligibility answer (answers.person_answer) with provenance."""
-    from .answers import regulation_in_force
+    from crewkg.answers.eligibility import regulation_in_force
 
     pid = p.id
     person = PERSON[pid]
@@ -339,7 +339,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
 
 def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Person, list[Triple], list[Triple]]]:
     """Evaluate persons in one Datalog run; yield (person, record triples, derived triples)."""
-    from .answers import check
+    from crewkg.answers.eligibility import check
 
     for p, answer in zip(persons, check(law, persons, as_of), strict=True):
         yield p, record_triples(p), derived_triples(law, p, answer)
@@ -360,8 +360,8 @@ def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, per
                        lang: str = "de") -> list[Triple]:
     """The roster record (membership and each crew member's record) and the derived crew check of one
     `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster."""
-    from .manning import MANNING
-    from .vessels import ROSTER_IRI, VESSEL_IRI
+    from crewkg.law.manning import MANNING
+    from crewkg.records.vessels import ROSTER_IRI, VESSEL_IRI
 
     by_citation = _provision_by_citation(law)
     check = crew_check_iri(answer["vessel"], roster)

@@ -27,10 +27,10 @@ from typing import Any
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
-from .errors import InputError
-from .export import DERIVED_IRI, Triple, derived_subjects, evaluate, record_subjects
-from .law import Law
-from .namespaces import CREW_IRI, KB_IRI, PERSON_IRI
+from crewkg.errors import InputError
+from crewkg.law.namespaces import CREW_IRI, KB_IRI, PERSON_IRI
+from crewkg.law.statute import Law
+from crewkg.service.export import DERIVED_IRI, Triple, derived_subjects, evaluate, record_subjects
 
 #: prefixes every query may use without declaring them (queries that declare them work elsewhere too)
 PREFIXES = {
@@ -332,7 +332,7 @@ def new_store(kind: str, law_graph: Graph | None = None) -> Store:
     """An empty store of the kind, holding ontology + kb."""
     if kind not in STORES:
         raise InputError("--store", "store", f"one of {list(STORES)}", kind)
-    from .law import load_graph
+    from crewkg.law.cache import load_graph
 
     store: Store = MemoryStore() if kind == "memory" else OxigraphStore()
     store.load_graph(law_graph if law_graph is not None else load_graph())
@@ -356,7 +356,7 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
     """Add RDF files as they are (an earlier `crewkg export`, a register's records): Turtle, N-Triples or
     JSON-LD by suffix. A file that does not parse is an InputError naming it."""
-    from .export import format_for_suffix
+    from crewkg.service.export import format_for_suffix
 
     for path in paths:
         fmt = format_for_suffix(path.suffix)
@@ -394,11 +394,12 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
     pairs = list(pairs)
     if not pairs:
         return
-    if importlib.util.find_spec("crewkg.manning") is None:
+    if importlib.util.find_spec("crewkg.answers.crew") is None:
         raise InputError("--crew", "crew", "the crewkg.manning module, which this installation lacks")
-    from .export import crew_check_subjects, crew_check_triples
-    from .manning import crew_answer, load_manning
-    from .vessels import load_roster, load_vessel, vessel_graph
+    from crewkg.answers.crew import crew_answer
+    from crewkg.law.manning import load_manning
+    from crewkg.records.vessels import load_roster, load_vessel, vessel_graph
+    from crewkg.service.export import crew_check_subjects, crew_check_triples
 
     ml = load_manning(law)
     for vessel_path, roster_path in pairs:
@@ -435,7 +436,7 @@ class CannedQuery:
 
 
 def queries_dir() -> Path:
-    from .locations import kb_dir
+    from crewkg.locations import kb_dir
 
     return kb_dir() / "queries"
 

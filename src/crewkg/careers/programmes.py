@@ -20,9 +20,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .law import Law
-from .persons import ID_RE, SEA_KEYS, person_from_mapping, read_mapping
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping, read_mapping
 
 PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
 ENTRY_KEYS = {"min_age", "professional_experience_years", "vocational_training_years", "sea_days"}
@@ -105,7 +105,7 @@ def load_programme(path: Path, law: Law) -> ProgrammeDesign:
 def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str, Any]:
     """The person record of someone completing the programme on `as_of`: entry facts, the programme, its Fahrzeit,
     and the documents every candidate needs anyway."""
-    from .planning import add_months, role_depths
+    from crewkg.careers.planning import add_months, role_depths
 
     depths = role_depths(law)
     lowest = min(depths, key=lambda r: (depths[r], law.ids_of("DeckCrewRole").index(r)))
@@ -137,7 +137,7 @@ def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
 
 def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = "de") -> dict[str, Any]:
     """Which pathways the programme serves and, for the others that accept a programme for its role, what it lacks."""
-    from .answers import check
+    from crewkg.answers.eligibility import check
 
     graduate = person_from_mapping(graduate_record(design, law, as_of), law, as_of, design.source or design.id)
     answer = check(law, [graduate], as_of, lang)[0]
@@ -182,7 +182,7 @@ TEXT = {
 
 def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str]:
     """The text report: served pathways first, then what every other candidate pathway lacks."""
-    from .wording import missing_sentence
+    from crewkg.messages.wording import missing_sentence
 
     t = TEXT[lang]
     lines = [t["head"].format(id=result["programme"], role=law.label(result["for"], lang), months=result["months"],

@@ -19,11 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .law import Law
-from .locations import ontology_dir
-from .manning import ManningLaw
-from .persons import ID_RE, Checker, Person, person_from_mapping, read_mapping
+from crewkg.errors import InputError
+from crewkg.law.manning import ManningLaw
+from crewkg.law.statute import Law
+from crewkg.locations import ontology_dir
+from crewkg.records.persons import ID_RE, Checker, Person, person_from_mapping, read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"
@@ -193,8 +193,8 @@ def vessel_graph(v: Vessel, ml: ManningLaw):
     from rdflib import Graph, Literal, URIRef
     from rdflib.namespace import RDF, XSD
 
-    from .manning import MANNING
-    from .namespaces import CREW_IRI
+    from crewkg.law.manning import MANNING
+    from crewkg.law.namespaces import CREW_IRI
 
     g = Graph()
     g.bind("crew", CREW_IRI)
@@ -243,7 +243,7 @@ def _vocabulary():
 
 def _shacl(data_graph, source: str, key: str, ml: ManningLaw, prefix: str = "") -> None:
     """Raise InputError naming the first violated shape, by the record's key for the attribute."""
-    from .validation import violations
+    from crewkg.records.shacl import violations
 
     found = []
     for path, _node, msg in violations(data_graph, _vocabulary(), _shapes(), key):
@@ -298,9 +298,9 @@ def roster_graph(name: str, persons: list[Person]):
     from rdflib import URIRef
     from rdflib.namespace import RDF
 
-    from .manning import MANNING
-    from .namespaces import PERSON
-    from .rdf_records import person_graph
+    from crewkg.law.manning import MANNING
+    from crewkg.law.namespaces import PERSON
+    from crewkg.records.turtle import person_graph
 
     g = person_graph(persons[0])
     for p in persons[1:]:
@@ -315,8 +315,8 @@ def roster_graph(name: str, persons: list[Person]):
 
 def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Person]:
     """Read and check a roster: each person against the person shapes (shapes.ttl), the roster against manning-shapes."""
-    from .rdf_records import person_to_mapping
-    from .validation import shacl_check_person
+    from crewkg.records.load import shacl_check_person
+    from crewkg.records.turtle import person_to_mapping
 
     data = read_mapping(_file(path, "roster record"))
     persons = roster_from_mapping(data, law, as_of, str(path))

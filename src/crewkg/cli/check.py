@@ -1,59 +1,13 @@
-"""The crewkg command line. Thin: every answer comes from the library calls in answers.py, so the CLI,
-the HTTP API and the RDF export never disagree. Bad input exits 2 with one message, and nothing is written.
+"""`crewkg check` and `crewkg explain`: eligibility per certificate, and the derivation of one certificate."""
 
-No `from __future__ import annotations` here or in cli_*.py: typer reads every command's signature on each call,
-and string annotations would be evaluated again for every command (~20 ms of a cold `crewkg check`)."""
-
-import json
 import sys
-from datetime import date
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .errors import InputError
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Austrian inland-navigation crew law as a knowledge graph.")
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-
-
-class Lang(str, Enum):
-    de = "de"
-    en = "en"
-
-
-def _fail(exc: InputError) -> None:
-    typer.echo(f"crewkg: error: {exc.message()}", err=True)
-    raise typer.Exit(2)
-
-
-def json_text(value: object) -> str:
-    """The JSON form every command prints or writes: UTF-8 as is (German wording stays readable), indented."""
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
-
-
-def _as_of(value: str | None) -> date:
-    if value is None:
-        return date.today()
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        _fail(InputError("--as-of", "as_of", "an ISO date YYYY-MM-DD", value))
-    raise AssertionError  # unreachable
-
-
-def _load(path: Path, as_of: date):
-    from .law import load_law
-    from .persons import load_persons
-
-    law = load_law()
-    return law, load_persons(path, law, as_of)
+from crewkg.cli.common import Format, Lang, _as_of, _fail, _load, app, json_text
+from crewkg.errors import InputError
 
 
 @app.command()
@@ -67,7 +21,7 @@ def check(
     day = _as_of(as_of)
     try:
         law, persons = _load(person, day)
-        from .answers import check as run_check
+        from crewkg.answers.eligibility import check as run_check
 
         answers = run_check(law, persons, day, lang.value)
     except InputError as exc:
@@ -77,7 +31,7 @@ def check(
         out = answers if person.is_dir() else answers[0]
         sys.stdout.write(json_text(out))
         return
-    from .render import print_answer
+    from crewkg.cli.render import print_answer
 
     for a in answers:
         print_answer(law, a, lang.value)
@@ -98,25 +52,12 @@ def explain(
             raise InputError(str(person), "", "exactly one person record")
         if certificate not in law.certificates:
             raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(law.certificates)}", certificate)
-        from .answers import check as run_check
+        from crewkg.answers.eligibility import check as run_check
 
         answer = run_check(law, persons, day, lang.value)[0]
     except InputError as exc:
         _fail(exc)
         return
-    from .render import print_explanation
+    from crewkg.cli.render import print_explanation
 
     print_explanation(law, persons[0], answer, certificate, lang.value)
-
-
-# Commands of the other capabilities register themselves on `app`; their modules import nothing heavy at
-# module level, so `crewkg check` stays fast.
-from . import cli_careers, cli_crew, cli_service  # noqa: E402,F401
-
-
-def main() -> None:  # pragma: no cover - console entry for python -m
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

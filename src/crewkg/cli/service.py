@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import _as_of, _fail, app
-from .errors import InputError
+from crewkg.cli.common import _as_of, _fail, app
+from crewkg.errors import InputError
 
 
 class ExportFormat(str, Enum):
@@ -33,8 +33,8 @@ class StoreKind(str, Enum):
 
 def _persons(paths: list[Path], day):
     """Every record the paths name (files or folders), ids unique across all of them."""
-    from .law import load_law
-    from .persons import load_persons
+    from crewkg.law.statute import load_law
+    from crewkg.records.load import load_persons
 
     law = load_law()
     persons, seen = [], {}
@@ -56,7 +56,7 @@ def export(
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
-    from .export import FORMATS, format_for_suffix
+    from crewkg.service.export import FORMATS, format_for_suffix
 
     day = _as_of(as_of)
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
@@ -64,7 +64,7 @@ def export(
         law, people = _persons(persons, day)
         from rdflib import Graph
 
-        from .export import export_graph
+        from crewkg.service.export import export_graph
 
         earlier = None
         if out is not None and out.exists():
@@ -101,7 +101,7 @@ def sparql(
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
-    from .sparql import canned_queries
+    from crewkg.service.sparql import canned_queries
 
     if list_:
         for q in canned_queries():
@@ -111,12 +111,12 @@ def sparql(
         _fail(InputError("QUERY_OR_FILE", "query", "a SPARQL query, a .rq file or a canned query name (or --list)"))
         return
     day = _as_of(as_of)
-    from .sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
+    from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
 
     try:
         text = resolve_query(query)
         law, people = _persons(list(data or []), day)
-        from .sparql import parse_crew_option
+        from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
         result = build_store(store.value, law, people, day, list(graph or []), crews).select(text)
@@ -160,8 +160,8 @@ def serve(
             _fail(InputError(name, name.lstrip("-"), "a positive number", value))
     try:
         law, people = _persons(list(data or []), day)
-        from .server import Service, Settings, run
-        from .sparql import build_store, parse_crew_option
+        from crewkg.service.app import Service, Settings, run
+        from crewkg.service.sparql import build_store, parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
         graph_store = build_store(store.value, law, people, day, list(graph or []), crews)

@@ -30,10 +30,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from .eligibility import birthday, completed_years, documents
-from .errors import InputError
-from .law import Law
-from .persons import Person
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person
+from crewkg.rules.eligibility import birthday, completed_years, documents
 
 #: requirement kinds the planner does not accrue: a route that lacks them is not plannable
 NOT_ACCRUED = {"SeaTime", "ProfessionalExperience", "VocationalTraining"}
@@ -54,7 +54,7 @@ class Pace:
     @classmethod
     def from_kb(cls, kb: Path | None = None, days: int | None = None) -> Pace:
         """The inland crediting limit of the kb; `days` (from `--days-per-year`) may lower it, never raise it."""
-        from .careers import crediting_limits
+        from crewkg.law.crediting import crediting_limits
 
         inland = crediting_limits(kb).get("InlandNavigation")
         if inland is None:
@@ -480,71 +480,8 @@ def _unplanned_step(answer_items: list[dict[str, Any]], held: set[str]) -> list[
     return rem
 
 
-def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
-         graph=None, planner: Planner | None = None) -> dict[str, Any]:
-    """Every route from where the person stands to `target`, fastest first (the `crewkg plan --format json` answer).
-
-    A route starts at `start` or at a certificate the person holds and passes through no other certificate the
-    person holds. Routes that cannot be planned (sea time, prior experience, a missing birth date) come last with
-    `earliest: null`; the entry that blocks them has `met_on: null`."""
-    from .careers import START, career_graph, routes_to
-
-    g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
-    result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
-    if target in person.certificates:
-        result["routes"] = [{"earliest": as_of.isoformat(), "steps": []}]
-        return result
-    planner = planner or make_planner(law, person, answer, as_of, pace)
-    held = [c for c in person.certificates if c in g]
-    routes = routes_to(g, target, [START] + held, set(held))
-    built = []
-    for route in routes:
-        results = planner.walk(route)
-        steps, earliest, ok = [], None, True
-        seen_held = set(held)
-        for (_, v, k), res in zip(route, results, strict=True):
-            if res is None or res.earliest is None:
-                ok = False
-            if res is not None:
-                remaining = res.remaining
-                day = planner.ctx.date(res.earliest).isoformat() if res.earliest is not None else None
-            else:
-                remaining = _unplanned_step(planner.ctx.items[k], seen_held)
-                day = None
-            steps.append({"certificate": v, "provision": law.citation(law.pathways[k].provision),
-                          "remaining": remaining, "earliest": day})
-            seen_held.add(v)
-            earliest = day
-        built.append(({"earliest": earliest if ok else None, "steps": steps}, route))
-    order = {w: law.pathways[w].order + 100 * law.certificates[law.pathways[w].certificate].order for w in law.pathways}
-
-    def rank(rb):
-        r, route = rb
-        n_remaining = sum(len(s["remaining"]) for s in r["steps"])
-        return (r["earliest"] is None, r["earliest"] or "", len(r["steps"]), n_remaining, [order[k] for _, _, k in route])
-
-    result["routes"] = [r for r, _ in sorted(built, key=rank)]
-    return result
 
 
-def reach_dates(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace, g, target: str,
-                planner: Planner | None = None) -> dict[str, date | None]:
-    """The earliest date the person can hold each certificate on a route to `target` (for cohort charts): held or
-    eligible today → the evaluation date; None where no route can be planned."""
-    from .careers import START, routes_to
-
-    planner = planner or make_planner(law, person, answer, as_of, pace)
-    held = [c for c in person.certificates if c in g]
-    out: dict[str, date | None] = {c: as_of for c in held}
-    for route in routes_to(g, target, [START] + held, set(held)):
-        for (_, v, _), res in zip(route, planner.walk(route), strict=True):
-            if res is None or res.earliest is None:
-                out.setdefault(v, None)
-                break
-            day = planner.ctx.date(res.earliest)
-            if out.get(v) is None or day < out[v]:
-                out[v] = day
-    return out
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -592,143 +529,3 @@ def pathway_minimum_days(law: Law, pathway_id: str, pace: Pace) -> tuple[int | N
     return out[0], out[1]
 
 
-# ------------------------------------------------------------------------------------------------------------
-# Text: the routes for people, and why the first beats the second
-
-TEXT = {
-    "de": {
-        "head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
-        "held": "{person} hat {target} bereits.", "none": "Kein Weg im kb führt zu {target}.",
-        "route": "Weg {i} — frühestens {date}", "route_blocked": "Weg {i} — nicht planbar",
-        "step": "  {n}. {cert} nach {prov} — {date}", "step_blocked": "  {n}. {cert} nach {prov} — nicht planbar",
-        "nothing": "       nichts offen", "on": "→ {date}", "unplanned": "→ nicht planbar", "plan": "Plan: Alternative {n}",
-        "why": "Warum Weg 1: {s}",
-        "faster": "Weg 1 ist am {e1} abgeschlossen, {n} Tage vor Weg 2 ({e2}), weil Weg 1 {n1} Tage braucht ({steps1}) und "
-                  "Weg 2 {n2} Tage ({steps2}; am längsten wartet er {k} Tage auf „{text}“, {iprov}).",
-        "days": "Tage",
-        "tie": "Weg 1 und Weg 2 sind beide am {e1} abgeschlossen; Weg 1 steht vorne, weil er {reason}.",
-        "tie_steps": "mit {a} statt {b} Schritten auskommt", "tie_items": "weniger offene Voraussetzungen hat ({a} statt {b})",
-        "tie_order": "in der Reihenfolge der Verordnung zuerst kommt",
-        "blocked2": "Weg 1 ist am {e1} abgeschlossen, Weg 2 ist nicht planbar: {what}.",
-        "blocked_all": "Kein Weg ist planbar; Weg 1 scheitert an: {what}.",
-        "only": "Nur dieser eine Weg führt zu {target}.",
-        "not_accrued": "Seezeit, Berufserfahrung und Berufsausbildung rechnet crewkg nicht hoch",
-    },
-    "en": {
-        "head": "{person} → {target} — as of {as_of}; Fahrzeit at most {d} days in {p} consecutive days ({prov})",
-        "held": "{person} already holds {target}.", "none": "No route in the kb leads to {target}.",
-        "route": "Route {i} — earliest {date}", "route_blocked": "Route {i} — cannot be planned",
-        "step": "  {n}. {cert} under {prov} — {date}", "step_blocked": "  {n}. {cert} under {prov} — cannot be planned",
-        "nothing": "       nothing left", "on": "→ {date}", "unplanned": "→ cannot be planned", "plan": "plan: alternative {n}",
-        "why": "Why route 1: {s}",
-        "faster": "Route 1 is complete on {e1}, {n} days before route 2 ({e2}), because route 1 takes {n1} days ({steps1}) and "
-                  "route 2 {n2} days ({steps2}; its longest wait is {k} days for '{text}', {iprov}).",
-        "days": "days",
-        "tie": "Routes 1 and 2 are both complete on {e1}; route 1 comes first because it {reason}.",
-        "tie_steps": "needs {a} steps instead of {b}", "tie_items": "has fewer open requirements ({a} instead of {b})",
-        "tie_order": "comes first in the order of the regulation",
-        "blocked2": "Route 1 is complete on {e1}, route 2 cannot be planned: {what}.",
-        "blocked_all": "No route can be planned; route 1 fails on: {what}.",
-        "only": "This is the only route to {target}.",
-        "not_accrued": "crewkg does not project sea time, work experience or vocational training",
-    },
-}
-
-
-def _days(a: str, b: str) -> int:
-    return (date.fromisoformat(b) - date.fromisoformat(a)).days
-
-
-def _slowest(result: dict[str, Any], route: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, Any] | None]:
-    """The step that takes longest, its length in days, and the requirement it waits for longest."""
-    prev, best = result["as_of"], None
-    for s in route["steps"]:
-        k = _days(prev, s["earliest"])
-        if best is None or k > best[1]:
-            binding = max(s["remaining"], key=lambda m: (m.get("met_on") or "", m["kind"] not in ("Exam", "Document")), default=None)
-            best = (s, k, binding)
-        prev = s["earliest"]
-    assert best is not None
-    return best
-
-
-def _blocker(law: Law, route: dict[str, Any], lang: str) -> str:
-    from .wording import missing_sentence
-
-    for s in route["steps"]:
-        if s["earliest"] is None:
-            items = [m for m in s["remaining"] if m.get("met_on") is None]
-            items.sort(key=lambda m: m["kind"] not in NOT_ACCRUED and m["kind"] != "AnyOf")
-            if items:
-                m = items[0]
-                note = TEXT[lang]["not_accrued"] if m["kind"] in NOT_ACCRUED | {"AnyOf"} else ""
-                return missing_sentence(law, m, lang) + (f" — {note}" if note else "")
-    return "?"
-
-
-def why_first(law: Law, result: dict[str, Any], lang: str = "de") -> str:
-    """One sentence: why route 1 beats route 2 (or why no route can be planned)."""
-    from .careers import certificate_short
-
-    t = TEXT[lang]
-    routes = result["routes"]
-    target = certificate_short(law, result["target"], lang)
-    if not routes:
-        return t["none"].format(target=target)
-    r1 = routes[0]
-    if r1["earliest"] is None:
-        return t["blocked_all"].format(what=_blocker(law, r1, lang))
-    if len(routes) == 1:
-        return t["only"].format(target=target)
-    r2 = routes[1]
-    e1 = r1["earliest"]
-    if r2["earliest"] is None:
-        return t["blocked2"].format(e1=e1, what=_blocker(law, r2, lang))
-    if r2["earliest"] == e1:
-        a, b = len(r1["steps"]), len(r2["steps"])
-        ia, ib = (sum(len(s["remaining"]) for s in r["steps"]) for r in (r1, r2))
-        reason = (t["tie_steps"].format(a=a, b=b) if a != b else
-                  t["tie_items"].format(a=ia, b=ib) if ia != ib else t["tie_order"])
-        return t["tie"].format(e1=e1, reason=reason)
-    _, k2, binding = _slowest(result, r2)
-    return t["faster"].format(
-        e1=e1, e2=r2["earliest"], n=_days(e1, r2["earliest"]), n1=_days(result["as_of"], e1),
-        n2=_days(result["as_of"], r2["earliest"]), k=k2, steps1=_step_days(result, r1, t), steps2=_step_days(result, r2, t),
-        text=binding["text"] if binding else "—", iprov=binding["provision"] if binding else "—")
-
-
-def _step_days(result: dict[str, Any], route: dict[str, Any], t: dict[str, str]) -> str:
-    """'§ 12 Z 2 545 Tage + § 13 Z 1 365 Tage': how long each step of a planned route takes."""
-    parts, prev = [], result["as_of"]
-    for s in route["steps"]:
-        parts.append(f"{s['provision'].replace(' SchBV', '')} {_days(prev, s['earliest'])} {t['days']}")
-        prev = s["earliest"]
-    return " + ".join(parts)
-
-
-def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -> list[str]:
-    """The routes for people: each step with what remains and the day each remaining requirement is met."""
-    from .careers import certificate_short
-    from .wording import missing_sentence
-
-    t = TEXT[lang]
-    target = certificate_short(law, result["target"], lang)
-    lines = [t["head"].format(person=result["person"], target=target, as_of=result["as_of"], d=pace.days, p=pace.period,
-                              prov=pace.citation)]
-    routes = result["routes"]
-    if routes and not routes[0]["steps"]:
-        return lines + [t["held"].format(person=result["person"], target=target)]
-    for i, r in enumerate(routes, 1):
-        lines.append(t["route"].format(i=i, date=r["earliest"]) if r["earliest"] else t["route_blocked"].format(i=i))
-        for n, s in enumerate(r["steps"], 1):
-            cert = certificate_short(law, s["certificate"], lang)
-            key = "step" if s["earliest"] else "step_blocked"
-            lines.append(t[key].format(n=n, cert=cert, prov=s["provision"], date=s["earliest"]))
-            for m in s["remaining"]:
-                when = t["on"].format(date=m["met_on"]) if m.get("met_on") else t["unplanned"]
-                follows = f" [{t['plan'].format(n=m['plan'])}]" if m.get("plan") else ""
-                lines.append(f"       {missing_sentence(law, m, lang)}{follows} {when}")
-            if not s["remaining"]:
-                lines.append(t["nothing"])
-    lines.append(t["why"].format(s=why_first(law, result, lang)))
-    return lines

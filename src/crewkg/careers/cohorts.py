@@ -26,10 +26,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .law import Law
-from .persons import Person, person_from_mapping, read_mapping
-from .planning import Pace, add_months, make_planner, plan, reach_dates
+from crewkg.careers.planning import Pace, add_months, make_planner
+from crewkg.careers.routes import plan, reach_dates
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person, person_from_mapping, read_mapping
 
 BATCH = 100
 #: cohorts larger than this get a progress bar and, on machines with more than one core, worker processes
@@ -194,7 +195,7 @@ def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, 
                    law: Law | None = None, g=None) -> list[dict[str, Any]]:
     """One Datalog run for the batch, then the plan per trainee. An error with one trainee becomes that trainee's
     error; the batch is retried person by person so the others keep their answers."""
-    from .answers import check
+    from crewkg.answers.eligibility import check
 
     law = law or _WORKER["law"]
     g = g if g is not None else _WORKER["graph"]
@@ -222,7 +223,7 @@ def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, 
 def evaluate_cohort(law: Law, trainees: list[Trainee], target: str, as_of: date, pace: Pace, lang: str = "de",
                     workers: int = 1, on_progress: Callable[[int], None] | None = None, g=None) -> list[dict[str, Any]]:
     """Rows in the cohort's order. `workers` > 1 evaluates batches in forked processes (where fork exists)."""
-    from .careers import career_graph
+    from crewkg.careers.graph import career_graph
 
     g = g if g is not None else career_graph(law, lang, days_per_period=pace.days)
     persons = [t.person for t in trainees if t.person is not None]
@@ -272,14 +273,14 @@ TEXT = {
 
 
 def _short(law: Law, cid: str, lang: str) -> str:
-    from .careers import certificate_short
+    from crewkg.careers.graph import certificate_short
 
     return certificate_short(law, cid, lang)
 
 
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
     """A row as texts: trainee, issued today, target today, earliest, route, missing, error."""
-    from .wording import missing_sentence
+    from crewkg.messages.wording import missing_sentence
 
     t = TEXT[lang]
     if row["error"]:
@@ -309,7 +310,7 @@ def chart_certificates(g, target: str) -> list[str]:
     """The target and every certificate on a route to it, left to right."""
     import networkx as nx
 
-    from .careers import START
+    from crewkg.careers.graph import START
 
     nodes = [n for n in nx.ancestors(g, target) if n != START] + [target]
     return sorted(nodes, key=lambda n: (g.nodes[n]["rank"], n))
@@ -331,7 +332,7 @@ def level_dates(law: Law, row: dict[str, Any], certs: list[str], depth: dict[str
 def month_counts(law: Law, rows: list[dict[str, Any]], certs: list[str], as_of: date,
                  horizon: int = 120) -> tuple[list[date], dict[str, list[int]]]:
     """For each month from the evaluation date on: how many trainees can hold each certificate (or a higher one)."""
-    from .planning import role_depths
+    from crewkg.careers.planning import role_depths
 
     depth = role_depths(law)
     levels = [level_dates(law, r, certs, depth) for r in rows if not r["error"]]

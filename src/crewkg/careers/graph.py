@@ -9,13 +9,10 @@ names a certificate or a number: a new pathway or a changed day count in `kb/` c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .law import Law, compiled, load_graph, load_law
-from .locations import kb_dir, ontology_dir
+from crewkg.law.statute import Law
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, so importing this module stays cheap
     import networkx as nx
@@ -24,53 +21,14 @@ START = "start"
 START_LABEL = {"de": "ohne Befähigungszeugnis", "en": "no certificate yet"}
 
 
-@dataclass(frozen=True)
-class CreditingLimit:
-    """§ 6 Abs. 4 SchBV as data: at most `days` credited in any `period` consecutive days in one navigation area."""
-
-    id: str
-    area: str
-    days: int
-    period: int
-    provision: str
-    citation: str
-    notes: tuple[str, ...] = ()
 
 
-_LIMITS_QUERY = """
-PREFIX crew: <https://w3id.org/crewkg/onto#>
-SELECT ?limit ?area ?days ?period ?prov ?cit WHERE {
-  ?limit a crew:CreditingLimit ; crew:inNavigationArea ?area ; crew:maximumCreditedDays ?days ;
-         crew:periodDays ?period ; crew:provision ?prov .
-  ?prov crew:citation ?cit .
-}"""
 
 
-def crediting_limits(kb: Path | None = None) -> dict[str, CreditingLimit]:
-    """The crediting limits of the kb by navigation area ('InlandNavigation', 'SeaNavigation').
-
-    `Law` does not compile them (they serve planning only), so they are read from the kb graph with SPARQL and
-    cached like the compiled law: in memory and as a pickle keyed by the kb's content hash."""
-    return _limits(Path(kb or kb_dir()).resolve(), load_law(kb).version)
 
 
-@lru_cache(maxsize=8)
-def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
-    return compiled("limits", version, __file__, lambda: _read_limits(kb))
 
 
-def _read_limits(kb: Path) -> dict[str, CreditingLimit]:
-    from rdflib.namespace import SKOS
-
-    from .namespaces import local
-
-    g = load_graph(kb, ontology_dir())
-    out: dict[str, CreditingLimit] = {}
-    for row in g.query(_LIMITS_QUERY):
-        notes = tuple(sorted(str(n) for n in g.objects(row.limit, SKOS.editorialNote)))
-        out[local(row.area)] = CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period),
-                                              local(row.prov), str(row.cit), notes)
-    return out
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -163,7 +121,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
     time or prior experience; absent when the pathway cannot do without them), duration (a short text)."""
     import networkx as nx
 
-    from .planning import Pace, pathway_minimum_days
+    from crewkg.careers.planning import Pace, pathway_minimum_days
 
     pace = Pace.from_kb(kb, days_per_period)
     g = nx.MultiDiGraph(regulation=_regulation_label(law), pace_days=pace.days, pace_period=pace.period,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from .eligibility import Derived, derive, requirement_have
-from .law import Law, Regulation
-from .persons import Person
+from crewkg.law.statute import Law, Regulation
+from crewkg.records.persons import Person
+from crewkg.rules.eligibility import Derived, derive, requirement_have
 
 
 def regulation_in_force(law: Law, as_of: date) -> Regulation | None:
@@ -63,7 +63,7 @@ def _requirement(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: s
         if r.of_programme:
             entry["role"] = law.requirements[r.of_programme].programme_for
         if r.kind == "MinimumAge" and p.birth_date is not None and r.minimum is not None:
-            from .eligibility import birthday
+            from crewkg.rules.eligibility import birthday
 
             entry["reached_on"] = birthday(p.birth_date, r.minimum).isoformat()
     return entry

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli import Format, Lang, _as_of, _fail, app, json_text
-from .errors import InputError
+from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
+from crewkg.errors import InputError
 
 TEXT = {
     "de": {
@@ -53,9 +53,10 @@ def crew(
     """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
     day = _as_of(as_of)
     try:
-        from .law import load_law
-        from .manning import crew_answer, load_manning
-        from .vessels import load_roster, load_vessel
+        from crewkg.answers.crew import crew_answer
+        from crewkg.law.manning import load_manning
+        from crewkg.law.statute import load_law
+        from crewkg.records.vessels import load_roster, load_vessel
 
         law = load_law()
         ml = load_manning(law)

@@ -36,9 +36,9 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .errors import InputError
-from .law import Law
-from .persons import Person
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person
 
 log = logging.getLogger("crewkg.server")
 
@@ -105,7 +105,7 @@ class Evaluator:
                 self._run(as_of, lang, items)
 
     def _run(self, as_of: date, lang: str, items: list) -> None:
-        from .answers import check
+        from crewkg.answers.eligibility import check
 
         try:
             persons = [dataclasses.replace(p, id=f"{p.id}\u241f{i}") for i, (p, *_rest) in enumerate(items)]
@@ -133,7 +133,7 @@ class QueryRunner:
         self._slots = threading.BoundedSemaphore(slots)
 
     def run(self, query: str, accept: str | None) -> tuple[bytes, str]:
-        from .sparql import QueryTimeout
+        from crewkg.service.sparql import QueryTimeout
 
         if not self._slots.acquire(timeout=self.timeout):
             raise Busy("all query slots are busy; try again later")
@@ -268,7 +268,7 @@ _UPLOAD_BODY = {"requestBody": {"required": True, "content": {"multipart/form-da
 # ------------------------------------------------------------------------------------------------------
 def create_app(service: Service):
     """The FastAPI application for a service (tests and benchmarks build it directly; `crewkg serve` runs it)."""
-    from .sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
+    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
 
     law = service.law
     settings = service.settings
@@ -276,8 +276,8 @@ def create_app(service: Service):
     runner = QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries)
     render_lock = threading.Lock()
     triples = len(service.store)  # read-only: counted once (pyoxigraph counts by scanning)
-    optional = {"plan": _has("planning") and _has("careers"), "crew": _has("manning"),
-                "career_graph": _has("careers") and _has("pictures")}
+    optional = {"plan": _has("careers.planning") and _has("careers.graph"), "crew": _has("answers.crew"),
+                "career_graph": _has("careers.graph") and _has("careers.pictures")}
 
     app = FastAPI(
         title="crewkg",
@@ -308,8 +308,8 @@ def create_app(service: Service):
         return value
 
     def person_from_body(data: Any, as_of: date) -> Person:
-        from .persons import person_from_mapping
-        from .validation import shacl_check_person
+        from crewkg.records.load import shacl_check_person
+        from crewkg.records.persons import person_from_mapping
 
         person = person_from_mapping(data, law, as_of, "request body")
         if settings.shacl_json:
@@ -317,7 +317,8 @@ def create_app(service: Service):
         return person
 
     async def person_from_upload(request: Request, as_of: date) -> Person:
-        from .persons import SUFFIXES, load_person_file
+        from crewkg.records.load import load_person_file
+        from crewkg.records.persons import SUFFIXES
 
         form = await request.form()
         upload = form.get("file")
@@ -337,7 +338,7 @@ def create_app(service: Service):
                 raise InputError(name, exc.field, exc.expected, exc.got) from None
 
     def report(person: Person, as_of: date, lang: str, target: str | None = None) -> dict[str, Any]:
-        from .wording import missing_sentence
+        from crewkg.messages.wording import missing_sentence
 
         if target is not None and target not in law.certificates:
             raise InputError("target", "target", f"a certificate id, one of {sorted(law.certificates)}", target)
@@ -458,7 +459,7 @@ def create_app(service: Service):
         def items(ids):
             return [{"id": i, "label": law.label(i, lang)} for i in ids]
 
-        from .answers import regulation_in_force
+        from crewkg.answers.eligibility import regulation_in_force
 
         reg = regulation_in_force(law, date.today())
         certs = [c.id for c in law.certificates_in_order() if c.regulation]
@@ -506,7 +507,7 @@ def create_app(service: Service):
             raise InputError("certificate", "certificate", f"a certificate id, one of {sorted(law.certificates)}", certificate)
 
         def run() -> dict[str, Any]:
-            from .render import console, print_explanation
+            from crewkg.cli.render import console, print_explanation
 
             person = person_from_body(data, day_)
             answer = evaluator.check(person, day_, lang_)
@@ -590,7 +591,7 @@ def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:
 
 
 def _version() -> str:
-    from . import __version__
+    from crewkg import __version__
 
     return __version__
 
@@ -613,9 +614,10 @@ def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date
     and the fastest planned route (crewkg.planning) to the target marked — what `crewkg plan --out x.svg` draws."""
     import base64
 
-    from .careers import career_graph, certificate_short
-    from .pictures import TEXT, draw, route_edges
-    from .planning import Pace, plan
+    from crewkg.careers.graph import career_graph, certificate_short
+    from crewkg.careers.pictures import TEXT, draw, route_edges
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan
 
     target = target or default_target(law)
     pace = Pace.from_kb()
@@ -645,8 +647,9 @@ def _add_plan_endpoint(app, law: Law, evaluator: Evaluator, person_from_body, da
         day_, lang_ = day(as_of), language(lang)
 
         def run() -> dict[str, Any]:
-            from .careers import career_graph
-            from .planning import Pace, plan
+            from crewkg.careers.graph import career_graph
+            from crewkg.careers.planning import Pace
+            from crewkg.careers.routes import plan
 
             pace = Pace.from_kb(days=days_per_year)
             g = career_graph(law, lang_, days_per_period=pace.days)
@@ -686,8 +689,9 @@ def _add_crew_endpoint(app, law: Law, day, language, json_body) -> None:
             raise InputError("request body", "", "an object with 'vessel' (a vessel record) and optionally 'roster'")
 
         def run() -> dict[str, Any]:
-            from .manning import crew_answer, load_manning
-            from .vessels import roster_from_mapping, vessel_from_mapping
+            from crewkg.answers.crew import crew_answer
+            from crewkg.law.manning import load_manning
+            from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
             ml = load_manning(law)
             vessel = vessel_from_mapping(data["vessel"], ml, "request body: vessel")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from .datalog import evaluate
-from .law import Law, Requirement
-from .persons import Person
+from crewkg.law.statute import Law, Requirement
+from crewkg.records.persons import Person
+from crewkg.rules.datalog import evaluate
 
 RULES = """
 # RULE age — minimum age ('das N. Lebensjahr vollendet'); age facts are completed years on the evaluation date

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .law import Law
+from crewkg.law.statute import Law
 
 T = {
     "de": {

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import Format, Lang, _as_of, _fail, app, json_text
-from .errors import InputError
+from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
+from crewkg.errors import InputError
 
 
 class PictureFormat(str, Enum):
@@ -64,7 +64,7 @@ def _emit(data: bytes | str, out: Path | None) -> None:
 
 def _covered(law, day) -> None:
     """Refuse an evaluation date no encoded regulation governs (the planner would have nothing to plan with)."""
-    from .answers import regulation_in_force
+    from crewkg.answers.eligibility import regulation_in_force
 
     if regulation_in_force(law, day) is None:
         regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
@@ -93,8 +93,8 @@ def paths(
             raise InputError(str(out), "--out", "a file in an existing folder")
         if fmt is None:
             fmt = PictureFormat(PICTURES.get(out.suffix.lower(), "json")) if out is not None else PictureFormat.json
-        from .careers import career_graph, graphml_text, node_link
-        from .law import load_law
+        from crewkg.careers.graph import career_graph, graphml_text, node_link
+        from crewkg.law.statute import load_law
 
         g = career_graph(load_law(), lang.value, days_per_period=days_per_year)
         if fmt is PictureFormat.json:
@@ -102,11 +102,11 @@ def paths(
         elif fmt is PictureFormat.graphml:
             data = graphml_text(g)
         elif fmt is PictureFormat.html:
-            from .pictures import html_page
+            from crewkg.careers.pictures import html_page
 
             data = html_page(g)
         else:
-            from .pictures import draw
+            from crewkg.careers.pictures import draw
 
             data = draw(g, fmt.value)
         _emit(data, out)
@@ -129,11 +129,11 @@ def plan(
     try:
         if out is not None and out.suffix.lower() not in PICTURES:
             raise InputError(str(out), "--out", "a picture file ending in .svg, .png or .html", out.suffix)
-        from .answers import check
-        from .careers import career_graph
-        from .cli import _load
-        from .planning import Pace
-        from .planning import plan as make_plan
+        from crewkg.answers.eligibility import check
+        from crewkg.careers.graph import career_graph
+        from crewkg.careers.planning import Pace
+        from crewkg.careers.routes import plan as make_plan
+        from crewkg.cli.common import _load
 
         law, persons = _load(person, day)
         if len(persons) != 1:
@@ -147,7 +147,7 @@ def plan(
         result = make_plan(law, persons[0], answer, target, day, pace, graph=g)
         picture = None
         if out is not None:
-            from .pictures import draw, html_page, route_edges
+            from crewkg.careers.pictures import draw, html_page, route_edges
 
             best = result["routes"][0] if result["routes"] else {"steps": []}
             edges = route_edges(best, g)
@@ -168,7 +168,7 @@ def plan(
         return
     from rich.console import Console
 
-    from .planning import plan_lines
+    from crewkg.careers.routes import plan_lines
 
     console = Console(highlight=False, soft_wrap=True, emoji=False)
     for line in plan_lines(law, result, pace, lang.value):
@@ -176,8 +176,8 @@ def plan(
 
 
 def _route_title(law, result, lang: str) -> str:
-    from .careers import certificate_short
-    from .pictures import TEXT
+    from crewkg.careers.graph import certificate_short
+    from crewkg.careers.pictures import TEXT
 
     best = result["routes"][0] if result["routes"] else None
     steps = " → ".join(f"{certificate_short(law, s['certificate'], lang)} ({s['provision']})" for s in (best or {}).get("steps", []))
@@ -194,8 +194,8 @@ def programme(
     """Which pathways a training programme serves and, for the others, exactly what it lacks."""
     day = _as_of(as_of)
     try:
-        from .law import load_law
-        from .programmes import check_programme, load_programme
+        from crewkg.careers.programmes import check_programme, load_programme
+        from crewkg.law.statute import load_law
 
         law = load_law()
         _covered(law, day)
@@ -206,7 +206,7 @@ def programme(
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
         return
-    from .programmes import report_lines
+    from crewkg.careers.programmes import report_lines
 
     for line in report_lines(law, result, lang.value):
         typer.echo(line)
@@ -230,10 +230,10 @@ def cohort(
             raise InputError(str(out), "--out", "a report file ending in .html, .csv or .json", out.suffix)
         if workers is not None and workers < 1:
             raise InputError("--workers", "workers", "a number of processes of 1 or more", workers)
-        from .careers import career_graph
-        from .cohorts import LARGE, csv_text, html_report, load_cohort
-        from .law import load_law
-        from .planning import Pace
+        from crewkg.careers.cohorts import LARGE, csv_text, html_report, load_cohort
+        from crewkg.careers.graph import career_graph
+        from crewkg.careers.planning import Pace
+        from crewkg.law.statute import load_law
 
         law = load_law()
         _covered(law, day)
@@ -271,7 +271,7 @@ def _json(rows, target, day) -> dict:
 
 
 def _run_cohort(law, trainees, target, day, pace, lang, g, workers, large):
-    from .cohorts import evaluate_cohort
+    from crewkg.careers.cohorts import evaluate_cohort
 
     n = sum(1 for t in trainees if t.person is not None)
     if n <= large:
@@ -291,7 +291,7 @@ def _print_table(law, rows, lang: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .cohorts import header, row_cells, summary
+    from crewkg.careers.cohorts import header, row_cells, summary
 
     table = Table(show_lines=False)
     for h in header(lang):

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .eligibility import completed_years
-from .law import Law
-from .manning import AlternativeNeed, ManningLaw, Requirement, Rule
-from .persons import Person
+from crewkg.law.manning import ManningLaw, Rule
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person
+from crewkg.rules.eligibility import completed_years
+from crewkg.rules.manning import AlternativeNeed, Requirement
 
 #: cost of an assignment edge: an exact certificate is free, each step down the hierarchy costs a little, a
 #: substitution costs more, so the assignment uses a substitution only where it is needed
@@ -119,7 +120,7 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
 
     import networkx as nx
 
-    from .eligibility import derive
+    from crewkg.rules.eligibility import derive
 
     d = derive(persons, dataclasses.replace(law, requirements={}, pathways={}), as_of)
     ranks = nx.DiGraph(law.ranks_above)
@@ -147,7 +148,7 @@ def _conditions(s: Rule, p: Person, as_of: date) -> list[tuple[str, dict[str, An
         else:
             age = completed_years(p.birth_date, as_of)
             if age < s.min_age:
-                from .eligibility import birthday
+                from crewkg.rules.eligibility import birthday
 
                 lacks.append(("lacks_age", {"have": age, "n": s.min_age, "on": birthday(p.birth_date, s.min_age).isoformat()}))
     if s.min_apprenticeship_year is not None and (p.apprenticeship_year or 0) < s.min_apprenticeship_year:

@@ -8,13 +8,12 @@ or an edited kb is validated again.
 from __future__ import annotations
 
 import hashlib
-import json
 from functools import lru_cache
 
-from .errors import InputError
-from .law import load_graph, load_law
-from .locations import cache_dir, ontology_dir
-from .persons import Person, person_to_mapping
+from crewkg.errors import InputError
+from crewkg.law.cache import load_graph
+from crewkg.law.statute import load_law
+from crewkg.locations import cache_dir, ontology_dir
 
 
 @lru_cache(maxsize=2)
@@ -84,19 +83,14 @@ def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False)
     return []
 
 
+
+
+
+
+
+
 def _key(text: str) -> str:
     return hashlib.sha256((text + load_law().version + (ontology_dir() / "shapes.ttl").read_text()).encode()).hexdigest()[:24]
-
-
-def shacl_check_person(p: Person) -> None:
-    """SHACL-validate a record that passed the schema check, via its RDF form. The cache key is the record
-    itself, so a record validated before costs no rdflib import at all."""
-    key = _key(json.dumps(person_to_mapping(p), sort_keys=True, default=str))
-    if _seen(key):
-        return
-    from .rdf_records import person_graph
-
-    shacl_check(person_graph(p), p.source, key)
 
 
 def _seen(key: str) -> bool:

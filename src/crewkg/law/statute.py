@@ -7,17 +7,14 @@ The engine never names a certificate, a day count or an age: everything it needs
 
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from .locations import cache_dir, kb_dir, ontology_dir
+from crewkg.law.cache import _digest, _files, compiled, load_graph
+from crewkg.locations import kb_dir, ontology_dir
 
 T = TypeVar("T")
 
@@ -144,46 +141,12 @@ class Law:
         return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))
 
 
-def _files(kb: Path, onto: Path) -> list[Path]:
-    return sorted(onto.glob("*.ttl")) + sorted(p for p in kb.rglob("*.ttl") if "examples" not in p.parts and "queries" not in p.parts)
 
 
-def _digest(files: list[Path]) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        h.update(str(f.name).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
 
 
-def load_graph(kb: Path | None = None, onto: Path | None = None):
-    """The merged ontology + kb graph (rdflib), for SPARQL, SHACL and the hygiene tests."""
-    from rdflib import Graph
-
-    g = Graph()
-    for f in _files(kb or kb_dir(), onto or ontology_dir()):
-        g.parse(f, format="turtle")
-    return g
 
 
-def compiled(name: str, version: str, compiler: str, build: Callable[[], T]) -> T:
-    """Something compiled from the kb graph, cached on disk as a pickle keyed by the kb version and by the source of
-    the module that compiles it (`compiler`, its __file__), so an edit to either rebuilds it. Parsing Turtle costs
-    more than a whole check; every compiled view of the kb (law, manning tables, crediting limits) goes through here."""
-    cdir = cache_dir()
-    key = hashlib.sha256(version.encode() + Path(compiler).read_bytes()).hexdigest()[:16]
-    cached = cdir / f"{name}-{key}.pickle" if cdir else None
-    if cached and cached.exists():
-        try:
-            return pickle.loads(cached.read_bytes())
-        except Exception:  # a stale or foreign pickle is rebuilt, never trusted
-            pass
-    value = build()
-    if cached:
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(value))
-        tmp.replace(cached)
-    return value
 
 
 @lru_cache(maxsize=8)
@@ -200,7 +163,7 @@ def _compile(g, version: str) -> Law:
     from rdflib import RDF, RDFS, Literal
     from rdflib.namespace import SKOS
 
-    from .namespaces import CREW, local
+    from crewkg.law.namespaces import CREW, local
 
     def labels(s) -> dict[str, str]:
         out: dict[str, str] = {}

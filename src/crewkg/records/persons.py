@@ -15,8 +15,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .law import Law
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 SUFFIXES = {".yaml", ".yml", ".json", ".ttl"}
@@ -133,27 +133,8 @@ class _LazyLoader:
     loader = None
 
 
-def load_person_file(path: Path, law: Law, as_of: date) -> Person:
-    if path.suffix.lower() == ".ttl":
-        from .rdf_records import person_from_turtle
-
-        return person_from_turtle(path, law, as_of)
-    data = read_mapping(path)
-    person = person_from_mapping(data, law, as_of, str(path))
-    from .validation import shacl_check_person
-
-    shacl_check_person(person)
-    return person
 
 
-def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
-    persons = [load_person_file(f, law, as_of) for f in record_files(path)]
-    seen: dict[str, str] = {}
-    for p in persons:
-        if p.id in seen:
-            raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
-        seen[p.id] = p.source
-    return persons
 
 
 class Checker:

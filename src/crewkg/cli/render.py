@@ -8,9 +8,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .law import Law
-from .persons import Person
-from .wording import T, missing_sentence
+from crewkg.law.statute import Law
+from crewkg.messages.wording import T, missing_sentence
+from crewkg.records.persons import Person
 
 # emoji=False: the law, ids and SPARQL values are printed as written (no ":name:" turned into a picture), and
 # it spares a regex pass per cell (a third of the rendering time of a check).

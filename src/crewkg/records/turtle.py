@@ -11,9 +11,9 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
-from .errors import InputError
-from .law import Law
-from .persons import Person, person_from_mapping, person_to_mapping
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person, person_from_mapping, person_to_mapping
 
 
 def person_graph(p: Person):
@@ -21,7 +21,7 @@ def person_graph(p: Person):
     from rdflib import BNode, Graph, Literal
     from rdflib.namespace import RDF, XSD
 
-    from .namespaces import CREW, KB, PERSON
+    from crewkg.law.namespaces import CREW, KB, PERSON
 
     g = Graph()
     g.bind("crew", CREW._NS)
@@ -77,8 +77,8 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     from rdflib import Graph, Literal
     from rdflib.namespace import RDF
 
-    from .namespaces import CREW, local
-    from .validation import shacl_check
+    from crewkg.law.namespaces import CREW, local
+    from crewkg.records.shacl import shacl_check
 
     try:
         text = path.read_text(encoding="utf-8")

@@ -1,0 +1,1 @@
+"""Careers: the career graph, the fastest routes, programme designs and cohorts, and their pictures."""

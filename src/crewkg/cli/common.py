@@ -1,0 +1,54 @@
+"""The crewkg command line. Thin: every answer comes from the library calls in answers.py, so the CLI,
+the HTTP API and the RDF export never disagree. Bad input exits 2 with one message, and nothing is written.
+
+No `from __future__ import annotations` here or in cli_*.py: typer reads every command's signature on each call,
+and string annotations would be evaluated again for every command (~20 ms of a cold `crewkg check`)."""
+
+import json
+from datetime import date
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from crewkg.errors import InputError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Austrian inland-navigation crew law as a knowledge graph.")
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class Lang(str, Enum):
+    de = "de"
+    en = "en"
+
+
+def _fail(exc: InputError) -> None:
+    typer.echo(f"crewkg: error: {exc.message()}", err=True)
+    raise typer.Exit(2)
+
+
+def json_text(value: object) -> str:
+    """The JSON form every command prints or writes: UTF-8 as is (German wording stays readable), indented."""
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+def _as_of(value: str | None) -> date:
+    if value is None:
+        return date.today()
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        _fail(InputError("--as-of", "as_of", "an ISO date YYYY-MM-DD", value))
+    raise AssertionError  # unreachable
+
+
+def _load(path: Path, as_of: date):
+    from crewkg.law.statute import load_law
+    from crewkg.records.load import load_persons
+
+    law = load_law()
+    return law, load_persons(path, law, as_of)

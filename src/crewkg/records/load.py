@@ -1,0 +1,48 @@
+"""Loading person records from files and folders: the schema check, then SHACL on the record's RDF form,
+remembered by the record's content so a record checked before costs no pySHACL start-up."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person, person_from_mapping, person_to_mapping, read_mapping, record_files
+from crewkg.records.shacl import _key, _seen, shacl_check
+
+
+def load_person_file(path: Path, law: Law, as_of: date) -> Person:
+    if path.suffix.lower() == ".ttl":
+        from crewkg.records.turtle import person_from_turtle
+
+        return person_from_turtle(path, law, as_of)
+    data = read_mapping(path)
+    person = person_from_mapping(data, law, as_of, str(path))
+    from crewkg.records.load import shacl_check_person
+
+    shacl_check_person(person)
+    return person
+
+
+def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
+    persons = [load_person_file(f, law, as_of) for f in record_files(path)]
+    seen: dict[str, str] = {}
+    for p in persons:
+        if p.id in seen:
+            raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+        seen[p.id] = p.source
+    return persons
+
+
+
+def shacl_check_person(p: Person) -> None:
+    """SHACL-validate a record that passed the schema check, via its RDF form. The cache key is the record
+    itself, so a record validated before costs no rdflib import at all."""
+    key = _key(json.dumps(person_to_mapping(p), sort_keys=True, default=str))
+    if _seen(key):
+        return
+    from crewkg.records.turtle import person_graph
+
+    shacl_check(person_graph(p), p.source, key)
