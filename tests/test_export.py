@@ -9,6 +9,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import PROV, RDF, RDFS
+from typer.testing import CliRunner
+
+from crewkg.cli.common import app
+from crewkg.law.cache import load_graph
+from crewkg.law.namespaces import CREW, KB, PERSON
+from crewkg.records.persons import person_from_mapping
 from crewkg.service.export import (
     DERIVED,
     D,
@@ -21,14 +29,6 @@ from crewkg.service.export import (
     requirement_iri,
     role_iri,
 )
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import PROV, RDF, RDFS
-from typer.testing import CliRunner
-
-from crewkg.cli.common import app
-from crewkg.law.cache import load_graph
-from crewkg.law.namespaces import CREW, KB, PERSON
-from crewkg.records.persons import person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

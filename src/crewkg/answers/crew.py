@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from crewkg.law.manning import ANSWER_COUNTS, ANSWER_FLAGS, FUNCTION_KEYS, Case, ManningLaw, Rule, Table
-from crewkg.law.statute import Law, Regulation
+from crewkg.law.statute import Law
 from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -25,12 +25,6 @@ T = {
     "en": {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than", "is": "=",
            "true": "yes", "false": "no"},
 }
-
-
-def regulation_name(reg: Regulation) -> str:
-    """'SchBV 2022', 'SchBesV 2004': the abbreviation and the year of its gazette number."""
-    year = reg.gazette.rsplit("/", 1)[-1].strip() if "/" in reg.gazette else str(reg.in_force_from.year)
-    return f"{reg.abbreviation} {year}"
 
 
 def _fmt(x: Any) -> str:
@@ -117,7 +111,7 @@ def _last_known(law: Law, ml: ManningLaw, vessel, target: str, temporary: bool, 
     old = requirement(law, ml, vessel, reg.in_force_until, temporary, lang).answer
     old = {k: v for k, v in old.items() if k not in ("vessel", "last_known")}
     return {"information_only": True,
-            "note": (f"the {regulation_name(reg)} was in force until {reg.in_force_until.isoformat()}; its answer for this "
+            "note": (f"the {reg.name} was in force until {reg.in_force_until.isoformat()}; its answer for this "
                      "vessel on that day is shown as information only because the current provision is not in the sources — "
                      "it is not the answer"),
             "valid_until": reg.in_force_until.isoformat(), **old}
@@ -156,7 +150,7 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
         am = ml.amendments[next(u for _, u in results if u)]
         reg = law.regulations.get(next(iter(d.in_force), ""))
         return Requirement(vessel, as_of, reg, False, answer=base | {
-            "regulation": regulation_name(reg) if reg else None, "covered": False, "alternatives": [], "functions": None,
+            "regulation": reg.name if reg else None, "covered": False, "alternatives": [], "functions": None,
             "reason": (f"on {as_of.isoformat()} it is not known from the sources whether {am.gazette} was already in force "
                        f"(the reference names only a period); the answer differs between its wording and the one before"),
             "provisions": []})
@@ -165,10 +159,10 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
         return Requirement(vessel, as_of, None, False, answer=base | {
             "regulation": None, "covered": False, "alternatives": [], "functions": None,
             "reason": (f"no encoded regulation on minimum crew is in force on {as_of.isoformat()}; the encoded law starts "
-                       f"with the {regulation_name(first)} on {first.in_force_from.isoformat()}"),
+                       f"with the {first.name} on {first.in_force_from.isoformat()}"),
             "provisions": []})
     reg = law.regulations[sorted(d.in_force)[0]]
-    base["regulation"] = regulation_name(reg)
+    base["regulation"] = reg.name
     req = Requirement(vessel, as_of, reg, False)
     nautical = sorted(t for t in d.tables if ml.tables[t].kind == "nautical")
     empty = {"alternatives": [], "functions": None}
@@ -188,7 +182,7 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
         authority = sorted({p for t in ml.tables.values() if t.regulation == reg.id for p in t.authority})
         kind = ml.values.get(vessel.values.get("vesselKind", ""))
         what = kind.label.get(lang, kind.id) if kind else "vessel"
-        return uncovered(reason=f"no table of the {regulation_name(reg)} covers this vessel ({what})",
+        return uncovered(reason=f"no table of the {reg.name} covers this vessel ({what})",
                          provisions=[_cite(law, p) for p in authority])
     if len(nautical) > 1:
         return uncovered(reason="more than one table covers the vessel: " + ", ".join(_cite(law, ml.tables[t].provision) or t for t in nautical),

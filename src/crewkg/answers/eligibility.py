@@ -79,7 +79,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
             "regulation": None,
             "covered": False,
             "reason": f"no encoded regulation governs Unionsbefähigungszeugnisse on {as_of.isoformat()}; "
-                      f"the encoded certificate law starts with {first.abbreviation} on {first.in_force_from.isoformat()}",
+                      f"the encoded certificate law starts with {first.name} on {first.in_force_from.isoformat()}",
             "certificates": [],
             "roles": [],
         }
@@ -110,7 +110,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
         certs.append(entry)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
-    return base | {"regulation": reg.abbreviation + " " + str(reg.in_force_from.year), "covered": True,
+    return base | {"regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles}
 
 

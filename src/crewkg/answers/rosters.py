@@ -118,13 +118,10 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
     over the certificates and the role hierarchy alone: the same can_fill, about four times faster."""
     import dataclasses
 
-    import networkx as nx
-
     from crewkg.rules.eligibility import derive
 
     d = derive(persons, dataclasses.replace(law, requirements={}, pathways={}), as_of)
-    ranks = nx.DiGraph(law.ranks_above)
-    below = {r: set(nx.descendants(ranks, r)) for r in ranks.nodes}
+    below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
     deck = set(law.ids_of("DeckCrewRole"))
     out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
     for p in persons:

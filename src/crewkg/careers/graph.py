@@ -150,7 +150,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
 
 def _regulation_label(law: Law) -> str:
     regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
-    return ", ".join(f"{law.regulations[r].abbreviation} {law.regulations[r].in_force_from.year}" for r in sorted(regs) if r in law.regulations)
+    return ", ".join(law.regulations[r].name for r in sorted(regs) if r in law.regulations)
 
 
 def _ranks(g) -> dict[str, int]:

@@ -416,18 +416,8 @@ def _stamp(ctx: Context, state: State, n: Need, prog: Programme | None, end: int
 
 
 def role_depths(law: Law) -> dict[str, int]:
-    """Level of each deck role in the hierarchy (longest chain of crew:ranksAbove below it)."""
-    below: dict[str, set[str]] = {}
-    for a, b in law.ranks_above:
-        below.setdefault(a, set()).add(b)
-    memo: dict[str, int] = {}
-
-    def depth(r: str, seen: frozenset[str] = frozenset()) -> int:
-        if r not in memo:
-            memo[r] = 1 + max((depth(b, seen | {r}) for b in below.get(r, ()) if b not in seen), default=-1)
-        return memo[r]
-
-    return {r: depth(r) for r in law.ids_of("DeckCrewRole")}
+    """Level of each deck role in the hierarchy (`Law.depth`), for the deck roles only."""
+    return {r: law.depth(r) for r in law.ids_of("DeckCrewRole")}
 
 
 def initial_state(ctx: Context, held: list[str]) -> State:

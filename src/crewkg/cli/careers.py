@@ -70,7 +70,7 @@ def _covered(law, day) -> None:
         regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
         first = min((law.regulations[r] for r in regs if r in law.regulations), key=lambda r: r.in_force_from)
         raise InputError("--as-of", "as_of", f"a date on which the encoded certificate pathways apply "
-                         f"({first.abbreviation} from {first.in_force_from.isoformat()})", day.isoformat())
+                         f"({first.name} from {first.in_force_from.isoformat()})", day.isoformat())
 
 
 def _target(law, g, target: str) -> str:

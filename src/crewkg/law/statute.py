@@ -110,6 +110,13 @@ class Regulation:
     in_force_until: date | None
     notes: tuple[str, ...] = ()
 
+    @property
+    def name(self) -> str:
+        """'SchBV 2022', 'SchBesV 2004': the abbreviation and the year of its gazette number — the one name of a
+        regulation in every answer."""
+        year = self.gazette.rsplit("/", 1)[-1].strip() if "/" in self.gazette else str(self.in_force_from.year)
+        return f"{self.abbreviation} {year}"
+
 
 @dataclass
 class Law:
@@ -136,6 +143,40 @@ class Law:
                 lab = table[term_id].label
                 return lab.get(lang) or lab.get("de") or term_id
         return term_id
+
+    def below(self, role: str) -> frozenset[str]:
+        """The roles `role` ranks above, transitively (crew:ranksAbove): the one reading of the role hierarchy."""
+        return self._hierarchy()[0].get(role, frozenset())
+
+    def depth(self, role: str) -> int:
+        """The role's level in the hierarchy: the longest chain of crew:ranksAbove below it (0 for the lowest)."""
+        return self._hierarchy()[1].get(role, 0)
+
+    def _hierarchy(self) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
+        cached = self.__dict__.get("_hierarchy_cache")
+        if cached is None:
+            direct: dict[str, set[str]] = {}
+            for a, b in self.ranks_above:
+                direct.setdefault(a, set()).add(b)
+            below: dict[str, frozenset[str]] = {}
+            depth: dict[str, int] = {}
+
+            def walk(r: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
+                if r not in below:
+                    out: set[str] = set()
+                    d = 0
+                    for lower in direct.get(r, ()):
+                        if lower in seen:
+                            continue
+                        out |= {lower} | walk(lower, seen | {r})
+                        d = max(d, depth.get(lower, 0) + 1)
+                    below[r], depth[r] = frozenset(out), d
+                return below[r]
+
+            for r in {x for pair in self.ranks_above for x in pair}:
+                walk(r)
+            cached = self.__dict__["_hierarchy_cache"] = (below, depth)
+        return cached
 
     def certificates_in_order(self) -> list[Certificate]:
         return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))

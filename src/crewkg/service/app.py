@@ -470,7 +470,7 @@ def create_app(service: Service):
                                    {"id": "master", "label": law.label("AsMaster", lang)}],
                 "targets": items([c.id for c in law.certificates_in_order() if c.pathways]),
                 "default_target": default_target(law),
-                "regulation": f"{reg.abbreviation} {reg.in_force_from.year}" if reg else None,
+                "regulation": reg.name if reg else None,
                 "kb_version": law.version, "career_graph": optional["career_graph"]}
 
     @app.post("/api/eligibility", tags=["eligibility"], openapi_extra=_RECORD_BODY,

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
@@ -193,25 +192,6 @@ def record_subjects(p: Person) -> list[URIRef]:
 # ------------------------------------------------------------------------------------------------------
 # Derived facts
 # ------------------------------------------------------------------------------------------------------
-@lru_cache(maxsize=4)
-def _below(law_version: str, ranks: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
-    """role -> roles it ranks above, transitively (kb crew:ranksAbove)."""
-    direct: dict[str, set[str]] = {}
-    for a, b in ranks:
-        direct.setdefault(a, set()).add(b)
-    closed: dict[str, set[str]] = {}
-    for top in direct:
-        seen: set[str] = set()
-        todo = list(direct[top])
-        while todo:
-            r = todo.pop()
-            if r not in seen:
-                seen.add(r)
-                todo += direct.get(r, ())
-        closed[top] = seen
-    return closed
-
-
 def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> list[URIRef]:
     """The record entries a requirement of this kind is decided on (provenance, not the decision)."""
     r = law.requirements[rid]
@@ -319,7 +299,6 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
             for req in (w["requirements"] if w["satisfied"] else w["missing"]):
                 rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out)
                 out.append((ws, D.hasRequirementResult, rs))
-    below = _below(law.version, tuple(law.ranks_above))
     for role in answer["roles"]:
         rc = role_iri(pid, role)
         out += [
@@ -331,7 +310,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
         ]
         for cid in p.certificates:
             top = law.certificates[cid].role
-            if top and (top == role or role in below.get(top, ())):
+            if top and (top == role or role in law.below(top)):
                 out.append((rc, D.grantedBy, KB[cid]))
                 out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
     return out
