@@ -31,7 +31,7 @@ def check(
         out = answers if person.is_dir() else answers[0]
         sys.stdout.write(json_text(out))
         return
-    from crewkg.cli.render import print_answer
+    from crewkg.answers.render import print_answer
 
     for a in answers:
         print_answer(law, a, lang.value)
@@ -58,6 +58,6 @@ def explain(
     except InputError as exc:
         _fail(exc)
         return
-    from crewkg.cli.render import print_explanation
+    from crewkg.answers.render import print_explanation
 
     print_explanation(law, persons[0], answer, certificate, lang.value)

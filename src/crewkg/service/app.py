@@ -507,7 +507,7 @@ def create_app(service: Service):
             raise InputError("certificate", "certificate", f"a certificate id, one of {sorted(law.certificates)}", certificate)
 
         def run() -> dict[str, Any]:
-            from crewkg.cli.render import console, print_explanation
+            from crewkg.answers.render import console, print_explanation
 
             person = person_from_body(data, day_)
             answer = evaluator.check(person, day_, lang_)
