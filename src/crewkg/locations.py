@@ -28,10 +28,19 @@ def ontology_dir() -> Path:
 
 
 def cache_dir() -> Path | None:
-    """A writable cache folder, or None where there is none (then nothing is cached)."""
+    """A private, writable cache folder, or None where there is none (then nothing is cached, nothing fails).
+
+    The cache holds compiled law that is loaded back as Python objects and markers that skip SHACL, so it is used only
+    where no other user can write: created with mode 0700, owned by the current user, not group- or world-writable.
+    A cache path that is a file, read-only, someone else's or shared is ignored, never trusted."""
     base = Path(os.environ.get("CREWKG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "crewkg")
     try:
-        base.mkdir(parents=True, exist_ok=True)
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = base.stat()
     except OSError:
         return None
-    return base if os.access(base, os.W_OK) else None
+    if not base.is_dir() or not os.access(base, os.W_OK | os.X_OK):
+        return None
+    if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+        return None
+    return base

@@ -44,7 +44,7 @@ def crediting_limits(kb: Path | None = None) -> dict[str, CreditingLimit]:
 
 @lru_cache(maxsize=8)
 def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
-    return compiled("limits", version, __file__, lambda: _read_limits(kb))
+    return compiled("limits", version, __file__, lambda: _read_limits(kb), expect=dict)
 
 
 def _read_limits(kb: Path) -> dict[str, CreditingLimit]:

@@ -193,7 +193,7 @@ class Law:
 @lru_cache(maxsize=8)
 def _load(kb: Path, onto: Path) -> Law:
     version = _digest(_files(kb, onto))
-    return compiled("law", version, __file__, lambda: _compile(load_graph(kb, onto), version))
+    return compiled("law", version, __file__, lambda: _compile(load_graph(kb, onto), version), expect=Law)
 
 
 def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
