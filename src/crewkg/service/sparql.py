@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import threading
 import time
 from collections.abc import Iterable
@@ -60,6 +61,11 @@ class MalformedQuery(Exception):
 
 class UpdateRefused(Exception):
     """A SPARQL Update was sent: the stores answer queries only."""
+
+
+class ServiceRefused(MalformedQuery):
+    """A federated query (SERVICE) was sent: crewkg never makes a network request on a query's behalf, since anyone
+    who can query the endpoint could otherwise use it to probe the network behind it."""
 
 
 class NotAcceptable(Exception):
@@ -155,6 +161,25 @@ def _refuse_if_update(query: str, parse_error: Exception) -> None:
     raise UpdateRefused("SPARQL Update is not allowed: this endpoint is read-only") from parse_error
 
 
+#: what a query's text holds besides keywords: IRIs, strings (long and short), comments
+_NOT_KEYWORDS = re.compile("|".join((
+    r"<[^<>\"{}|^`\\\s]*>",              # IRI
+    r"'{3}(?:[^\\]|\\.)*?'{3}",          # long strings
+    r'"{3}(?:[^\\]|\\.)*?"{3}',
+    r"'(?:[^'\\\n]|\\.)*'",             # short strings
+    r'"(?:[^"\\\n]|\\.)*"',
+    r"#[^\n]*",                          # comment
+)))
+#: the SERVICE keyword, not a variable, a prefixed name or a part of one
+_SERVICE = re.compile(r"(?<![\w:?$.-])SERVICE(?![\w:-])", re.IGNORECASE)
+
+
+def refuse_service(query: str) -> None:
+    """Refuse a query with a SERVICE clause before either store sees it (both would send the request)."""
+    if _SERVICE.search(_NOT_KEYWORDS.sub(" ", query)):
+        raise ServiceRefused("SERVICE (federated query) is not allowed: this endpoint makes no network requests")
+
+
 def _message(exc: Exception) -> str:
     return str(exc).strip() or type(exc).__name__
 
@@ -195,8 +220,11 @@ class MemoryStore:
                 self.graph.remove((s, None, None))
 
     def _prepare(self, query: str):
+        from rdflib.plugins import sparql as rdflib_sparql
         from rdflib.plugins.sparql import prepareQuery
 
+        refuse_service(query)
+        rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
         try:
             return prepareQuery(query, initNs=PREFIXES)
         except Exception as exc:
@@ -270,6 +298,7 @@ class OxigraphStore:
                 self.store.remove(q)
 
     def _run(self, query: str):
+        refuse_service(query)
         try:
             return self.store.query(query, prefixes=PREFIXES)
         except SyntaxError as exc:
