@@ -276,3 +276,35 @@ def test_derived_iris_live_under_the_person(law):
     subjects = {str(s) for s in g.subjects() if str(s).startswith(str(DERIVED))}
     assert subjects and all(s.startswith(str(DERIVED) + "maria/") for s in subjects)
     assert str(g.value(evaluation_iri("maria"), D.evaluationDate).datatype) == "http://www.w3.org/2001/XMLSchema#date"
+
+
+def test_concurrent_exports_into_one_file_keep_every_person(tmp_path):
+    """Two exports of different persons into one file at once: both sets of persons are in it afterwards."""
+    import subprocess
+    import sys
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    for i in range(4):
+        (a / f"pa{i}.yaml").write_text(f"id: pa{i}\nbirth_date: 1990-01-01\n")
+        (b / f"pb{i}.yaml").write_text(f"id: pb{i}\nbirth_date: 1990-01-01\n")
+    out = tmp_path / "same.ttl"
+    cmd = [sys.executable, "-m", "crewkg", "export", "--out", str(out), "--as-of", "2026-11-30"]
+    procs = [subprocess.Popen([*cmd, str(d)], stderr=subprocess.PIPE) for d in (a, b)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    g = Graph().parse(out, format="turtle")
+    subjects = {str(s) for s in g.subjects()}
+    for pid in [f"pa{i}" for i in range(4)] + [f"pb{i}" for i in range(4)]:
+        assert any(f"/{pid}" in s for s in subjects), pid
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
+
+
+def test_an_export_into_a_missing_folder_is_refused_clearly(tmp_path):
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+
+    r = CliRunner().invoke(app, ["export", str(EXAMPLES), "--out", str(tmp_path / "nope" / "x.ttl"), "--as-of", "2026-11-30"])
+    assert r.exit_code == 2
+    assert "existing folder" in r.output and "Traceback" not in r.output

@@ -62,30 +62,21 @@ def export(
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
     try:
         law, people = _persons(persons, day)
-        from rdflib import Graph
+        if out is not None:
+            from crewkg.service.export import export_file
 
-        from crewkg.service.export import export_graph
+            graph = export_file(law, people, day, out, chosen)
+        else:
+            from crewkg.service.export import export_graph
 
-        earlier = None
-        if out is not None and out.exists():
-            earlier = Graph()
-            read_as = format_for_suffix(out.suffix) or chosen
-            try:
-                earlier.parse(out, format=FORMATS[read_as][0])
-            except Exception as exc:  # any parser failure: the earlier export cannot be merged
-                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-                raise InputError(str(out), "", f"an earlier crewkg export in {read_as} to update ({first})") from None
-        graph = export_graph(law, people, day, earlier)
+            graph = export_graph(law, people, day)
     except InputError as exc:
         _fail(exc)
         return
-    text = graph.serialize(format=FORMATS[chosen][0])
     if out is None:
+        text = graph.serialize(format=FORMATS[chosen][0])
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
     typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
 
 

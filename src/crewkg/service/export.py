@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
@@ -428,3 +429,47 @@ def format_for_suffix(suffix: str) -> str | None:
         if suffix.lower() in suffixes:
             return name
     return None
+
+
+def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: str) -> Graph:
+    """Merge the persons' derived facts into the export at `out` and replace it in one rename.
+
+    Two exports into one file must not lose each other's persons, and an interrupted export must leave neither a
+    half-written file nor a stray temporary one: the read-merge-write runs under an exclusive lock on a sibling lock
+    file, the text goes to a unique temporary name in the same folder, and any failure (Ctrl-C included) removes it.
+    A missing folder is refused: an export does not invent where it goes."""
+    import fcntl
+    import os
+    import tempfile
+
+    from crewkg.errors import InputError
+
+    if not out.parent.is_dir():
+        raise InputError(str(out), "--out", "a file in an existing folder", str(out.parent))
+    lock_path = out.with_name(f".{out.name}.lock")
+    try:
+        lock = open(lock_path, "a")  # noqa: SIM115 - held for the whole update
+    except OSError as exc:
+        raise InputError(str(out), "--out", f"a folder crewkg may write to ({exc.strerror})") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        earlier = None
+        if out.exists():
+            earlier = Graph()
+            read_as = format_for_suffix(out.suffix) or fmt
+            try:
+                earlier.parse(out, format=FORMATS[read_as][0])
+            except Exception as exc:  # any parser failure: the earlier export cannot be merged
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+                raise InputError(str(out), "", f"an earlier crewkg export in {read_as} to update ({first})") from None
+        graph = export_graph(law, persons, as_of, earlier)
+        text = graph.serialize(format=FORMATS[fmt][0])
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, out)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    return graph
