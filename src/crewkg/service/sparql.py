@@ -48,9 +48,13 @@ PREFIXES = {
 }
 
 #: result media types offered, per kind of result
-TABULAR = {"json": "application/sparql-results+json", "xml": "application/sparql-results+xml", "csv": "text/csv"}
-GRAPH = {"turtle": "text/turtle", "nt": "application/n-triples"}
-ALIASES = {"application/json": "json", "application/xml": "xml", "text/xml": "xml", "text/plain": "nt"}
+TABULAR = {"json": "application/sparql-results+json", "xml": "application/sparql-results+xml", "csv": "text/csv",
+           "tsv": "text/tab-separated-values"}
+GRAPH = {"turtle": "text/turtle", "nt": "application/n-triples", "rdfxml": "application/rdf+xml",
+         "jsonld": "application/ld+json"}
+#: media types clients send for a result kind under another name: the first key the offers hold is taken
+ALIASES = {"application/json": ("json", "jsonld"), "application/xml": ("xml", "rdfxml"), "text/xml": ("xml", "rdfxml"),
+           "text/plain": ("nt",), "application/x-turtle": ("turtle",), "application/turtle": ("turtle",)}
 
 STORES = ("memory", "oxigraph")
 
@@ -137,8 +141,8 @@ def negotiate(accept: str | None, offers: dict[str, str]) -> str:
         key = None
         if mtype in by_type:
             key = by_type[mtype]
-        elif ALIASES.get(mtype) in offers:
-            key = ALIASES[mtype]
+        elif any(k in offers for k in ALIASES.get(mtype, ())):
+            key = next(k for k in ALIASES[mtype] if k in offers)
         elif mtype == "*/*":
             key = next(iter(offers))
         elif mtype.endswith("/*"):
@@ -255,9 +259,14 @@ class MemoryStore:
         def write(result) -> tuple[bytes, str]:
             if result.type in ("SELECT", "ASK"):
                 key = negotiate(accept, TABULAR)
+                if result.type == "ASK" and key in ("csv", "tsv"):
+                    return _boolean_text(bool(result.askAnswer)), TABULAR[key]
+                if key == "tsv":
+                    return _tsv(result.vars, result), TABULAR[key]
                 return result.serialize(format=key), TABULAR[key]
             key = negotiate(accept, GRAPH)
-            return result.graph.serialize(format=key).encode("utf-8"), GRAPH[key]
+            fmt = {"turtle": "turtle", "nt": "nt", "rdfxml": "xml", "jsonld": "json-ld"}[key]
+            return result.graph.serialize(format=fmt).encode("utf-8"), GRAPH[key]
 
         return self._execute(query, write, deadline)
 
@@ -322,14 +331,33 @@ class OxigraphStore:
         result = self._run(query)
         if isinstance(result, (ox.QuerySolutions, ox.QueryBoolean)):
             key = negotiate(accept, TABULAR)
-            fmt = {"json": ox.QueryResultsFormat.JSON, "xml": ox.QueryResultsFormat.XML, "csv": ox.QueryResultsFormat.CSV}[key]
+            if isinstance(result, ox.QueryBoolean) and key in ("csv", "tsv"):
+                return _boolean_text(bool(result)), TABULAR[key]
+            fmt = {"json": ox.QueryResultsFormat.JSON, "xml": ox.QueryResultsFormat.XML, "csv": ox.QueryResultsFormat.CSV,
+                   "tsv": ox.QueryResultsFormat.TSV}[key]
             return result.serialize(format=fmt), TABULAR[key]
         key = negotiate(accept, GRAPH)
-        fmt = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES}[key]
+        fmt = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "rdfxml": ox.RdfFormat.RDF_XML,
+               "jsonld": ox.RdfFormat.JSON_LD}[key]
         return result.serialize(format=fmt) or b"", GRAPH[key]
 
 
 Store = MemoryStore | OxigraphStore
+
+
+def _boolean_text(value: bool) -> bytes:
+    """An ASK answer as CSV or TSV (the SPARQL 1.1 CSV/TSV note defines no boolean form; this is the common one)."""
+    return b"true" if value else b"false"
+
+
+def _tsv(variables, rows) -> bytes:
+    """SPARQL 1.1 TSV results: `?var` headers, terms in Turtle/N-Triples syntax, empty for unbound."""
+    def term(t) -> str:
+        return "" if t is None else t.n3().replace("\t", "\\t")
+
+    lines = ["\t".join("?" + str(v) for v in variables)]
+    lines += ["\t".join(term(t) for t in row) for row in rows]
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def _plain(term):

@@ -1,0 +1,65 @@
+"""Result formats of the SPARQL stores: SELECT/ASK in JSON, XML, CSV, TSV; CONSTRUCT/DESCRIBE in Turtle, N-Triples,
+RDF/XML, JSON-LD; anything else is NotAcceptable (the endpoint's 406), never an error of the store."""
+
+import io
+import json
+
+import pytest
+from rdflib import Graph
+
+from crewkg.service.sparql import GRAPH, STORES, TABULAR, NotAcceptable, new_store
+
+SELECT = "SELECT ?c ?l WHERE { ?c a crew:Certificate ; rdfs:label ?l } ORDER BY ?c ?l LIMIT 3"
+ASK = "ASK { ?c a crew:Certificate }"
+CONSTRUCT = "CONSTRUCT { ?c a crew:Certificate } WHERE { ?c a crew:Certificate }"
+
+
+@pytest.fixture(scope="module", params=STORES)
+def store(request):
+    return new_store(request.param)
+
+
+@pytest.mark.parametrize("key", list(TABULAR))
+def test_select_in_every_tabular_format(store, key):
+    body, ctype = store.serialize(SELECT, TABULAR[key])
+    assert ctype == TABULAR[key]
+    text = body.decode("utf-8")
+    if key == "json":
+        assert len(json.loads(text)["results"]["bindings"]) == 3
+    elif key == "xml":
+        assert text.count("<result>") == 3
+    elif key == "csv":
+        assert text.splitlines()[0].strip() == "c,l" and len(text.strip().splitlines()) == 4
+    else:
+        lines = text.strip().splitlines()
+        assert lines[0] == "?c\t?l" and len(lines) == 4
+        assert lines[1].startswith("<https://w3id.org/crewkg/")
+
+
+@pytest.mark.parametrize("key", list(TABULAR))
+def test_ask_in_every_tabular_format(store, key):
+    body, ctype = store.serialize(ASK, TABULAR[key])
+    assert ctype == TABULAR[key]
+    text = body.decode("utf-8")
+    assert "true" in text and "false" not in text
+
+
+@pytest.mark.parametrize("key", list(GRAPH))
+def test_construct_in_every_graph_format(store, key):
+    body, ctype = store.serialize(CONSTRUCT, GRAPH[key])
+    assert ctype == GRAPH[key]
+    fmt = {"turtle": "turtle", "nt": "nt", "rdfxml": "xml", "jsonld": "json-ld"}[key]
+    g = Graph().parse(io.BytesIO(body), format=fmt)
+    assert len(g) >= 8
+
+
+@pytest.mark.parametrize("query,accept", [(SELECT, "text/turtle"), (ASK, "image/png"), (CONSTRUCT, "text/csv"),
+                                          (CONSTRUCT, "application/sparql-results+json")])
+def test_anything_else_is_not_acceptable(store, query, accept):
+    with pytest.raises(NotAcceptable):
+        store.serialize(query, accept)
+
+
+def test_json_means_json_ld_for_a_graph(store):
+    body, ctype = store.serialize(CONSTRUCT, "application/json")
+    assert ctype == "application/ld+json"
