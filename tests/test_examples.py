@@ -23,7 +23,8 @@ from crewkg.answers.eligibility import check
 from crewkg.cli.common import app
 from crewkg.errors import InputError
 from crewkg.law.statute import load_law
-from crewkg.records.persons import SUFFIXES, person_from_mapping, read_mapping
+from crewkg.records.persons import SUFFIXES, person_from_mapping
+from crewkg.records.reading import read_mapping
 from crewkg.records.shacl import shacl_check
 from crewkg.records.turtle import person_from_turtle, person_graph
 

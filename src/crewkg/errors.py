@@ -14,7 +14,21 @@ class InputError(Exception):
         super().__init__(self.message())
 
     def message(self) -> str:
-        got = "" if self.got is None else f" (got {self.got!r})"
+        got = "" if self.got is None else f" (got {quote(self.got)})"
         where = f"{self.file}: " if self.file else ""
         field = f"field '{self.field}': " if self.field else ""
         return f"{where}{field}expected {self.expected}{got}"
+
+
+#: at most this many characters of a value are quoted in a message: enough to recognise it, never a whole file
+QUOTE_LIMIT = 60
+
+
+def quote(value: object) -> str:
+    """A short, printable prefix of a value's repr for messages (a huge or hostile value is not echoed whole)."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= QUOTE_LIMIT else repr(value[:QUOTE_LIMIT])
+    if len(text) > QUOTE_LIMIT + 2:
+        text = text[:QUOTE_LIMIT] + "…"
+    elif isinstance(value, str) and len(value) > QUOTE_LIMIT:
+        text += "…"
+    return text

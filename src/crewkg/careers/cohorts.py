@@ -30,7 +30,8 @@ from crewkg.careers.planning import Pace, add_months, make_planner
 from crewkg.careers.routes import plan, reach_dates
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
-from crewkg.records.persons import Person, person_from_mapping, read_mapping
+from crewkg.records.persons import Person, person_from_mapping
+from crewkg.records.reading import read_mapping
 
 BATCH = 100
 #: cohorts larger than this get a progress bar and, on machines with more than one core, worker processes

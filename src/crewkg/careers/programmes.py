@@ -22,7 +22,8 @@ from typing import Any
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
-from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping, read_mapping
+from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping
+from crewkg.records.reading import read_mapping
 
 PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
 ENTRY_KEYS = {"min_age", "professional_experience_years", "vocational_training_years", "sea_days"}

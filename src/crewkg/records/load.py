@@ -9,7 +9,8 @@ from pathlib import Path
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
-from crewkg.records.persons import Person, person_from_mapping, person_to_mapping, read_mapping, record_files
+from crewkg.records.persons import Person, person_from_mapping, person_to_mapping, record_files
+from crewkg.records.reading import read_mapping
 from crewkg.records.shacl import _key, _seen, shacl_check
 
 

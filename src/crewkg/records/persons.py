@@ -7,7 +7,6 @@ field and what was expected) and the SHACL shapes in `ontology/shapes.ttl` on th
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from typing import Any
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 
-ID_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+ID_RE = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: an id ending in a newline is no id
 SUFFIXES = {".yaml", ".yml", ".json", ".ttl"}
 
 
@@ -71,66 +70,6 @@ def record_files(path: Path) -> list[Path]:
     if not path.exists():
         raise InputError(str(path), "", "an existing file or folder")
     return [path]
-
-
-def read_mapping(path: Path) -> Any:
-    """Parse a YAML or JSON file; every failure becomes an InputError naming the file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
-    if not text.strip():
-        raise InputError(str(path), "", "a non-empty record")
-    if path.suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), "", f"valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    import yaml
-
-    try:
-        if _LazyLoader.loader is None:
-            _LazyLoader.loader = _unique_key_loader()
-        return yaml.load(text, Loader=_LazyLoader.loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = f": {exc.problem}" if getattr(exc, "problem", None) else ""
-        raise InputError(str(path), "", f"valid YAML{pos}{problem}") from None
-    except ValueError as exc:  # PyYAML turns 2001-02-30 into a ValueError, not a YAMLError
-        raise InputError(str(path), "", f"valid YAML values ({exc})") from None
-
-
-def _unique_key_loader():
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        """SafeLoader that refuses duplicate keys instead of silently keeping the last value, and keeps dates
-        as text for the schema check."""
-
-    def construct_mapping(loader, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return loader.construct_mapping_plain(node, deep=deep)
-
-    # Dates stay strings, so the schema check can name the field of an impossible date like 2001-02-30.
-    Loader.yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    Loader.construct_mapping_plain = yaml.SafeLoader.construct_mapping
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
-    return Loader
-
-
-class _LazyLoader:
-    """Build the YAML loader on first use so importing this module does not import PyYAML."""
-
-    loader = None
 
 
 

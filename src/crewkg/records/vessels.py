@@ -23,7 +23,8 @@ from crewkg.errors import InputError
 from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
-from crewkg.records.persons import ID_RE, Checker, Person, person_from_mapping, read_mapping
+from crewkg.records.persons import ID_RE, Checker, Person, person_from_mapping
+from crewkg.records.reading import read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"

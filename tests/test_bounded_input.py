@@ -1,0 +1,73 @@
+"""Hostile or malformed record files get one clear exit-2 message, fast, never a traceback or a hang; and a message
+quotes at most a short prefix of a value."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+from crewkg.errors import QUOTE_LIMIT, InputError
+
+LEVELS = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10))
+BOMB = 'l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + LEVELS
+
+CASES = {
+    "alias_bomb.yaml": (BOMB, "YAML aliases"),
+    "deep.json": ("[" * 5000 + "]" * 5000, "nested at most"),
+    "deep.yaml": ("a: " + "[" * 200 + "]" * 200 + "\n", "nested at most"),
+    "dupe.json": ('{"id": "x", "id": "y"}', "duplicate key"),
+    "bigint.json": ('{"id": "x", "professional_experience_years": ' + "9" * 5000 + "}", "valid JSON values"),
+    "bigint.yaml": ("id: x\nprofessional_experience_years: " + "9" * 5000 + "\n", "valid YAML values"),
+    "listkey.yaml": ("? [1, 2]\n: 3\n", "plain value"),
+    "newline_id.json": ('{"id": "anna\\n"}', "'id'"),
+}
+
+
+def _run(path: Path):
+    t0 = time.monotonic()
+    r = CliRunner().invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    return r, time.monotonic() - t0
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_hostile_records_get_exit_2_fast(tmp_path, name):
+    text, expected = CASES[name]
+    f = tmp_path / name
+    f.write_text(text)
+    r, seconds = _run(f)
+    assert r.exit_code == 2, r.output
+    assert expected in r.output and "Traceback" not in r.output
+    assert len(r.output) < 600
+    assert seconds < 5
+
+
+def test_a_bom_is_accepted_in_json_as_in_yaml(tmp_path):
+    for name, text in (("p.json", '\ufeff{"id": "bom", "birth_date": "2000-01-01"}'), ("p.yaml", "\ufeffid: bom\nbirth_date: 2000-01-01\n")):
+        f = tmp_path / name
+        f.write_text(text, encoding="utf-8")
+        r, _ = _run(f)
+        assert r.exit_code == 0, r.output
+
+
+def test_a_named_pipe_is_refused_not_read(tmp_path):
+    fifo = tmp_path / "p.yaml"
+    os.mkfifo(fifo)
+    r, seconds = _run(fifo)
+    assert r.exit_code == 2 and "regular" in r.output
+    assert seconds < 5
+
+
+def test_a_record_linked_to_a_system_file_is_not_echoed(tmp_path):
+    link = tmp_path / "p.yaml"
+    link.symlink_to("/etc/passwd")
+    r, _ = _run(link)
+    assert r.exit_code == 2
+    assert "root:x:0:0" not in r.output
+
+
+def test_messages_quote_a_short_prefix_only():
+    msg = InputError("f", "id", "an id", "x" * 10_000).message()
+    assert len(msg) < QUOTE_LIMIT + 60
