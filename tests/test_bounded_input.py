@@ -71,3 +71,27 @@ def test_a_record_linked_to_a_system_file_is_not_echoed(tmp_path):
 def test_messages_quote_a_short_prefix_only():
     msg = InputError("f", "id", "an id", "x" * 10_000).message()
     assert len(msg) < QUOTE_LIMIT + 60
+
+
+TTL = """@prefix crew: <https://w3id.org/crewkg/onto#> .
+@prefix kb: <https://w3id.org/crewkg/kb/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<https://w3id.org/crewkg/person/t> a crew:Person ; crew:personId "t" ; crew:birthDate "1990-01-01"^^xsd:date ;
+"""
+
+
+def test_a_misspelt_turtle_predicate_is_named_with_a_suggestion(tmp_path):
+    f = tmp_path / "t.ttl"
+    f.write_text(TTL + "  crew:holdsCertifcate kb:UBZ-Matrose .\n")
+    r, _ = _run(f)
+    assert r.exit_code == 2, r.output
+    assert "holdsCertifcate" in r.output and "did you mean crew:holdsCertificate" in r.output
+
+
+def test_two_turtle_sailing_records_for_one_role_are_refused(tmp_path):
+    f = tmp_path / "t.ttl"
+    f.write_text(TTL + """  crew:hasSailingRecord [ crew:inRole kb:Matrose ; crew:days 100 ] ,
+                           [ crew:inRole kb:Matrose ; crew:days 200 ] .\n""")
+    r, _ = _run(f)
+    assert r.exit_code == 2, r.output
+    assert "one sailing record per role" in r.output

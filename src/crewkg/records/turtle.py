@@ -14,6 +14,7 @@ from pathlib import Path
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, person_to_mapping
+from crewkg.records.reading import read_text
 
 
 def person_graph(p: Person):
@@ -80,10 +81,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     from crewkg.law.namespaces import CREW, local
     from crewkg.records.shacl import shacl_check
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
+    text = read_text(path)
     if not text.strip():
         raise InputError(str(path), "", "a non-empty record")
     g = Graph()
@@ -100,6 +98,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     subjects = list(g.subjects(RDF.type, CREW.Person))
     if len(subjects) != 1:
         raise InputError(str(path), "rdf:type", "exactly one crew:Person", len(subjects))
+    _known_predicates_only(g, str(path))
     shacl_check(g, str(path))
     s = subjects[0]
 
@@ -123,13 +122,18 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
             data["apprenticeship"]["year"] = int(val(CREW.apprenticeshipYear))
     sailing = {}
     for b in g.objects(s, CREW.hasSailingRecord):
-        sailing[local(g.value(b, CREW.inRole))] = int(g.value(b, CREW.days).toPython())
+        role = local(g.value(b, CREW.inRole))
+        if role in sailing:  # as a YAML record's duplicate key: one total per role, never a silent choice
+            raise InputError(str(path), "crew:hasSailingRecord", f"one sailing record per role (two for {role})")
+        sailing[role] = int(g.value(b, CREW.days).toPython())
     if sailing:
         data["sailing_days"] = sailing
     sea = {}
     back = {"AsDeckCrew": "deck_crew", "AsMaster": "master"}
     for b in g.objects(s, CREW.hasSeaRecord):
         cap = local(g.value(b, CREW.seaCapacity))
+        if back.get(cap, cap) in sea:
+            raise InputError(str(path), "crew:hasSeaRecord", f"one sea record per capacity (two for {cap})")
         sea[back.get(cap, cap)] = int(g.value(b, CREW.days).toPython())
     if sea:
         data["sea_days"] = sea
@@ -149,6 +153,31 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         if items:
             data[key] = items
     return person_from_mapping(data, law, as_of, str(path))
+
+
+def _known_predicates_only(g, source: str) -> None:
+    """Every predicate of a record must be one a crewkg person record uses: a misspelt or foreign predicate
+    (`crew:holdsCertifcate`) would otherwise be silently ignored and change the answer."""
+    import difflib
+
+    from rdflib.namespace import RDF
+
+    from crewkg.law.namespaces import CREW
+
+    known = {RDF.type, *(getattr(CREW, n) for n in _PREDICATES)}
+    for pred in sorted({p for p in g.predicates()} - known):
+        name = pred.n3(g.namespace_manager)
+        near = difflib.get_close_matches(str(pred), [str(k) for k in known], n=1, cutoff=0.8)
+        hint = f"; did you mean {g.namespace_manager.normalizeUri(near[0])}?" if near else ""
+        raise InputError(source, name[:80], f"a predicate of a crewkg person record{hint}")
+
+
+#: the predicates of a person record (crew: terms), as `person_graph` writes them
+_PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUntil", "hasRadioCertificate",
+               "hasBasicSafetyTraining", "hasApprenticeshipContract", "apprenticeshipYear", "hasSailingRecord", "inRole",
+               "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears",
+               "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam",
+               "holdsCertificate", "holdsFunction")
 
 
 __all__ = ["person_graph", "person_from_turtle", "person_to_mapping"]
