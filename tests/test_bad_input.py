@@ -8,6 +8,7 @@ position (line/column) where the parser gives one.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,8 +97,6 @@ CASES = [
     Case("missing_file", {}, "nobody.yaml", None, ("an existing file or folder",)),
     Case("bad_as_of", {"p.yaml": GOOD}, "p.yaml", "as_of", ("an ISO date YYYY-MM-DD", "2026-13-01"),
          as_of="2026-13-01", names=("--as-of",), file_named=False),
-    Case("duplicate_ids_in_folder", {"a.yaml": GOOD, "b.yaml": GOOD.replace("1990", "1991")}, ".",
-         "id", ("an id not used by another record", "'good'"), names=("a.yaml", "b.yaml"), file_named=False),
 ]
 
 
@@ -181,3 +180,19 @@ KNOWN = [
 @pytest.mark.parametrize("case", KNOWN)
 def test_formerly_unhandled_bad_input_now_exits_2_with_a_clear_message(tmp_path, caplog, case):
     test_bad_input_exits_2_with_one_message_naming_file_field_and_expectation(tmp_path, caplog, case)
+
+
+def test_a_folder_answers_the_good_records_and_names_each_bad_one(tmp_path):
+    """design: a folder gives a JSON list where a record that fails stands as {file, error}; exit status 1."""
+    base = tmp_path / "in"
+    _write(base, {"a.yaml": GOOD, "b.yaml": GOOD.replace("1990", "1991"), "c.yaml": "id: [x\n", "d.yaml": GOOD.replace("good", "other")})
+    (base / "e.yaml").symlink_to(base / "missing.yaml")
+    result = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.stdout)
+    assert [o.get("person") or Path(o["file"]).name for o in out] == ["good", "b.yaml", "c.yaml", "other", "e.yaml"]
+    assert "an id not used by another record" in out[1]["error"] and "a.yaml" in out[1]["error"]
+    assert "valid YAML" in out[2]["error"]
+    assert "e.yaml" in out[4]["error"]
+    text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30"])
+    assert text.exit_code == 1 and _stderr(text).count("crewkg: error:") == 3

@@ -20,21 +20,35 @@ def check(
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
     day = _as_of(as_of)
     try:
-        law, persons = _load(person, day)
+        from crewkg.law.statute import load_law
+        from crewkg.records.load import load_each
+
+        law = load_law()
+        loaded = load_each(person, law, day)
+        if not person.is_dir() and isinstance(loaded[0], InputError):
+            raise loaded[0]
         from crewkg.answers.eligibility import check as run_check
 
-        answers = run_check(law, persons, day, lang.value)
+        good = [p for p in loaded if not isinstance(p, InputError)]
+        answers = iter(run_check(law, good, day, lang.value))
     except InputError as exc:
         _fail(exc)
         return
+    # a folder: every good record answered in file order, every bad one named where it stands, exit 1 if any failed
+    results = [{"file": x.file, "error": x.message()} if isinstance(x, InputError) else next(answers) for x in loaded]
+    failed = [r for r in results if "error" in r]
     if fmt is Format.json:
-        out = answers if person.is_dir() else answers[0]
-        sys.stdout.write(json_text(out))
-        return
-    from crewkg.answers.render import print_answer
+        sys.stdout.write(json_text(results if person.is_dir() else results[0]))
+    else:
+        from crewkg.answers.render import print_answer
 
-    for a in answers:
-        print_answer(law, a, lang.value)
+        for r in results:
+            if "error" in r:
+                typer.echo(f"crewkg: error: {r['error']}", err=True)
+            else:
+                print_answer(law, r, lang.value)
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()

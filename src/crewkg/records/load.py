@@ -21,10 +21,27 @@ def load_person_file(path: Path, law: Law, as_of: date) -> Person:
         return person_from_turtle(path, law, as_of)
     data = read_mapping(path)
     person = person_from_mapping(data, law, as_of, str(path))
-    from crewkg.records.load import shacl_check_person
-
     shacl_check_person(person)
     return person
+
+
+def load_each(path: Path, law: Law, as_of: date) -> list[Person | InputError]:
+    """Every record a path names, in file order: the Person, or the InputError that refused it. A folder with some
+    bad records still answers for the good ones (the faces name each bad one and exit non-zero); an id used twice
+    refuses the later record."""
+    out: list[Person | InputError] = []
+    seen: dict[str, str] = {}
+    for f in record_files(path):
+        try:
+            p = load_person_file(f, law, as_of)
+            if p.id in seen:
+                raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+        except InputError as exc:
+            out.append(exc)
+            continue
+        seen[p.id] = p.source
+        out.append(p)
+    return out
 
 
 def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:

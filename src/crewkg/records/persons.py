@@ -63,7 +63,8 @@ PROGRAMME_KEYS = {"for", "months", "sailing_days", "sailing_days_after"}
 def record_files(path: Path) -> list[Path]:
     """The record files a path names: the file itself, or every record file in a folder (sorted)."""
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+        # a broken link is listed too, so reading it names it instead of skipping it without a word
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and (p.is_file() or p.is_symlink()))
         if not files:
             raise InputError(str(path), "", "a folder with at least one .yaml, .yml, .json or .ttl record")
         return files
