@@ -187,7 +187,7 @@ def test_bad_rows_are_reported_per_trainee_and_the_others_are_evaluated(tmp_path
     assert "row 4" in rows["unknown"]["error"] and "UBZ-Kapitaen" in rows["unknown"]["error"]
     assert "row 5" in rows["words"]["error"] and "medical_fitness" in rows["words"]["error"]
     result = _split_runner().invoke(app, ["cohort", str(path), "--target", "UBZ-Bootsmann", "--as-of", "2026-11-30", "--format", "json"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1, "the status says that some trainees failed (as check FOLDER does)"
     assert [t["id"] for t in json.loads(result.stdout)["trainees"]] == ["good", "negative", "unknown", "words"]
     assert "3 of 4 trainees could not be evaluated" in result.stderr
 

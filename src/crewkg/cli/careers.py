@@ -264,6 +264,7 @@ def cohort(
         _print_table(law, rows, lang.value)
     if errors:
         typer.echo(f"crewkg: {errors} of {len(rows)} trainees could not be evaluated; see the error column", err=True)
+        raise typer.Exit(1)  # as `check FOLDER`: the good rows are answered, the status says some failed
 
 
 def _json(rows, target, day) -> dict:
