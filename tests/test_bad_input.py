@@ -196,3 +196,14 @@ def test_a_folder_answers_the_good_records_and_names_each_bad_one(tmp_path):
     assert "e.yaml" in out[4]["error"]
     text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30"])
     assert text.exit_code == 1 and _stderr(text).count("crewkg: error:") == 3
+
+
+@pytest.mark.parametrize("command", [["export"], ["sparql", "ASK { ?s ?p ?o }", "--data"]])
+def test_export_and_sparql_answer_the_good_records_of_a_folder_and_name_the_bad(tmp_path, command):
+    base = tmp_path / "in"
+    _write(base, {"a.yaml": GOOD, "c.yaml": "id: [x\n"})
+    result = _runner().invoke(app, [*command, str(base), "--as-of", "2026-11-30"])
+    assert result.exit_code == 1, result.output
+    err = _stderr(result)
+    assert err.count("crewkg: error:") == 1 and "c.yaml" in err
+    assert "good" in result.stdout or "true" in result.stdout

@@ -32,19 +32,32 @@ class StoreKind(str, Enum):
 
 
 def _persons(paths: list[Path], day):
-    """Every record the paths name (files or folders), ids unique across all of them."""
+    """Every record the paths name (files or folders), ids unique across all of them. A record file named on the
+    command line that fails stops the command (exit 2); a bad record inside a folder is named on standard error and
+    left out, and the command ends with exit status 1 (`_report_failures`), as `check FOLDER` does."""
     from crewkg.law.statute import load_law
-    from crewkg.records.load import load_persons
+    from crewkg.records.load import load_each
 
     law = load_law()
-    persons, seen = [], {}
+    persons, failures, seen = [], [], {}
     for path in paths:
-        for p in load_persons(path, law, day):
+        for p in load_each(path, law, day):
+            if isinstance(p, InputError):
+                if not path.is_dir():
+                    raise p
+                failures.append(p)
+                continue
             if p.id in seen:
-                raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+                failures.append(InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id))
+                continue
             seen[p.id] = p.source
             persons.append(p)
-    return law, persons
+    return law, persons, failures
+
+
+def _report_failures(failures) -> None:
+    for exc in failures:
+        typer.echo(f"crewkg: error: {exc.message()}", err=True)
 
 
 @app.command()
@@ -61,7 +74,8 @@ def export(
     day = _as_of(as_of)
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
     try:
-        law, people = _persons(persons, day)
+        law, people, failures = _persons(persons, day)
+        _report_failures(failures)
         if out is not None:
             from crewkg.service.export import export_file
 
@@ -76,8 +90,10 @@ def export(
     if out is None:
         text = graph.serialize(format=FORMATS[chosen][0])
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        return
-    typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
+    else:
+        typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
+    if failures:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -106,7 +122,8 @@ def sparql(
 
     try:
         text = resolve_query(query)
-        law, people = _persons(list(data or []), day)
+        law, people, failures = _persons(list(data or []), day)
+        _report_failures(failures)
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
@@ -126,6 +143,8 @@ def sparql(
         sys.stdout.write(to_csv(result))
     else:
         print_table(result)
+    if failures:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -150,7 +169,8 @@ def serve(
         if value <= 0:
             _fail(InputError(name, name.lstrip("-"), "a positive number", value))
     try:
-        law, people = _persons(list(data or []), day)
+        law, people, failures = _persons(list(data or []), day)
+        _report_failures(failures)  # the service starts with the good records
         from crewkg.service.app import Service, Settings, run
         from crewkg.service.sparql import build_store, parse_crew_option
 
