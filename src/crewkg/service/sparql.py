@@ -176,6 +176,13 @@ _NOT_KEYWORDS = re.compile("|".join((
 )))
 #: the SERVICE keyword, not a variable, a prefixed name or a part of one
 _SERVICE = re.compile(r"(?<![\w:?$.-])SERVICE(?![\w:-])", re.IGNORECASE)
+#: the FROM keyword (FROM and FROM NAMED), likewise
+_FROM = re.compile(r"(?<![\w:?$.-])FROM(?![\w:-])", re.IGNORECASE)
+
+
+def names_a_dataset(query: str) -> bool:
+    """Whether the query chooses its own dataset (FROM / FROM NAMED)."""
+    return bool(_FROM.search(_NOT_KEYWORDS.sub(" ", query)))
 
 
 def refuse_service(query: str) -> None:
@@ -189,63 +196,115 @@ def _message(exc: Exception) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------
-# Stores
+# Stores: one RDF dataset of named graphs, the union of them all the default graph of a query
 # ------------------------------------------------------------------------------------------------------
+GRAPH_IRI = "https://w3id.org/crewkg/graph/"
+#: the named graphs every store holds (SPARQL 1.1 Protocol `default-graph-uri` / `named-graph-uri`, FROM, GRAPH)
+ONTOLOGY_GRAPH = URIRef(GRAPH_IRI + "ontology")
+KB_GRAPH = URIRef(GRAPH_IRI + "kb")
+RECORDS_GRAPH = URIRef(GRAPH_IRI + "records")
+DERIVED_GRAPH = URIRef(GRAPH_IRI + "derived")
+#: the base IRI of relative IRIs in a query when the caller gives none
+DEFAULT_BASE = "https://w3id.org/crewkg/sparql"
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A query's RDF dataset chosen by the protocol (or by FROM / FROM NAMED): the graphs merged into its default
+    graph, and the named graphs GRAPH may reach. None of them given: every graph, their union the default graph."""
+
+    default: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.default or self.named)
+
+
 class MemoryStore:
-    """rdflib Graph in memory. SPARQL evaluation is pure Python (interruptible, see server.py), and a lock
+    """rdflib Dataset in memory. SPARQL evaluation is pure Python (interruptible by the deadline), and a lock
     keeps writers and readers apart (rdflib's memory store is not safe under concurrent change)."""
 
     kind = "memory"
     interruptible = True
 
     def __init__(self) -> None:
-        self.graph = Graph(store=_make_deadline_memory())
+        from rdflib import Dataset
+
+        self.graph = Dataset(store=_make_deadline_memory(), default_union=True)
         self._lock = threading.RLock()
 
     def __len__(self) -> int:
         return len(self.graph)
 
-    def add(self, triples: Iterable[Triple]) -> None:
+    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
         with self._lock:
-            add = self.graph.add
+            add = self.graph.get_context(graph).add
             for t in triples:
                 add(t)
 
-    def load_graph(self, g: Graph) -> None:
-        self.add(g)
+    def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
+        self.add(g, graph)
 
-    def load_file(self, path: Path, fmt: str) -> None:
+    def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         with self._lock:
-            self.graph.parse(path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
+            self.graph.get_context(graph or URIRef(path.resolve().as_uri())).parse(
+                path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         with self._lock:
             for s in subjects:
-                self.graph.remove((s, None, None))
+                self.graph.remove((s, None, None))  # a triple pattern: from every graph
 
-    def _prepare(self, query: str):
+    def _prepare(self, query: str, base: str | None):
         from rdflib.plugins import sparql as rdflib_sparql
         from rdflib.plugins.sparql import prepareQuery
 
         refuse_service(query)
         rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
         try:
-            return prepareQuery(query, initNs=PREFIXES)
+            return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             _refuse_if_update(query, exc)
             raise MalformedQuery(_message(exc)) from None
 
-    def _execute(self, query: str, use, deadline: float | None = None):
-        """Parse outside the lock, evaluate and read the lazy result inside it, stopping at the deadline."""
-        prepared = self._prepare(query)
+    def _view(self, spec: DatasetSpec):
+        """The dataset a query sees under an explicit dataset: its default graph the merge of the given graphs,
+        its named graphs only the given ones (a copy: the memory store serves small graphs)."""
+        from rdflib import Dataset
+        from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+
+        view = Dataset(store=_make_deadline_memory(), default_union=False)
+        target = view.get_context(DATASET_DEFAULT_GRAPH_ID)
+        for iri in spec.default:
+            for t in self.graph.get_context(URIRef(iri)):
+                target.add(t)
+        for iri in spec.named:
+            ctx = view.get_context(URIRef(iri))
+            for t in self.graph.get_context(URIRef(iri)):
+                ctx.add(t)
+        return view
+
+    def _execute(self, query: str, use, deadline: float | None = None, dataset: DatasetSpec | None = None,
+                 base: str | None = None):
+        """Parse outside the lock, evaluate and read the lazy result inside it, stopping at the deadline. The
+        protocol's dataset wins over the query's FROM / FROM NAMED; either is applied by `_view`, so both stores
+        read a dataset alike."""
+        prepared = self._prepare(query, base)
+        clause = prepared.algebra.get("datasetClause")
+        if not dataset and clause:
+            dataset = DatasetSpec(tuple(str(d.default) for d in clause if d.get("default") is not None),
+                                  tuple(str(d.named) for d in clause if d.get("named") is not None))
+        if clause:
+            prepared.algebra["datasetClause"] = None
         _deadline.value = deadline
         try:
             with self._lock:
-                return use(self.graph.query(prepared))
+                target = self._view(dataset) if dataset else self.graph
+                return use(target.query(prepared))
         finally:
             _deadline.value = None
 
-    def select(self, query: str) -> Table:
+    def select(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None) -> Table:
         def table(result) -> Table:
             if result.type == "SELECT":
                 return Table("select", [str(v) for v in result.vars], [tuple(_plain(t) for t in r) for r in result])
@@ -253,9 +312,10 @@ class MemoryStore:
                 return Table("ask", boolean=bool(result.askAnswer))
             return Table("graph", ["subject", "predicate", "object"], [tuple(t) for t in result.graph])
 
-        return self._execute(query, table)
+        return self._execute(query, table, None, dataset, base)
 
-    def serialize(self, query: str, accept: str | None, deadline: float | None = None) -> tuple[bytes, str]:
+    def serialize(self, query: str, accept: str | None, deadline: float | None = None, dataset: DatasetSpec | None = None,
+                  base: str | None = None) -> tuple[bytes, str]:
         def write(result) -> tuple[bytes, str]:
             if result.type in ("SELECT", "ASK"):
                 key = negotiate(accept, TABULAR)
@@ -268,12 +328,12 @@ class MemoryStore:
             fmt = {"turtle": "turtle", "nt": "nt", "rdfxml": "xml", "jsonld": "json-ld"}[key]
             return result.graph.serialize(format=fmt).encode("utf-8"), GRAPH[key]
 
-        return self._execute(query, write, deadline)
+        return self._execute(query, write, deadline, dataset, base)
 
 
 class OxigraphStore:
     """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
-    cannot be interrupted; server.py bounds it with a timeout and a cap on concurrent queries."""
+    cannot be interrupted; the service bounds it with a timeout and a cap on concurrent queries."""
 
     kind = "oxigraph"
     interruptible = False
@@ -287,18 +347,20 @@ class OxigraphStore:
     def __len__(self) -> int:
         return len(self.store)
 
-    def add(self, triples: Iterable[Triple]) -> None:
-        text = "".join(f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o in triples)
+    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
+        g = graph.n3()
+        text = "".join(f"{s.n3()} {p.n3()} {o.n3()} {g} .\n" for s, p, o in triples)
         if text:
-            self.store.load(text, format=self._ox.RdfFormat.N_TRIPLES)
+            self.store.load(text, format=self._ox.RdfFormat.N_QUADS)
 
-    def load_graph(self, g: Graph) -> None:
-        self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES)
+    def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
+        self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))
 
-    def load_file(self, path: Path, fmt: str) -> None:
+    def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         ox = self._ox
         self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
-                                                      "jsonld": ox.RdfFormat.JSON_LD}[fmt])
+                                                      "jsonld": ox.RdfFormat.JSON_LD}[fmt],
+                             to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         ox = self._ox
@@ -306,17 +368,25 @@ class OxigraphStore:
             for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
                 self.store.remove(q)
 
-    def _run(self, query: str):
+    def _run(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None):
+        ox = self._ox
         refuse_service(query)
+        # the union of all graphs is the default graph unless the query (FROM) or the protocol names a dataset
+        kw: dict[str, Any] = {} if names_a_dataset(query) else {"use_default_graph_as_union": True}
+        if dataset:
+            kw = {"default_graph": [ox.NamedNode(i) for i in dataset.default] or [ox.DefaultGraph()],
+                  "named_graphs": [ox.NamedNode(i) for i in dataset.named]}
         try:
-            return self.store.query(query, prefixes=PREFIXES)
+            return self.store.query(query, prefixes=PREFIXES, base_iri=base or DEFAULT_BASE, **kw)
         except SyntaxError as exc:
             _refuse_if_update(query, exc)
             raise MalformedQuery(_message(exc)) from None
+        except ValueError as exc:  # an IRI of the protocol dataset that is no IRI
+            raise MalformedQuery(_message(exc)) from None
 
-    def select(self, query: str) -> Table:
+    def select(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None) -> Table:
         ox = self._ox
-        result = self._run(query)
+        result = self._run(query, dataset, base)
         if isinstance(result, ox.QuerySolutions):
             names = [v.value for v in result.variables]
             return Table("select", names, [tuple(_from_ox(sol[n]) for n in names) for sol in result])
@@ -325,10 +395,11 @@ class OxigraphStore:
         return Table("graph", ["subject", "predicate", "object"],
                      [(_from_ox(t.subject), _from_ox(t.predicate), _from_ox(t.object)) for t in result])
 
-    def serialize(self, query: str, accept: str | None, deadline: float | None = None) -> tuple[bytes, str]:
-        """(The deadline cannot be enforced inside pyoxigraph; server.py stops waiting instead.)"""
+    def serialize(self, query: str, accept: str | None, deadline: float | None = None, dataset: DatasetSpec | None = None,
+                  base: str | None = None) -> tuple[bytes, str]:
+        """(The deadline cannot be enforced inside pyoxigraph; the service stops waiting instead.)"""
         ox = self._ox
-        result = self._run(query)
+        result = self._run(query, dataset, base)
         if isinstance(result, (ox.QuerySolutions, ox.QueryBoolean)):
             key = negotiate(accept, TABULAR)
             if isinstance(result, ox.QueryBoolean) and key in ("csv", "tsv"):
@@ -389,10 +460,16 @@ def new_store(kind: str, law_graph: Graph | None = None) -> Store:
     """An empty store of the kind, holding ontology + kb."""
     if kind not in STORES:
         raise InputError("--store", "store", f"one of {list(STORES)}", kind)
-    from crewkg.law.cache import load_graph
-
     store: Store = MemoryStore() if kind == "memory" else OxigraphStore()
-    store.load_graph(law_graph if law_graph is not None else load_graph())
+    if law_graph is not None:
+        store.load_graph(law_graph, KB_GRAPH)
+        return store
+    from crewkg.law.cache import _files
+    from crewkg.locations import kb_dir, ontology_dir
+
+    onto = ontology_dir().resolve()
+    for f in _files(kb_dir(), ontology_dir()):
+        store.load_file(f, "turtle", ONTOLOGY_GRAPH if f.resolve().is_relative_to(onto) else KB_GRAPH)
     return store
 
 
@@ -401,13 +478,15 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
     removing whatever an earlier evaluation of the same person left there (delete-before-insert)."""
     for i in range(0, len(persons), chunk):
         part = persons[i : i + chunk]
-        batch: list[Triple] = []
+        records: list[Triple] = []
+        derived_facts: list[Triple] = []
         for p, record, derived in evaluate(law, part, as_of):
             if replace:
                 store.remove_subjects(record_subjects(p) + derived_subjects(law, p.id))
-            batch += record
-            batch += derived
-        store.add(batch)
+            records += record
+            derived_facts += derived
+        store.add(records, RECORDS_GRAPH)
+        store.add(derived_facts, DERIVED_GRAPH)
 
 
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
@@ -465,7 +544,8 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
         answer = crew_answer(law, ml, vessel, as_of, crew, False, lang)
         roster = roster_name(roster_path) if roster_path is not None else None
         store.remove_subjects(crew_check_subjects(vessel.id, roster))
-        store.add(list(vessel_graph(vessel, ml)) + crew_check_triples(law, answer, roster, crew, lang))
+        store.add(list(vessel_graph(vessel, ml)), RECORDS_GRAPH)
+        store.add(crew_check_triples(law, answer, roster, crew, lang), DERIVED_GRAPH)
 
 
 def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
