@@ -13,6 +13,11 @@ class InputError(Exception):
         self.got = got
         super().__init__(self.message())
 
+    def __reduce__(self):
+        """Picklable with its fields (worker processes send errors back and forth; Exception's default would call
+        __init__ with the message alone)."""
+        return (type(self), (self.file, self.field, self.expected, self.got))
+
     def message(self) -> str:
         got = "" if self.got is None else f" (got {quote(self.got)})"
         where = f"{self.file}: " if self.file else ""

@@ -18,7 +18,6 @@ import csv
 import html
 import io
 import multiprocessing
-import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from crewkg.careers.planning import Pace, add_months, make_planner
 from crewkg.careers.routes import plan, reach_dates
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
+from crewkg.records.flat import csv_rows
 from crewkg.records.persons import Person, person_from_mapping
 from crewkg.records.reading import read_mapping
 
@@ -37,15 +37,6 @@ BATCH = 100
 #: cohorts larger than this get a progress bar and, on machines with more than one core, worker processes
 LARGE = 300
 
-BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
-SCALAR_COLUMNS = {
-    "id": "str", "birth_date": "str", "medical_fitness": "medical", "radio_certificate": "bool",
-    "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "int",
-    "sea_days.deck_crew": "int", "sea_days.master": "int", "professional_experience_years": "float",
-    "vocational_training_years": "float", "programme.for": "str", "programme.months": "int",
-    "programme.sailing_days": "int", "programme.sailing_days_after": "int", "exams": "list", "certificates": "list",
-    "functions": "list",
-}
 
 
 @dataclass
@@ -58,48 +49,10 @@ class Trainee:
     error: str | None = None
 
 
-def columns(law: Law) -> dict[str, str]:
-    """The CSV columns a cohort file may have: the person record's keys, flattened with dots."""
-    cols = dict(SCALAR_COLUMNS)
-    for role in law.ids_of("DeckCrewRole"):
-        cols[f"sailing_days.{role}"] = "int"
-    return cols
 
 
-def _cell(value: str, kind: str, source: str, column: str) -> Any:
-    v = value.strip()
-    if kind == "str":
-        return v
-    if kind == "list":
-        return [x for x in re.split(r"[;,\s]+", v) if x]
-    if kind == "bool" or (kind == "medical" and v.lower() in BOOL):
-        if v.lower() not in BOOL:
-            raise InputError(source, column, "true or false", v)
-        return BOOL[v.lower()]
-    if kind == "medical":  # a date: medical fitness valid until then
-        return {"valid_until": v}
-    try:
-        return int(v) if kind == "int" else float(v)
-    except ValueError:
-        raise InputError(source, column, "a whole number" if kind == "int" else "a number", v) from None
 
 
-def _record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any]:
-    """A CSV row as a person record mapping (empty cells are left out, as a missing key means 'none')."""
-    rec: dict[str, Any] = {}
-    for column, value in row.items():
-        if value is None or not value.strip():
-            continue
-        v = _cell(value, cols[column], source, column)
-        if "." in column:
-            outer, inner = column.split(".", 1)
-            if outer == "programme":  # one completed programme per row
-                rec.setdefault("programmes", [{}])[0][inner] = v
-                continue
-            rec.setdefault(outer, {})[inner] = v
-        else:
-            rec[column] = v
-    return rec
 
 
 def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
@@ -110,27 +63,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     suffix = path.suffix.lower()
     rows: list[tuple[str, Any]] = []
     if suffix == ".csv":
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), "", "a readable UTF-8 text file", type(exc).__name__) from None
-        reader = csv.DictReader(io.StringIO(text))
-        cols = columns(law)
-        header = reader.fieldnames or []
-        if "id" not in header:
-            raise InputError(str(path), "id", "a CSV header row with an 'id' column and any of " + ", ".join(sorted(cols)))
-        for h in header:
-            if h not in cols:
-                raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)), h)
-        for n, row in enumerate(reader, start=2):
-            source = f"{path}: row {n}"
-            if None in row:
-                rows.append((source, InputError(source, "", f"at most {len(header)} cells, as many as the header has")))
-                continue
-            try:
-                rows.append((source, _record(row, cols, source)))
-            except InputError as exc:
-                rows.append((source, exc))
+        rows = list(csv_rows(path, law, "cohort file"))
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:

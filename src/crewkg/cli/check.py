@@ -1,24 +1,39 @@
 """`crewkg check` and `crewkg explain`: eligibility per certificate, and the derivation of one certificate."""
 
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from crewkg.cli.common import Format, Lang, _as_of, _fail, _load, app, json_text
+from crewkg.cli.common import Lang, _as_of, _fail, _load, app, json_text
 from crewkg.errors import InputError
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
 
 
 @app.command()
 def check(
-    person: Annotated[Path, typer.Argument(help="A person record (YAML, JSON, Turtle) or a folder of records.")],
+    person: Annotated[Path, typer.Argument(help="A person record (YAML, JSON, Turtle), a folder of records, or a register: "
+                                                 "a JSON Lines file (.jsonl) or a CSV of flat records (.csv).")],
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
+    fmt: Annotated[CheckFormat, typer.Option("--format", help="text for people, json for programs, jsonl: one compact line per person (registers).")] = CheckFormat.text,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the answer to this file (atomically) instead of standard output.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes for a register (default: the cores).")] = None,
 ) -> None:
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
     day = _as_of(as_of)
+    if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
+        from crewkg.cli.register import check_register
+
+        check_register(person, day, fmt.value, lang.value, out, workers)
+        return
     try:
         from crewkg.law.statute import load_law
         from crewkg.records.load import load_each
@@ -37,8 +52,14 @@ def check(
     # a folder: every good record answered in file order, every bad one named where it stands, exit 1 if any failed
     results = [{"file": x.file, "error": x.message()} if isinstance(x, InputError) else next(answers) for x in loaded]
     failed = [r for r in results if "error" in r]
-    if fmt is Format.json:
-        sys.stdout.write(json_text(results if person.is_dir() else results[0]))
+    if fmt is CheckFormat.json:
+        text = json_text(results if person.is_dir() else results[0])
+        if out is not None:
+            from crewkg.cli.register import write_atomically
+
+            write_atomically(out, [text])
+        else:
+            sys.stdout.write(text)
     else:
         from crewkg.answers.render import print_answer
 

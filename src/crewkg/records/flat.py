@@ -1,0 +1,95 @@
+"""Flat records: a person record as one CSV row, its nested keys flattened with dots (`sailing_days.Matrose`,
+`apprenticeship.year`, one completed programme as `programme.*`, lists separated by `;`, `,` or spaces).
+Cohort files and registers read CSV through here, so the columns are defined once."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.reading import read_text
+
+BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
+
+
+SCALAR_COLUMNS = {
+    "id": "str", "birth_date": "str", "medical_fitness": "medical", "radio_certificate": "bool",
+    "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "int",
+    "sea_days.deck_crew": "int", "sea_days.master": "int", "professional_experience_years": "float",
+    "vocational_training_years": "float", "programme.for": "str", "programme.months": "int",
+    "programme.sailing_days": "int", "programme.sailing_days_after": "int", "exams": "list", "certificates": "list",
+    "functions": "list",
+}
+
+
+def columns(law: Law) -> dict[str, str]:
+    """The CSV columns a cohort file may have: the person record's keys, flattened with dots."""
+    cols = dict(SCALAR_COLUMNS)
+    for role in law.ids_of("DeckCrewRole"):
+        cols[f"sailing_days.{role}"] = "int"
+    return cols
+
+
+def _cell(value: str, kind: str, source: str, column: str) -> Any:
+    v = value.strip()
+    if kind == "str":
+        return v
+    if kind == "list":
+        return [x for x in re.split(r"[;,\s]+", v) if x]
+    if kind == "bool" or (kind == "medical" and v.lower() in BOOL):
+        if v.lower() not in BOOL:
+            raise InputError(source, column, "true or false", v)
+        return BOOL[v.lower()]
+    if kind == "medical":  # a date: medical fitness valid until then
+        return {"valid_until": v}
+    try:
+        return int(v) if kind == "int" else float(v)
+    except ValueError:
+        raise InputError(source, column, "a whole number" if kind == "int" else "a number", v) from None
+
+
+def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any]:
+    """A CSV row as a person record mapping (empty cells are left out, as a missing key means 'none')."""
+    rec: dict[str, Any] = {}
+    for column, value in row.items():
+        if value is None or not value.strip():
+            continue
+        v = _cell(value, cols[column], source, column)
+        if "." in column:
+            outer, inner = column.split(".", 1)
+            if outer == "programme":  # one completed programme per row
+                rec.setdefault("programmes", [{}])[0][inner] = v
+                continue
+            rec.setdefault(outer, {})[inner] = v
+        else:
+            rec[column] = v
+    return rec
+
+
+
+def csv_rows(path: Path, law: Law, what: str = "CSV file") -> Iterator[tuple[str, dict[str, Any] | InputError]]:
+    """Each data row of a flat-record CSV file as (its source, its record mapping or the InputError of that row).
+    A bad header (no `id` column, an unknown column) refuses the whole file."""
+    reader = csv.DictReader(io.StringIO(read_text(path, what)))
+    cols = columns(law)
+    header = reader.fieldnames or []
+    if "id" not in header:
+        raise InputError(str(path), "id", "a CSV header row with an 'id' column and any of " + ", ".join(sorted(cols)))
+    for h in header:
+        if h not in cols:
+            raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)), h)
+    for n, row in enumerate(reader, start=2):
+        source = f"{path}: row {n}"
+        if None in row:
+            yield source, InputError(source, "", f"at most {len(header)} cells, as many as the header has")
+            continue
+        try:
+            yield source, flat_record(row, cols, source)
+        except InputError as exc:
+            yield source, exc

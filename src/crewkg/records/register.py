@@ -1,0 +1,130 @@
+"""Registers: many person records in one source, read as a stream — a JSON Lines file (one record per line), a CSV of
+flat records (`records.flat`), or a folder of record files. Each entry is the Person or the InputError that refused
+it, in input order, so one bad record never stops the others."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from crewkg.errors import InputError
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person, person_from_mapping, record_files
+from crewkg.records.reading import MAX_BYTES, check_shape
+
+#: register file suffixes (a folder, or a single record file, is read as its records)
+REGISTER_SUFFIXES = {".jsonl", ".ndjson", ".csv"}
+
+
+@dataclass
+class Entry:
+    """One record of a register: where it stands (`line` for JSON Lines and CSV, `file` for a folder), and the
+    Person or the error."""
+
+    label: str  # the record's id where it could be read, else its line or file
+    where: str  # "line 7" / "row 7" / a file path
+    person: Person | None = None
+    error: InputError | None = None
+
+
+def is_register(path: Path) -> bool:
+    return path.is_dir() or path.suffix.lower() in REGISTER_SUFFIXES
+
+
+def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Iterator[Entry]:
+    """The entries of a register, in input order; ids must be unique (a repeated id is an error of that entry).
+    `shacl` also runs the SHACL shapes on each record (slow; the schema check is as strict, see records.shacl)."""
+    seen: dict[str, str] = {}
+    for entry in _entries(path, law, as_of, shacl):
+        if entry.person is not None:
+            if entry.person.id in seen:
+                entry.error = InputError(entry.where, "id", f"an id not used by another record (also at {seen[entry.person.id]})",
+                                         entry.person.id)
+                entry.person = None
+            else:
+                seen[entry.person.id] = entry.where
+        yield entry
+
+
+def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
+    suffix = path.suffix.lower()
+    if path.is_dir() or suffix not in REGISTER_SUFFIXES:
+        from crewkg.records.load import load_person_file
+
+        for f in record_files(path):
+            try:
+                p = load_person_file(f, law, as_of) if shacl or f.suffix.lower() == ".ttl" else _plain_file(f, law, as_of)
+                yield Entry(p.id, str(f), person=p)
+            except InputError as exc:
+                yield Entry(str(f), str(f), error=exc)
+        return
+    if suffix == ".csv":
+        from crewkg.records.flat import csv_rows
+
+        for source, rec in csv_rows(path, law, "register"):
+            yield _entry(rec, source, law, as_of, shacl)
+        return
+    yield from _jsonl(path, law, as_of, shacl)
+
+
+def _plain_file(f: Path, law: Law, as_of: date) -> Person:
+    from crewkg.records.reading import read_mapping
+
+    return person_from_mapping(read_mapping(f), law, as_of, str(f))
+
+
+def _entry(rec, source: str, law: Law, as_of: date, shacl: bool) -> Entry:
+    where = source.rsplit(": ", 1)[-1]
+    if isinstance(rec, InputError):
+        return Entry(where, where, error=rec)
+    rid = rec.get("id") if isinstance(rec, dict) else None
+    label = rid if isinstance(rid, str) and rid else where
+    try:
+        p = person_from_mapping(rec, law, as_of, source)
+        if shacl:
+            from crewkg.records.load import shacl_check_person
+
+            shacl_check_person(p)
+    except InputError as exc:
+        return Entry(label, where, error=exc)
+    return Entry(p.id, where, person=p)
+
+
+def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
+    try:
+        f = path.open("r", encoding="utf-8-sig")
+    except OSError as exc:
+        raise InputError(str(path), "", "a readable JSON Lines register", type(exc).__name__) from None
+    with f:
+        for n, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            source = f"{path}: line {n}"
+            if len(line) > MAX_BYTES:
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "a record of at most 16 MiB"))
+                continue
+            try:
+                rec = json.loads(line, object_pairs_hook=_unique)
+                if not isinstance(rec, dict):
+                    raise InputError(source, "", "a JSON object (one person record per line)", type(rec).__name__)
+                check_shape(rec, source)
+            except InputError as exc:
+                yield Entry(f"line {n}", f"line {n}", error=exc)
+                continue
+            except (ValueError, RecursionError) as exc:
+                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80]
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", f"valid JSON ({msg})"))
+                continue
+            yield _entry(rec, source, law, as_of, shacl)
+
+
+def _unique(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k[:60]!r}")
+        out[k] = v
+    return out

@@ -1,0 +1,106 @@
+"""Registers (`crewkg check REGISTER`): JSON Lines, CSV of flat records and folders, answered in input order with one
+compact line per person; bad records get an error line and the others are answered; the compact lines agree with
+the full answers."""
+
+import importlib.util
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.answers.eligibility import check
+from crewkg.answers.register import answer_register
+from crewkg.cli import app
+from crewkg.law.statute import load_law
+from crewkg.records.persons import person_from_mapping
+from crewkg.records.register import read_register
+
+ROOT = Path(__file__).resolve().parents[1]
+AS_OF = date(2026, 11, 30)
+_spec = importlib.util.spec_from_file_location("synthetic", ROOT / "benchmarks" / "synthetic.py")
+synthetic = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(synthetic)
+
+
+def _run(*args):
+    return CliRunner().invoke(app, ["check", *map(str, args), "--as-of", "2026-11-30"])
+
+
+def _lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def law():
+    return load_law()
+
+
+def test_compact_lines_agree_with_the_full_answers(law):
+    records = synthetic.persons(400, seed=7)
+    persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]
+    full = check(law, persons, AS_OF)
+    from crewkg.records.register import Entry
+
+    compact = list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF))
+    assert len(compact) == len(full) == 400
+    for f, c in zip(full, compact, strict=True):
+        assert c["person"] == f["person"] and c["regulation"] == f["regulation"] and c["roles"] == f["roles"]
+        assert c["eligible"] == {x["id"]: [w["provision"] for w in x["pathways"] if w["satisfied"]]
+                                 for x in f["certificates"] if x.get("eligible")}
+    assert any(c["eligible"] for c in compact) and any(not c["eligible"] for c in compact)
+
+
+def test_a_jsonl_register_with_bad_lines(tmp_path):
+    reg = tmp_path / "r.jsonl"
+    good = synthetic.persons(5, seed=3)
+    lines = [json.dumps(good[0]), "{not json", json.dumps({"id": "neg", "sailing_days": {"Matrose": -1}}), "",
+             json.dumps(good[1]), json.dumps(good[0]), json.dumps([1, 2])]
+    reg.write_text("\n".join(lines) + "\n")
+    r = _run(reg, "--format", "jsonl")
+    assert r.exit_code == 1
+    out = _lines(r.stdout)
+    assert [o.get("person") or o.get("line") for o in out] == [good[0]["id"], "line 2", "neg", good[1]["id"], good[0]["id"], "line 7"]
+    assert "valid JSON" in out[1]["error"] and "sailing_days.Matrose" in out[2]["error"]
+    assert "an id not used by another record" in out[4]["error"]
+    assert "error" not in out[0] and "eligible" in out[0]
+
+
+def test_workers_give_the_same_lines_in_the_same_order(tmp_path, law):
+    reg = tmp_path / "r.jsonl"
+    reg.write_text("".join(json.dumps(r) + "\n" for r in synthetic.persons(600, seed=11)))
+    one = list(answer_register(law, read_register(reg, law, AS_OF), AS_OF, workers=1))
+    two = list(answer_register(law, read_register(reg, law, AS_OF), AS_OF, workers=2))
+    assert one == two and len(one) == 600
+
+
+def test_a_csv_register_and_atomic_out(tmp_path):
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date,sailing_days.Decksmann,sailing_days.Matrose,certificates\n"
+                   "a,1990-01-01,180,360,UBZ-Decksmann\n"
+                   "b,1990-01-01,abc,,\n"
+                   "c,2014-01-01,,,\n")
+    out = tmp_path / "out.jsonl"
+    r = _run(reg, "--format", "jsonl", "--out", out)
+    assert r.exit_code == 1 and r.stdout == ""
+    got = _lines(out.read_text())
+    assert [g.get("person") or g.get("line") for g in got] == ["a", "row 3", "c"]
+    assert "UBZ-Matrose" in got[0]["eligible"] and "error" in got[1] and got[2]["eligible"] == {}
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("id: a\nbirth_date: 1990-01-01\n")
+    (folder / "b.yaml").write_text("id: [\n")
+    r = _run(folder, "--format", "jsonl")
+    assert r.exit_code == 1
+    out = _lines(r.stdout)
+    assert out[0]["person"] == "a" and out[1]["file"].endswith("b.yaml")
+    reg = tmp_path / "r.jsonl"
+    reg.write_text('{"id": "a", "birth_date": "1990-01-01"}\n{"id": 3}\n')
+    r = _run(reg, "--format", "json")
+    full = json.loads(r.stdout)
+    assert r.exit_code == 1 and full[0]["person"] == "a" and "certificates" in full[0] and "error" in full[1]
