@@ -263,7 +263,9 @@ def cohort(
     else:
         _print_table(law, rows, lang.value)
     if errors:
-        typer.echo(f"crewkg: {errors} of {len(rows)} trainees could not be evaluated; see the error column", err=True)
+        from crewkg.messages.catalogue import say
+
+        typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(rows)), err=True)
 
 
 def _json(rows, target, day) -> dict:
