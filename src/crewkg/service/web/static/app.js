@@ -233,9 +233,7 @@ function show(data) {
 
 function init() {
   $("as-of").value = new Date().toISOString().slice(0, 10);
-  translatePage();
-  loadTerms();
-  $("lang").addEventListener("change", () => { translatePage(); loadTerms(); });
+  bindLanguageSwitch(() => { translatePage(); loadTerms(); });
   $("medical").addEventListener("change", () => {
     $("medical-until-label").classList.toggle("hidden", $("medical").value !== "until");
   });
