@@ -86,7 +86,10 @@ def export(
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)
-    typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
+    from crewkg.messages.catalogue import say
+
+    # `crewkg export` has no --lang: its notice on standard error is English, as it always was
+    typer.echo(say("en", "cli.exported", out=out, n=len(people), as_of=day.isoformat(), triples=len(graph)), err=True)
 
 
 @app.command()

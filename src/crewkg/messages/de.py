@@ -98,6 +98,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_min_age": "entry.min_age nicht angegeben",
     "careers.programme.no_pathway": "kein Weg der Wissensbasis nimmt ein zugelassenes Ausbildungsprogramm für {role} an",
     # ---- cli: command-line text output ----
+    "cli.exported": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of}, {triples} Tripel",
     "cli.yes": "ja",
     "cli.no": "nein",
     "cli.no_regulation": "am {as_of} gilt keine kodierte Verordnung für Unionsbefähigungszeugnisse; das kodierte Recht der Befähigungszeugnisse beginnt mit {first} am {since}",

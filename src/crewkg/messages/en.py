@@ -98,6 +98,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_min_age": "entry.min_age not given",
     "careers.programme.no_pathway": "no pathway of the kb accepts an approved programme for {role}",
     # ---- cli: command-line text output ----
+    "cli.exported": "{out}: derived facts of {n} person(s) on {as_of}, {triples} triples",
     "cli.yes": "yes",
     "cli.no": "no",
     "cli.no_regulation": "no encoded regulation governs Union certificates of qualification on {as_of}; the encoded certificate law starts with {first} on {since}",
