@@ -84,3 +84,18 @@ def test_a_quotation_counts_only_where_it_is_marked():
     assert not any(w in _unquoted(marked, "de") for w in ENGLISH)
     assert "needed" in _unquoted("verlangt: 5 needed, „the text“", "de")
     assert " die " in _unquoted("Note: the text says die Person", "en")
+
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "crewkg" / "service" / "web" / "static"
+
+
+def test_every_web_page_has_its_texts_in_german_and_english():
+    """The form, /queries and /docs: every text marked data-t="key" has a German and an English entry in the
+    page's script, and every page offers the language switch."""
+    for page, script in (("index.html", "app.js"), ("queries.html", "queries.js"), ("docs.html", "docs.js")):
+        html = (WEB / page).read_text(encoding="utf-8")
+        js = (WEB / script).read_text(encoding="utf-8")
+        assert 'id="lang"' in html and "/static/lang.js" in html, page
+        de, en = js.split("\n  en: {", 1)
+        for key in set(re.findall(r'data-t="(\w+)"', html)):
+            assert re.search(rf"\b{key}:", de) and re.search(rf"\b{key}:", en), (page, key)
