@@ -44,7 +44,7 @@ MESSAGES: dict[str, str] = {
     # ---- careers: graph, plans, programmes, cohorts, pictures ----
     "careers.plan.head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
     "careers.plan.held": "{person} hat {target} bereits.",
-    "careers.plan.none": "Kein Weg im kb führt zu {target}.",
+    "careers.plan.none": "Kein Weg der Wissensbasis führt zu {target}.",
     "careers.plan.route": "Weg {i} — frühestens {date}",
     "careers.plan.route_blocked": "Weg {i} — nicht planbar",
     "careers.plan.step": "  {n}. {cert} nach {prov} — {date}",
