@@ -40,7 +40,7 @@ HYGIENE = {
           FILTER (NOT EXISTS { ?w crew:provision ?p } || NOT EXISTS { ?w crew:leadsTo ?c }) }""",
     "every provision quotes its German wording": """
         SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w . FILTER(LANG(?w) = "de") }
-          FILTER NOT EXISTS { ?p skos:editorialNote ?n . FILTER(STRSTARTS(STR(?n), "wording from legal-reference.md, not a seed")) } }""",
+          FILTER NOT EXISTS { ?p skos:editorialNote ?n . FILTER(STRSTARTS(STR(?n), "Wortlaut aus dem RIS, nicht in den mitgelieferten Texten")) } }""",
     "a provision without German wording says where its text comes from": """
         SELECT ?p WHERE { ?p rdf:type crew:Provision . FILTER NOT EXISTS { ?p crew:wording ?w } }""",
     "every kb role, certificate and function has German and English labels": """

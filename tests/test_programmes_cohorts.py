@@ -189,7 +189,7 @@ def test_bad_rows_are_reported_per_trainee_and_the_others_are_evaluated(tmp_path
     result = _split_runner().invoke(app, ["cohort", str(path), "--target", "UBZ-Bootsmann", "--as-of", "2026-11-30", "--format", "json"])
     assert result.exit_code == 1, "the status says that some trainees failed (as check FOLDER does)"
     assert [t["id"] for t in json.loads(result.stdout)["trainees"]] == ["good", "negative", "unknown", "words"]
-    assert "3 of 4 trainees could not be evaluated" in result.stderr
+    assert "3 von 4 Auszubildenden konnten nicht ausgewertet werden" in result.stderr  # --lang de is the default
 
 
 def test_yaml_cohorts_hold_person_records(tmp_path):

@@ -29,6 +29,7 @@ from crewkg.careers.planning import Pace, add_months, make_planner
 from crewkg.careers.routes import plan, reach_dates
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
+from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
 from crewkg.records.persons import Person, person_from_mapping
 from crewkg.records.reading import read_mapping
@@ -188,22 +189,8 @@ def evaluate_cohort(law: Law, trainees: list[Trainee], target: str, as_of: date,
 # ------------------------------------------------------------------------------------------------------------
 # Output
 
-TEXT = {
-    "de": {"id": "Auszubildende", "today": "heute ausstellbar", "target_today": "Ziel heute", "earliest": "frühestens",
-           "route": "Weg", "missing": "es fehlt", "error": "Fehler", "yes": "ja", "no": "nein", "held": "vorhanden",
-           "never": "nicht planbar", "title": "Kohorte {name} → {target}", "as_of": "Stand {as_of}; {pace}",
-           "pace": "Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
-           "summary": "{n} Auszubildende, {ok} ausgewertet, {err} mit Fehlern; Ziel heute erreichbar: {today}; planbar: {planned}",
-           "chart": "Auszubildende, die das Zeugnis (oder ein höheres) frühestens haben können, Monat für Monat", "month": "Monat", "count": "Anzahl",
-           "errors": "Fehler"},
-    "en": {"id": "trainee", "today": "can be issued today", "target_today": "target today", "earliest": "earliest",
-           "route": "route", "missing": "missing", "error": "error", "yes": "yes", "no": "no", "held": "held",
-           "never": "cannot be planned", "title": "Cohort {name} → {target}", "as_of": "as of {as_of}; {pace}",
-           "pace": "Fahrzeit at most {d} days in {p} consecutive days ({prov})",
-           "summary": "{n} trainees, {ok} evaluated, {err} with errors; target today: {today}; plannable: {planned}",
-           "chart": "Trainees who can hold each certificate (or a higher one), month by month", "month": "month", "count": "trainees",
-           "errors": "Errors"},
-}
+#: the cohorts texts, from the message catalogue (section "careers", keys careers.cohort.*)
+TEXT = sections("careers.cohort.")
 
 
 def _short(law: Law, cid: str, lang: str) -> str:

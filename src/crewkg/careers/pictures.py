@@ -11,14 +11,10 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-TEXT = {
-    "de": {"title": "Karrierewege nach der {reg}", "pace": "Fahrzeit: höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
-           "uncovered": "Nicht in den Quellen (keine Wege): {items}", "route": "Weg für {person}: {steps} — frühestens {date}",
-           "legend": "Wege und Voraussetzungen", "min": "Mindestdauer"},
-    "en": {"title": "Career pathways under the {reg}", "pace": "Fahrzeit: at most {d} days in {p} consecutive days ({prov})",
-           "uncovered": "Not in the sources (no pathways): {items}", "route": "Route for {person}: {steps} — earliest {date}",
-           "legend": "Pathways and requirements", "min": "minimum time"},
-}
+from crewkg.messages.sections import sections
+
+#: the pictures texts, from the message catalogue (section "careers", keys careers.picture.*)
+TEXT = sections("careers.picture.")
 
 COLOR = {"node": "#dbe8f5", "start": "#eeeeee", "edge": "#35608f", "dim": "#c4c9cf", "hi": "#d9480f", "held": "#ffd8a8"}
 

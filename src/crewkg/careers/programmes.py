@@ -22,6 +22,7 @@ from typing import Any
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
+from crewkg.messages.sections import sections
 from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping
 from crewkg.records.reading import read_mapping
 
@@ -151,7 +152,7 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         missing = [m for m in entry["missing"] if m["kind"] != "Document"]
         ages = [m for m in missing if m["kind"] == "MinimumAge" and m.get("have") is None]
         if ages:
-            unchecked += [{"provision": m["provision"], "text": m["text"], "reason": "entry.min_age not given"} for m in ages]
+            unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT["en"]["no_min_age"]} for m in ages]
             missing = [m for m in missing if m not in ages]
         served = not missing
         pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
@@ -167,18 +168,12 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         "graduates_must_hold": [{"text": d["text"], "provision": d["provision"]} for d in docs],
         "not_checked": unchecked,
         "covered": bool(candidates),
-        **({} if candidates else {"reason": f"no pathway of the kb accepts an approved programme for {design.role}"}),
+        **({} if candidates else {"reason": TEXT["en"]["no_pathway"].format(role=design.role)}),
     }
 
 
-TEXT = {
-    "de": {"head": "Programm {id} ({role}, {months} Monate, {within} Tage Fahrzeit im Programm, {after} danach)",
-           "serves": "✓ dient {label}", "lacks": "✗ {label} — es fehlt:", "none": "✗ dient keinem Weg.",
-           "hold": "Absolventinnen und Absolventen brauchen außerdem: {items}", "unchecked": "nicht geprüft: {text} ({prov}) — {reason}"},
-    "en": {"head": "Programme {id} ({role}, {months} months, {within} days of Fahrzeit within, {after} after)",
-           "serves": "✓ serves {label}", "lacks": "✗ {label} — lacks:", "none": "✗ serves no pathway.",
-           "hold": "Graduates must also hold: {items}", "unchecked": "not checked: {text} ({prov}) — {reason}"},
-}
+#: the programmes texts, from the message catalogue (section "careers", keys careers.programme.*)
+TEXT = sections("careers.programme.")
 
 
 def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str]:
@@ -189,7 +184,7 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
     lines = [t["head"].format(id=result["programme"], role=law.label(result["for"], lang), months=result["months"],
                               within=result["sailing_days"], after=result["sailing_days_after"])]
     if not result["covered"]:
-        return lines + [result["reason"]]
+        return lines + [t["no_pathway"].format(role=law.label(result["for"], lang))]
     if not result["serves"]:
         lines.append(t["none"])
     for p in result["pathways"]:
@@ -200,7 +195,7 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
             lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
             lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
     for u in result["not_checked"]:
-        lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=u["reason"]))
+        lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=t["no_min_age"]))
     if result["graduates_must_hold"]:
         lines.append(t["hold"].format(items=", ".join(f"{d['text']} ({d['provision']})" for d in result["graduates_must_hold"])))
     return lines

@@ -8,6 +8,7 @@ from typing import Any
 
 from crewkg.careers.planning import NOT_ACCRUED, Pace, Planner, _unplanned_step, make_planner
 from crewkg.law.statute import Law
+from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
 
 
@@ -82,44 +83,8 @@ def reach_dates(law: Law, person: Person, answer: dict[str, Any], as_of: date, p
 # ------------------------------------------------------------------------------------------------------------
 # Text: the routes for people, and why the first beats the second
 
-TEXT = {
-    "de": {
-        "head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
-        "held": "{person} hat {target} bereits.", "none": "Kein Weg im kb führt zu {target}.",
-        "route": "Weg {i} — frühestens {date}", "route_blocked": "Weg {i} — nicht planbar",
-        "step": "  {n}. {cert} nach {prov} — {date}", "step_blocked": "  {n}. {cert} nach {prov} — nicht planbar",
-        "nothing": "       nichts offen", "on": "→ {date}", "unplanned": "→ nicht planbar", "plan": "Plan: Alternative {n}",
-        "why": "Warum Weg 1: {s}",
-        "faster": "Weg 1 ist am {e1} abgeschlossen, {n} Tage vor Weg 2 ({e2}), weil Weg 1 {n1} Tage braucht ({steps1}) und "
-                  "Weg 2 {n2} Tage ({steps2}; am längsten wartet er {k} Tage auf „{text}“, {iprov}).",
-        "days": "Tage",
-        "tie": "Weg 1 und Weg 2 sind beide am {e1} abgeschlossen; Weg 1 steht vorne, weil er {reason}.",
-        "tie_steps": "mit {a} statt {b} Schritten auskommt", "tie_items": "weniger offene Voraussetzungen hat ({a} statt {b})",
-        "tie_order": "in der Reihenfolge der Verordnung zuerst kommt",
-        "blocked2": "Weg 1 ist am {e1} abgeschlossen, Weg 2 ist nicht planbar: {what}.",
-        "blocked_all": "Kein Weg ist planbar; Weg 1 scheitert an: {what}.",
-        "only": "Nur dieser eine Weg führt zu {target}.",
-        "not_accrued": "Seezeit, Berufserfahrung und Berufsausbildung rechnet crewkg nicht hoch",
-    },
-    "en": {
-        "head": "{person} → {target} — as of {as_of}; Fahrzeit at most {d} days in {p} consecutive days ({prov})",
-        "held": "{person} already holds {target}.", "none": "No route in the kb leads to {target}.",
-        "route": "Route {i} — earliest {date}", "route_blocked": "Route {i} — cannot be planned",
-        "step": "  {n}. {cert} under {prov} — {date}", "step_blocked": "  {n}. {cert} under {prov} — cannot be planned",
-        "nothing": "       nothing left", "on": "→ {date}", "unplanned": "→ cannot be planned", "plan": "plan: alternative {n}",
-        "why": "Why route 1: {s}",
-        "faster": "Route 1 is complete on {e1}, {n} days before route 2 ({e2}), because route 1 takes {n1} days ({steps1}) and "
-                  "route 2 {n2} days ({steps2}; its longest wait is {k} days for '{text}', {iprov}).",
-        "days": "days",
-        "tie": "Routes 1 and 2 are both complete on {e1}; route 1 comes first because it {reason}.",
-        "tie_steps": "needs {a} steps instead of {b}", "tie_items": "has fewer open requirements ({a} instead of {b})",
-        "tie_order": "comes first in the order of the regulation",
-        "blocked2": "Route 1 is complete on {e1}, route 2 cannot be planned: {what}.",
-        "blocked_all": "No route can be planned; route 1 fails on: {what}.",
-        "only": "This is the only route to {target}.",
-        "not_accrued": "crewkg does not project sea time, work experience or vocational training",
-    },
-}
+#: the routes texts, from the message catalogue (section "careers", keys careers.plan.*)
+TEXT = sections("careers.plan.")
 
 
 def _days(a: str, b: str) -> int:

@@ -263,7 +263,9 @@ def cohort(
     else:
         _print_table(law, rows, lang.value)
     if errors:
-        typer.echo(f"crewkg: {errors} of {len(rows)} trainees could not be evaluated; see the error column", err=True)
+        from crewkg.messages.catalogue import say
+
+        typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(rows)), err=True)
         raise typer.Exit(1)  # as `check FOLDER`: the good rows are answered, the status says some failed
 
 

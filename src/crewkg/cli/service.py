@@ -91,7 +91,10 @@ def export(
         text = graph.serialize(format=FORMATS[chosen][0])
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
-        typer.echo(f"{out}: derived facts of {len(people)} person(s) on {day.isoformat()}, {len(graph)} triples", err=True)
+        from crewkg.messages.catalogue import say
+
+        # `crewkg export` has no --lang: its notice on standard error is English, as it always was
+        typer.echo(say("en", "cli.exported", out=out, n=len(people), as_of=day.isoformat(), triples=len(graph)), err=True)
     if failures:
         raise typer.Exit(1)
 

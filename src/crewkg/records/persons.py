@@ -134,7 +134,7 @@ class Checker:
 
 
 def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person:
-    """Schema check and conversion of a YAML/JSON record (design.md, 'Person record')."""
+    """Schema check and conversion of a YAML/JSON record (docs/architecture.md, 'Records')."""
     c = Checker(source)
     c.mapping(data, "", TOP_KEYS)
     pid = data.get("id")

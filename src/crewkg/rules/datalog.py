@@ -2,7 +2,7 @@
 
 pyDatalog keeps its database in module state, so an evaluation is one unit under one lock: clear, load the rules,
 assert the facts, declare the fact predicates that received none, ask one query, clear again. Nothing of one call
-leaks into the next, and the two programs never see each other's facts (design.md, engine traps)."""
+leaks into the next, and the two programs never see each other's facts (docs/architecture.md, 'Engine notes')."""
 
 from __future__ import annotations
 

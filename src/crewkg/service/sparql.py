@@ -1,6 +1,6 @@
 """SPARQL over the ontology, the kb, person records and their derived facts, on one of two stores that give
 identical answers: rdflib's in-memory graph (`memory`, fine for a handful of persons) or pyoxigraph
-(`oxigraph`, for registers: design.md, engine traps — rdflib answers an aggregate over 230 k triples in
+(`oxigraph`, for registers: docs/architecture.md, 'Engine notes' — rdflib answers an aggregate over 230 k triples in
 seconds, pyoxigraph in tens of milliseconds).
 
 Both stores are read-only to SPARQL: only queries are evaluated; an update is refused before it reaches a

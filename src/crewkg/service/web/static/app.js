@@ -119,7 +119,7 @@ function number(id) {
   return v === "" ? null : Number(v);
 }
 
-/** The form as a person record with the keys of design.md ("Person record"); empty fields are left out. */
+/** The form as a person record with the keys of a person record (docs/architecture.md, "Records"); empty fields are left out. */
 function record() {
   const r = { id: $("person-id").value.trim() };
   if ($("birth-date").value) r.birth_date = $("birth-date").value;
@@ -233,9 +233,7 @@ function show(data) {
 
 function init() {
   $("as-of").value = new Date().toISOString().slice(0, 10);
-  translatePage();
-  loadTerms();
-  $("lang").addEventListener("change", () => { translatePage(); loadTerms(); });
+  bindLanguageSwitch(() => { translatePage(); loadTerms(); });
   $("medical").addEventListener("change", () => {
     $("medical-until-label").classList.toggle("hidden", $("medical").value !== "until");
   });

@@ -2,6 +2,34 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+
+const TEXTS = {
+  de: {
+    page_title: "crewkg — SPARQL-Abfragen", title: "crewkg — SPARQL-Abfragen", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen",
+    nav_api: "API", language: "Sprache", canned: "Vorbereitete Abfragen", intro_1: "Die Abfragen aus",
+    intro_2: "ausgeführt am Endpunkt", intro_3: "(nur lesend): Ontologie, Wissensbasis, die mit",
+    intro_4: "geladenen Personen und ihre abgeleiteten Fakten.",
+    titles_note: "Titel und Beschreibungen der Abfragen stehen in der Wissensbasis auf Englisch.",
+    query: "Abfrage", run: "Ausführen", csv: "CSV herunterladen", results: "Ergebnisse", running: "läuft …",
+    rows: "{n} Zeilen, {ms} ms", health: "Speicher: {store}, {triples} Tripel, {persons} Personen",
+    evaluated: ", ausgewertet am {date}.",
+  },
+  en: {
+    page_title: "crewkg — SPARQL queries", title: "crewkg — SPARQL queries", nav_check: "Check", nav_queries: "SPARQL queries",
+    nav_api: "API", language: "Language", canned: "Canned queries", intro_1: "The queries of",
+    intro_2: "run against the endpoint", intro_3: "(read-only): ontology, kb, the persons loaded with",
+    intro_4: "and their derived facts.", titles_note: "",
+    query: "Query", run: "Run", csv: "Download CSV", results: "Results", running: "running …",
+    rows: "{n} rows, {ms} ms", health: "Store: {store}, {triples} triples, {persons} persons", evaluated: ", evaluated on {date}.",
+  },
+};
+let currentLang = "de";
+
+/** The text `key` in the page language, its {fields} filled. */
+function say(key, fields) {
+  return Object.entries(fields || {}).reduce((s, [k, v]) => s.replaceAll(`{${k}}`, String(v)), TEXTS[currentLang][key]);
+}
+let health = null;
 const SHORT = [
   ["https://w3id.org/crewkg/onto#", "crew:"], ["https://w3id.org/crewkg/kb/", "kb:"],
   ["https://w3id.org/crewkg/person/", "person:"], ["https://w3id.org/crewkg/derived/", "derived:"],
@@ -29,7 +57,7 @@ async function post(accept) {
 
 async function run() {
   $("error").classList.add("hidden");
-  $("status").textContent = "running …";
+  $("status").textContent = say("running");
   const started = performance.now();
   const response = await post("application/sparql-results+json");
   const ms = Math.round(performance.now() - started);
@@ -51,7 +79,7 @@ async function run() {
     el("thead", {}, el("tr", {}, ...vars.map((v) => el("th", {}, v)))),
     el("tbody", {}, ...rows.map((b) => el("tr", {}, ...vars.map((v) => el("td", {}, short(b[v])))))));
   $("results").replaceChildren(table);
-  $("status").textContent = `${rows.length} rows, ${ms} ms`;
+  $("status").textContent = say("rows", { n: rows.length, ms });
 }
 
 async function csv() {
@@ -63,18 +91,27 @@ async function csv() {
   URL.revokeObjectURL(url);
 }
 
+function render(lang) {
+  currentLang = lang;
+  translateTexts(TEXTS, lang);
+  if (health) {
+    $("health").textContent = say("health", health) + (health.as_of ? say("evaluated", { date: health.as_of }) : ".");
+  }
+  document.querySelectorAll("button[data-query]").forEach((b) => { b.textContent = say("run"); });
+}
+
 async function init() {
-  const [queries, health] = await Promise.all([fetch("/api/queries").then((r) => r.json()), fetch("/health").then((r) => r.json())]);
-  $("health").textContent = `Store: ${health.store}, ${health.triples} triples, ${health.persons} persons` +
-    (health.as_of ? `, evaluated on ${health.as_of}.` : ".");
+  const [queries, status] = await Promise.all([fetch("/api/queries").then((r) => r.json()), fetch("/health").then((r) => r.json())]);
+  health = status;
   $("queries").replaceChildren(...queries.map((q) => {
-    const button = el("button", { type: "button", class: "secondary", "data-query": q.name }, "Run");
+    const button = el("button", { type: "button", class: "secondary", "data-query": q.name }, say("run"));
     button.addEventListener("click", () => { $("query-text").value = q.query; run(); });
-    return el("div", { class: "query" }, el("h3", {}, q.title), el("p", {}, q.description), el("span", { class: "mono" }, `${q.name}.rq `), button);
+    return el("div", { class: "query" }, el("h3", { lang: "en" }, q.title), el("p", { lang: "en" }, q.description), el("span", { class: "mono" }, `${q.name}.rq `), button);
   }));
   if (queries.length) $("query-text").value = queries[0].query;
   $("run").addEventListener("click", run);
   $("csv").addEventListener("click", csv);
+  bindLanguageSwitch(render);
 }
 
 document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,101 @@
+"""Every sentence from the catalogue: `--lang de` prints German to the last word and `--lang en` English, for every
+bundled example (check, explain of every certificate, paths, plan, programme, cohort). Wording quoted from the kb
+(the law's German text, the kb's editorial notes) is allowed only where the output marks it as quoted („…“ after a
+lead-in from the catalogue)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+from crewkg.law.statute import load_law
+from crewkg.messages.catalogue import catalogue
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
+PERSONS = sorted(p for p in (EXAMPLES / "persons").iterdir() if p.suffix in (".yaml", ".json", ".ttl"))
+PROGRAMMES = sorted((EXAMPLES / "programmes").iterdir())
+COHORTS = sorted((EXAMPLES / "cohorts").iterdir())
+AS_OF = "2026-11-30"
+
+#: words that only an English sentence has (ids such as sailing_days or UBZ-Matrose contain none of them)
+ENGLISH = (" the ", " not ", "needed", " have ", "covered", "INTERPRETATION", " and ", " of ", " is ", " more ", "Note",
+           " none", " months", " days", " after ", " valid ", " with ", " for ", " can ", " route", " earliest")
+#: words that only a German sentence has
+GERMAN = (" noch ", " nicht ", " und ", " der ", "fehlt", " die ", " ist ", " nach ", " Tage", " Monate", " frühestens",
+          " Weg ", " vorhanden")
+
+
+def _runs(lang: str) -> list[list[str]]:
+    law = load_law()
+    runs: list[list[str]] = [["paths"], ["paths", "--format", "graphml"]]
+    for p in PERSONS:
+        runs.append(["check", str(p)])
+        runs += [["explain", str(p), c] for c in sorted(law.certificates)]
+        runs.append(["plan", str(p), "--target", "UBZ-Schiffsfuehrer"])
+    runs += [["programme", str(p)] for p in PROGRAMMES]
+    runs += [["cohort", str(c), "--target", "UBZ-Matrose"] for c in COHORTS]
+    runs.append(["check", str(PERSONS[0]), "--as-of", "2020-01-01"])  # a date no encoded regulation governs
+    return [[*r, "--lang", lang] + (["--as-of", AS_OF] if "--as-of" not in r and r[0] != "paths" else []) for r in runs]
+
+
+def _unquoted(text: str, lang: str) -> str:
+    """The output without what it marks as quoted: a „…“ span after a lead-in from the catalogue (the law's German
+    text, the kb's editorial notes), and in English a short '…' quotation of the law's words inside a note."""
+    t = catalogue(lang)
+    flat = re.sub(r"\s*\n\s*", " ", text)  # a quotation wraps over lines in the terminal
+    for key in ("cli.explain.wording", "cli.explain.note"):
+        lead = t[key].split("{")[0]
+        if lead.endswith("„"):
+            flat = re.sub(re.escape(lead) + r"[^“]*“", lead, flat)
+    return re.sub(r"'[^'\n]{1,60}'", "''", flat) if lang == "en" else flat
+
+
+def _leaks(lang: str, words: tuple[str, ...]) -> list[tuple[str, str]]:
+    runner = CliRunner()
+    found = []
+    for args in _runs(lang):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)
+        out = _unquoted(result.stdout, lang)
+        if args[0] == "paths":  # field and attribute names of JSON and GraphML are ids, not sentences
+            out = re.sub(r'"\w+":|\b[\w.]+="[^"]*"|</?[\w:]+', " ", out)
+        for w in words:
+            i = out.find(w)
+            if i >= 0:
+                found.append((" ".join(args[:2]), out[max(0, i - 60):i + 60]))
+    return found
+
+
+def test_german_output_has_no_english_sentence():
+    assert _leaks("de", ENGLISH) == []
+
+
+def test_english_output_has_no_german_sentence():
+    assert _leaks("en", GERMAN) == []
+
+
+def test_a_quotation_counts_only_where_it_is_marked():
+    """The test can fail: English words outside a marked quotation are found."""
+    t = catalogue("de")
+    marked = t["cli.explain.note"].format(note="LITERAL: the text is read as written")
+    assert not any(w in _unquoted(marked, "de") for w in ENGLISH)
+    assert "needed" in _unquoted("verlangt: 5 needed, „the text“", "de")
+    assert " die " in _unquoted("Note: the text says die Person", "en")
+
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "crewkg" / "service" / "web" / "static"
+
+
+def test_every_web_page_has_its_texts_in_german_and_english():
+    """The form, /queries and /docs: every text marked data-t="key" has a German and an English entry in the
+    page's script, and every page offers the language switch."""
+    for page, script in (("index.html", "app.js"), ("queries.html", "queries.js"), ("docs.html", "docs.js")):
+        html = (WEB / page).read_text(encoding="utf-8")
+        js = (WEB / script).read_text(encoding="utf-8")
+        assert 'id="lang"' in html and "/static/lang.js" in html, page
+        de, en = js.split("\n  en: {", 1)
+        for key in set(re.findall(r'data-t="(\w+)"', html)):
+            assert re.search(rf"\b{key}:", de) and re.search(rf"\b{key}:", en), (page, key)
