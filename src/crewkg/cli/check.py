@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from crewkg.cli.common import Format, Lang, _as_of, _fail, _load, app, json_text
+from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
 
 
@@ -20,20 +20,20 @@ def check(
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
     day = _as_of(as_of)
     try:
-        law, persons = _load(person, day)
-        from crewkg.answers.eligibility import check as run_check
+        from crewkg.api import check as api_check
+        from crewkg.api import law as api_law
 
-        answers = run_check(law, persons, day, lang.value)
+        law = api_law()
+        answers = api_check(person, day, lang.value)
     except InputError as exc:
         _fail(exc)
         return
     if fmt is Format.json:
-        out = answers if person.is_dir() else answers[0]
-        sys.stdout.write(json_text(out))
+        sys.stdout.write(json_text(answers))
         return
     from crewkg.answers.render import print_answer
 
-    for a in answers:
+    for a in answers if isinstance(answers, list) else [answers]:
         print_answer(law, a, lang.value)
 
 
@@ -47,17 +47,10 @@ def explain(
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
     day = _as_of(as_of)
     try:
-        law, persons = _load(person, day)
-        if len(persons) != 1:
-            raise InputError(str(person), "", "exactly one person record")
-        if certificate not in law.certificates:
-            raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(law.certificates)}", certificate)
-        from crewkg.answers.eligibility import check as run_check
+        from crewkg.api import explain as api_explain
 
-        answer = run_check(law, persons, day, lang.value)[0]
+        out = api_explain(person, certificate, day, lang.value)
     except InputError as exc:
         _fail(exc)
         return
-    from crewkg.answers.render import print_explanation
-
-    print_explanation(law, persons[0], answer, certificate, lang.value)
+    sys.stdout.write(out["text"])
