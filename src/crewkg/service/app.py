@@ -222,15 +222,6 @@ async def _plain(send, code: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-# ------------------------------------------------------------------------------------------------------
-# Optional capabilities (other modules of the package)
-# ------------------------------------------------------------------------------------------------------
-def _has(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"crewkg.{module}") is not None
-
-
 #: documented JSON schema of a person record (the design's keys); validation is persons.person_from_mapping
 RECORD_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -276,8 +267,8 @@ def create_app(service: Service):
     runner = QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries)
     render_lock = threading.Lock()
     triples = len(service.store)  # read-only: counted once (pyoxigraph counts by scanning)
-    optional = {"plan": _has("careers.planning") and _has("careers.graph"), "crew": _has("answers.crew"),
-                "career_graph": _has("careers.graph") and _has("careers.pictures")}
+    # every capability ships with the package; /health still names them, as its answer always did
+    optional = {"plan": True, "crew": True, "career_graph": True}
 
     app = FastAPI(
         title="crewkg",
@@ -351,13 +342,12 @@ def create_app(service: Service):
         view["role_labels"] = {r: law.label(r, lang) for r in answer.get("roles", [])}
         out: dict[str, Any] = {"answer": answer, "view": view, "career": None,
                                "career_note": "the career graph needs crewkg.careers and crewkg.pictures"}
-        if optional["career_graph"]:
-            try:
-                out["career"] = career_picture(law, person, answer, as_of, lang, target)
-                out["career_note"] = None
-            except Exception as exc:  # the picture is an extra; the eligibility answer stands without it
-                log.warning("career graph failed: %s", exc)
-                out["career_note"] = f"career graph not available: {exc}"
+        try:
+            out["career"] = career_picture(law, person, answer, as_of, lang, target)
+            out["career_note"] = None
+        except Exception as exc:  # the picture is an extra; the eligibility answer stands without it
+            log.warning("career graph failed: %s", exc)
+            out["career_note"] = f"career graph not available: {exc}"
         return out
 
     # -- pages -------------------------------------------------------------------------------------------
@@ -557,10 +547,8 @@ def create_app(service: Service):
     def queries_list():
         return [{"name": q.name, "title": q.title, "description": q.description, "query": q.text} for q in canned_queries()]
 
-    if optional["plan"]:
-        _add_plan_endpoint(app, law, evaluator, person_from_body, day, language, _json)
-    if optional["crew"]:
-        _add_crew_endpoint(app, law, day, language, _json)
+    _add_plan_endpoint(app, law, evaluator, person_from_body, day, language, _json)
+    _add_crew_endpoint(app, law, day, language, _json)
 
     return _wrap(app, settings)
 
