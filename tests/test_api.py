@@ -45,3 +45,18 @@ def test_explain_gives_structure_and_text():
     out = crewkg.explain(EXAMPLE, "UBZ-Steuermann", as_of="2024-06-01", lang="en")
     assert out["certificate"]["id"] == "UBZ-Steuermann"
     assert "UBZ-Steuermann" in json.dumps(out["answer"]) and out["text"].strip()
+
+
+def test_plan_and_crew_through_the_api():
+    vessel = {"id": "ms-wachau", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 62.5,
+              "breadth_m": 11.4, "passengers": 300, "passengers_on_board": 250, "standard": "S1", "engine_kw": 800}
+    answer = crewkg.crew(vessel, as_of="2024-06-01")
+    assert answer["vessel"] == "ms-wachau" and answer["covered"] is True and answer["alternatives"]
+    routes = crewkg.plan(EXAMPLE, "UBZ-Steuermann", as_of="2024-06-01")
+    assert "routes" in routes
+    try:
+        crewkg.plan(EXAMPLE, "no-such-certificate", as_of="2024-06-01")
+    except crewkg.InputError as exc:
+        assert exc.field == "target"
+    else:
+        raise AssertionError("an unknown target must raise InputError")

@@ -6,7 +6,7 @@ lives in :mod:`crewkg.api` and is loaded on first use, so ``import crewkg`` stay
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "check", "explain", "law", "person"]
+__all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,7 @@ birth_date
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from crewkg.law.statute import Law
     from crewkg.records.persons import Person
 
-__all__ = ["InputError", "check", "explain", "law", "person"]
+__all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
 
 
 def law() -> Law:
@@ -72,7 +72,7 @@ def _persons(record: Any, the_law: Law, day: date) -> list[Person]:
     raise InputError("<record>", "", "a mapping, a path to a record or a Person", type(record).__name__)
 
 
-def person(record: Mapping[str, Any] | str | Path, as_of: date | str | None = None) -> Person:
+def person(record: Mapping[str, Any] | str | Path | Person, as_of: date | str | None = None) -> Person:
     """One person record (a mapping, or a YAML/JSON/Turtle file), schema- and SHACL-checked.
 
     >>> person({"id": "doc-3", "birth_date": "2001-02-03"}, as_of="2024-01-01").birth_date
@@ -122,3 +122,57 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
         print_explanation(the_law, persons[0], answer, certificate, lang)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
     return {"answer": answer, "certificate": entry, "text": captured.get()}
+
+
+def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = "de", days_per_year: int | None = None,
+         *, evaluate: Callable[[Person], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The answer of `crewkg plan --format json`: routes to ``target`` with the earliest date of each step.
+
+    The target is checked first, then the record is read, then evaluated. ``evaluate`` lets a caller supply the
+    eligibility answer its own way (the service batches evaluations); ``record`` may be a Person already read, or a function that reads it (called after the target check)."""
+    from crewkg.careers.graph import career_graph
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan as make_plan
+
+    day = _day(as_of)
+    the_law = law()
+    pace = Pace.from_kb(days=days_per_year)
+    g = career_graph(the_law, lang, days_per_period=pace.days)
+    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    if target not in choices:
+        raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
+    p = record() if callable(record) else person(record, day) if not _is_person(record) else record
+    answer = evaluate(p) if evaluate is not None else check(p, day, lang)
+    if not answer.get("covered", True):
+        raise InputError("as_of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
+    return make_plan(the_law, p, answer, target, day, pace, graph=g)
+
+
+def _is_person(x: Any) -> bool:
+    from crewkg.records.persons import Person
+
+    return isinstance(x, Person)
+
+
+def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
+         as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
+    """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict."""
+    from crewkg.answers.crew import crew_answer
+    from crewkg.law.manning import load_manning
+    from crewkg.records.persons import read_mapping
+    from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+
+    day = _day(as_of)
+    the_law = law()
+    ml = load_manning(the_law)
+
+    def data(x: Any, what: str) -> tuple[Any, str]:
+        return (read_mapping(Path(x)), str(x)) if isinstance(x, str | Path) else (x, what)
+
+    vdata, vsource = data(vessel, "request body: vessel")
+    v = vessel_from_mapping(vdata, ml, vsource)
+    r = None
+    if roster is not None:
+        rdata, rsource = data(roster, "request body: roster")
+        r = roster_from_mapping(rdata, the_law, day, rsource)
+    return crew_answer(the_law, ml, v, day, r, school_attendance, lang)

@@ -635,20 +635,10 @@ def _add_plan_endpoint(app, law: Law, evaluator: Evaluator, person_from_body, da
         day_, lang_ = day(as_of), language(lang)
 
         def run() -> dict[str, Any]:
-            from crewkg.careers.graph import career_graph
-            from crewkg.careers.planning import Pace
-            from crewkg.careers.routes import plan
+            from crewkg.api import plan
 
-            pace = Pace.from_kb(days=days_per_year)
-            g = career_graph(law, lang_, days_per_period=pace.days)
-            choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
-            if target not in choices:
-                raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
-            person = person_from_body(data, day_)
-            answer = evaluator.check(person, day_, lang_)
-            if not answer.get("covered", True):
-                raise InputError("as_of", "as_of", f"a date the encoded law covers ({answer['reason']})", day_.isoformat())
-            return plan(law, person, answer, target, day_, pace, graph=g)
+            return plan(lambda: person_from_body(data, day_), target, day_, lang_, days_per_year,
+                        evaluate=lambda p: evaluator.check(p, day_, lang_))
 
         return await anyio.to_thread.run_sync(run)
 
@@ -677,14 +667,9 @@ def _add_crew_endpoint(app, law: Law, day, language, json_body) -> None:
             raise InputError("request body", "", "an object with 'vessel' (a vessel record) and optionally 'roster'")
 
         def run() -> dict[str, Any]:
-            from crewkg.answers.crew import crew_answer
-            from crewkg.law.manning import load_manning
-            from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+            from crewkg.api import crew
 
-            ml = load_manning(law)
-            vessel = vessel_from_mapping(data["vessel"], ml, "request body: vessel")
-            crew = roster_from_mapping(data["roster"], law, day_, "request body: roster") if data.get("roster") is not None else None
-            return crew_answer(law, ml, vessel, day_, crew, school_attendance, lang_)
+            return crew(data["vessel"], data.get("roster"), day_, lang_, school_attendance)
 
         return JSONResponse(await anyio.to_thread.run_sync(run))
 
