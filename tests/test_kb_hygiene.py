@@ -100,3 +100,54 @@ def test_interpretations_are_recorded_as_data():
     for must in ("Req-SchBV2022-P10-Z2-2", "Req-SchBV2022-P15-Z1-c", "SchBV2022-P13-Z1", "SchBV2022-P14-Z1",
                  "SchBV2022-P12-Z3", "SchBV2022-P15-Z4", "SchBV2022-P12-Z3-a"):
         assert must in noted, must
+
+
+# ---- numbers in labels come from the data ----
+# A requirement's label is shown next to its needed/have numbers; a number written into the label must be one
+# the data states (its own minimum or one of its parts'), so a changed minimumDays cannot leave a stale sentence.
+
+def _numbers(text: str) -> set[int]:
+    import re
+
+    # a reference (Anlage 8, Annexes 10 and 11, § 19) names a text, not a quantity
+    text = re.sub(r"(Anlagen?|Annex(?:es)?|§)\s*\d+(?:\s*(?:und|and|,)\s*(?:Anlage\s*)?\d+)*", "", text)
+    return {int(n) for n in re.findall(r"(?<![\w.])(\d+)(?!\w)", text)}
+
+
+def _minima(law, rid: str) -> set[int]:
+    r = law.requirements[rid]
+    out = {r.minimum} if r.minimum is not None else set()
+    for c in r.children:
+        out |= _minima(law, c)
+    return out
+
+
+def label_number_mismatches(law) -> list[tuple[str, str, int]]:
+    """(requirement, language, number) for every number in a requirement label that no minimum of it or its parts states."""
+    bad = []
+    for rid, r in law.requirements.items():
+        minima = _minima(law, rid)
+        for lang, text in r.label.items():
+            bad += [(rid, lang, n) for n in sorted(_numbers(text) - minima)]
+    return bad
+
+
+def test_label_numbers_come_from_the_data():
+    assert label_number_mismatches(load_law()) == []
+
+
+def test_label_number_check_catches_a_changed_minimum(tmp_path):
+    """The § 14 Z 1 lit. a edit: minimumDays 180 → 200 in a kb copy, label untouched — the check must report it."""
+    import shutil
+
+    from crewkg.locations import kb_dir, ontology_dir
+
+    kb = tmp_path / "kb"
+    shutil.copytree(kb_dir(), kb)
+    ttl = kb / "schbv2022" / "02_unionsbefaehigungszeugnisse.ttl"
+    text = ttl.read_text(encoding="utf-8")
+    old = '    crew:minimumDays 180 ;\n    rdfs:label "ein Jahr Erfahrung als Mitglied einer Decksmannschaft (180 Tage Fahrzeit)"@de'
+    assert old in text
+    ttl.write_text(text.replace(old, old.replace("minimumDays 180", "minimumDays 200")), encoding="utf-8")
+    bad = label_number_mismatches(load_law(kb, ontology_dir()))
+    assert {(lang, n) for _, lang, n in bad} == {("de", 180), ("en", 180)}

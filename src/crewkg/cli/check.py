@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from crewkg.cli.common import Lang, _as_of, _fail, _load, app, json_text
+from crewkg.cli.common import Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
 
 
@@ -82,17 +82,10 @@ def explain(
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
     day = _as_of(as_of)
     try:
-        law, persons = _load(person, day)
-        if len(persons) != 1:
-            raise InputError(str(person), "", "exactly one person record")
-        if certificate not in law.certificates:
-            raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(law.certificates)}", certificate)
-        from crewkg.answers.eligibility import check as run_check
+        from crewkg.api import explain as api_explain
 
-        answer = run_check(law, persons, day, lang.value)[0]
+        out = api_explain(person, certificate, day, lang.value)
     except InputError as exc:
         _fail(exc)
         return
-    from crewkg.answers.render import print_explanation
-
-    print_explanation(law, persons[0], answer, certificate, lang.value)
+    sys.stdout.write(out["text"])

@@ -222,15 +222,6 @@ async def _plain(send, code: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-# ------------------------------------------------------------------------------------------------------
-# Optional capabilities (other modules of the package)
-# ------------------------------------------------------------------------------------------------------
-def _has(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"crewkg.{module}") is not None
-
-
 #: documented JSON schema of a person record (the design's keys); validation is persons.person_from_mapping
 RECORD_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -276,8 +267,8 @@ def create_app(service: Service):
     runner = QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries)
     render_lock = threading.Lock()
     triples = len(service.store)  # read-only: counted once (pyoxigraph counts by scanning)
-    optional = {"plan": _has("careers.planning") and _has("careers.graph"), "crew": _has("answers.crew"),
-                "career_graph": _has("careers.graph") and _has("careers.pictures")}
+    # every capability ships with the package; /health still names them, as its answer always did
+    optional = {"plan": True, "crew": True, "career_graph": True}
 
     app = FastAPI(
         title="crewkg",
@@ -351,13 +342,12 @@ def create_app(service: Service):
         view["role_labels"] = {r: law.label(r, lang) for r in answer.get("roles", [])}
         out: dict[str, Any] = {"answer": answer, "view": view, "career": None,
                                "career_note": "the career graph needs crewkg.careers and crewkg.pictures"}
-        if optional["career_graph"]:
-            try:
-                out["career"] = career_picture(law, person, answer, as_of, lang, target)
-                out["career_note"] = None
-            except Exception as exc:  # the picture is an extra; the eligibility answer stands without it
-                log.warning("career graph failed: %s", exc)
-                out["career_note"] = f"career graph not available: {exc}"
+        try:
+            out["career"] = career_picture(law, person, answer, as_of, lang, target)
+            out["career_note"] = None
+        except Exception as exc:  # the picture is an extra; the eligibility answer stands without it
+            log.warning("career graph failed: %s", exc)
+            out["career_note"] = f"career graph not available: {exc}"
         return out
 
     # -- pages -------------------------------------------------------------------------------------------
@@ -557,10 +547,8 @@ def create_app(service: Service):
     def queries_list():
         return [{"name": q.name, "title": q.title, "description": q.description, "query": q.text} for q in canned_queries()]
 
-    if optional["plan"]:
-        _add_plan_endpoint(app, law, evaluator, person_from_body, day, language, _json)
-    if optional["crew"]:
-        _add_crew_endpoint(app, law, day, language, _json)
+    _add_plan_endpoint(app, law, evaluator, person_from_body, day, language, _json)
+    _add_crew_endpoint(app, law, day, language, _json)
 
     return _wrap(app, settings)
 
@@ -647,20 +635,10 @@ def _add_plan_endpoint(app, law: Law, evaluator: Evaluator, person_from_body, da
         day_, lang_ = day(as_of), language(lang)
 
         def run() -> dict[str, Any]:
-            from crewkg.careers.graph import career_graph
-            from crewkg.careers.planning import Pace
-            from crewkg.careers.routes import plan
+            from crewkg.api import plan
 
-            pace = Pace.from_kb(days=days_per_year)
-            g = career_graph(law, lang_, days_per_period=pace.days)
-            choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
-            if target not in choices:
-                raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
-            person = person_from_body(data, day_)
-            answer = evaluator.check(person, day_, lang_)
-            if not answer.get("covered", True):
-                raise InputError("as_of", "as_of", f"a date the encoded law covers ({answer['reason']})", day_.isoformat())
-            return plan(law, person, answer, target, day_, pace, graph=g)
+            return plan(lambda: person_from_body(data, day_), target, day_, lang_, days_per_year,
+                        evaluate=lambda p: evaluator.check(p, day_, lang_))
 
         return await anyio.to_thread.run_sync(run)
 
@@ -689,14 +667,9 @@ def _add_crew_endpoint(app, law: Law, day, language, json_body) -> None:
             raise InputError("request body", "", "an object with 'vessel' (a vessel record) and optionally 'roster'")
 
         def run() -> dict[str, Any]:
-            from crewkg.answers.crew import crew_answer
-            from crewkg.law.manning import load_manning
-            from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+            from crewkg.api import crew
 
-            ml = load_manning(law)
-            vessel = vessel_from_mapping(data["vessel"], ml, "request body: vessel")
-            crew = roster_from_mapping(data["roster"], law, day_, "request body: roster") if data.get("roster") is not None else None
-            return crew_answer(law, ml, vessel, day_, crew, school_attendance, lang_)
+            return crew(data["vessel"], data.get("roster"), day_, lang_, school_attendance)
 
         return JSONResponse(await anyio.to_thread.run_sync(run))
 

@@ -1,0 +1,178 @@
+"""The Python API: what a program that embeds crewkg (a training institution's system, a notebook) calls.
+
+One small, typed surface over the law, the records and the answers, so the CLI, the HTTP service and an
+embedding program obtain every answer the same way. Bad input raises :class:`crewkg.InputError` (file, field,
+expectation), never a bare exception.
+
+>>> import crewkg
+>>> answer = crewkg.check({"id": "doc-1", "birth_date": "1990-01-01"}, as_of="2024-06-01", lang="en")
+>>> answer["person"], answer["covered"]
+('doc-1', True)
+>>> try:
+...     crewkg.check({"id": "doc-2", "birth_date": "not a date"}, as_of="2024-06-01")
+... except crewkg.InputError as exc:
+...     print(exc.field)
+birth_date
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crewkg.errors import InputError
+
+if TYPE_CHECKING:
+    from crewkg.law.statute import Law
+    from crewkg.records.persons import Person
+
+__all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
+
+
+def law() -> Law:
+    """The bundled law (SchBV 2022, SchBesV 2004), compiled once and cached on disk by content.
+
+    >>> "UBZ-Steuermann" in law().certificates
+    True
+    """
+    from crewkg.law.statute import load_law
+
+    return load_law()
+
+
+def _day(as_of: date | str | None) -> date:
+    if as_of is None:
+        return date.today()
+    if isinstance(as_of, date):
+        return as_of
+    try:
+        return date.fromisoformat(as_of)
+    except (TypeError, ValueError):
+        raise InputError("as_of", "as_of", "an ISO date YYYY-MM-DD", as_of) from None
+
+
+def _persons(record: Any, the_law: Law, day: date) -> list[Person]:
+    from crewkg.records.persons import Person
+
+    if isinstance(record, Person):
+        return [record]
+    if isinstance(record, str | Path):
+        from crewkg.records.load import load_persons
+
+        return load_persons(Path(record), the_law, day)
+    if isinstance(record, Mapping):
+        from crewkg.records.load import shacl_check_person
+        from crewkg.records.persons import person_from_mapping
+
+        p = person_from_mapping(dict(record), the_law, day, "<record>")
+        shacl_check_person(p)
+        return [p]
+    raise InputError("<record>", "", "a mapping, a path to a record or a Person", type(record).__name__)
+
+
+def person(record: Mapping[str, Any] | str | Path | Person, as_of: date | str | None = None) -> Person:
+    """One person record (a mapping, or a YAML/JSON/Turtle file), schema- and SHACL-checked.
+
+    >>> person({"id": "doc-3", "birth_date": "2001-02-03"}, as_of="2024-01-01").birth_date
+    datetime.date(2001, 2, 3)
+    """
+    day = _day(as_of)
+    persons = _persons(record, law(), day)
+    if len(persons) != 1:
+        raise InputError(str(record), "", "exactly one person record")
+    return persons[0]
+
+
+def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dict[str, Any] | list[dict[str, Any]]:
+    """The eligibility answer of `crewkg check --format json`: for a mapping, a file or a Person one answer
+    dict; for a folder of records the list of answers (as the CLI prints them)."""
+    from crewkg.answers.eligibility import check as run_check
+
+    day = _day(as_of)
+    the_law = law()
+    persons = _persons(record, the_law, day)
+    answers = run_check(the_law, persons, day, lang)
+    if isinstance(record, str | Path) and Path(record).is_dir():
+        return answers
+    return answers[0]
+
+
+def explain(record: Any, certificate: str, as_of: date | str | None = None, lang: str = "de") -> dict[str, Any]:
+    """The derivation of one certificate: ``{"answer": <the check answer>, "certificate": <its entry or None>,
+    "text": <the text `crewkg explain` prints>}``.
+
+    >>> out = explain({"id": "doc-4", "birth_date": "1990-01-01"}, "UBZ-Steuermann", as_of="2024-06-01", lang="en")
+    >>> out["certificate"]["eligible"], "doc-4" in out["text"]
+    (False, True)
+    """
+    from crewkg.answers.eligibility import check as run_check
+    from crewkg.answers.render import console, print_explanation
+
+    day = _day(as_of)
+    the_law = law()
+    persons = _persons(record, the_law, day)
+    if len(persons) != 1:
+        raise InputError(str(record), "", "exactly one person record")
+    if certificate not in the_law.certificates:
+        raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(the_law.certificates)}", certificate)
+    answer = run_check(the_law, persons, day, lang)[0]
+    with console.capture() as captured:
+        print_explanation(the_law, persons[0], answer, certificate, lang)
+    entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
+    return {"answer": answer, "certificate": entry, "text": captured.get()}
+
+
+def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = "de", days_per_year: int | None = None,
+         *, evaluate: Callable[[Person], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The answer of `crewkg plan --format json`: routes to ``target`` with the earliest date of each step.
+
+    The target is checked first, then the record is read, then evaluated. ``evaluate`` lets a caller supply the
+    eligibility answer its own way (the service batches evaluations); ``record`` may be a Person already read, or a function that reads it (called after the target check)."""
+    from crewkg.careers.graph import career_graph
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan as make_plan
+
+    day = _day(as_of)
+    the_law = law()
+    pace = Pace.from_kb(days=days_per_year)
+    g = career_graph(the_law, lang, days_per_period=pace.days)
+    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    if target not in choices:
+        raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
+    p = record() if callable(record) else person(record, day) if not _is_person(record) else record
+    answer = evaluate(p) if evaluate is not None else check(p, day, lang)
+    if not answer.get("covered", True):
+        raise InputError("as_of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
+    return make_plan(the_law, p, answer, target, day, pace, graph=g)
+
+
+def _is_person(x: Any) -> bool:
+    from crewkg.records.persons import Person
+
+    return isinstance(x, Person)
+
+
+def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
+         as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
+    """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict."""
+    from crewkg.answers.crew import crew_answer
+    from crewkg.law.manning import load_manning
+    from crewkg.records.persons import read_mapping
+    from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+
+    day = _day(as_of)
+    the_law = law()
+    ml = load_manning(the_law)
+
+    def data(x: Any, what: str) -> tuple[Any, str]:
+        return (read_mapping(Path(x)), str(x)) if isinstance(x, str | Path) else (x, what)
+
+    vdata, vsource = data(vessel, "request body: vessel")
+    v = vessel_from_mapping(vdata, ml, vsource)
+    r = None
+    if roster is not None:
+        rdata, rsource = data(roster, "request body: roster")
+        r = roster_from_mapping(rdata, the_law, day, rsource)
+    return crew_answer(the_law, ml, v, day, r, school_attendance, lang)

@@ -1,0 +1,62 @@
+"""The Python API (crewkg.api): its doctested examples run, `import crewkg` stays light, and the CLI answers
+through it (same JSON)."""
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import crewkg
+import crewkg.api
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "kb" / "examples" / "persons" / "04-jonas-steuermann-one-exam-short.yaml"
+
+
+def test_doctests_of_the_api_module():
+    result = doctest.testmod(crewkg.api, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 4
+    assert result.failed == 0
+
+
+def test_import_crewkg_is_light():
+    code = "import sys, crewkg; print(sorted(m for m in ('rdflib', 'pyDatalog', 'crewkg.api') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_api_answer_equals_cli_json():
+    cli = subprocess.run([sys.executable, "-m", "crewkg", "check", str(EXAMPLE), "--as-of", "2024-06-01", "--format", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(cli) == crewkg.check(EXAMPLE, as_of="2024-06-01")
+
+
+def test_bad_input_raises_input_error():
+    try:
+        crewkg.check({"id": "x", "birth_date": "1990-01-01"}, as_of="yesterday")
+    except crewkg.InputError as exc:
+        assert exc.field == "as_of"
+    else:
+        raise AssertionError("a bad date must raise InputError")
+
+
+def test_explain_gives_structure_and_text():
+    out = crewkg.explain(EXAMPLE, "UBZ-Steuermann", as_of="2024-06-01", lang="en")
+    assert out["certificate"]["id"] == "UBZ-Steuermann"
+    assert "UBZ-Steuermann" in json.dumps(out["answer"]) and out["text"].strip()
+
+
+def test_plan_and_crew_through_the_api():
+    vessel = {"id": "ms-wachau", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 62.5,
+              "breadth_m": 11.4, "passengers": 300, "passengers_on_board": 250, "standard": "S1", "engine_kw": 800}
+    answer = crewkg.crew(vessel, as_of="2024-06-01")
+    assert answer["vessel"] == "ms-wachau" and answer["covered"] is True and answer["alternatives"]
+    routes = crewkg.plan(EXAMPLE, "UBZ-Steuermann", as_of="2024-06-01")
+    assert "routes" in routes
+    try:
+        crewkg.plan(EXAMPLE, "no-such-certificate", as_of="2024-06-01")
+    except crewkg.InputError as exc:
+        assert exc.field == "target"
+    else:
+        raise AssertionError("an unknown target must raise InputError")
