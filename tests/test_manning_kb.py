@@ -1,5 +1,5 @@
 """The manning tables as data: the kb conforms to ontology/manning-shapes.ttl, the tables have the rows and
-alternatives the sources print, every flag of legal-reference.md section H that touches them is recorded as a
+alternatives the sources print, every review flag (H.n) that touches them is recorded as a
 skos:editorialNote, and an edited copy of the kb changes the answer with no Python edit."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_the_stufe_6_named_by_paragraph_42_Abs_3_has_no_row():
     assert 6 not in _rows(ml, "SchBesV2004-P13-Table")
 
 
-FLAGS = {  # legal-reference.md section H, the flags that touch the manning tables
+FLAGS = {  # the review flags that touch the manning tables
     "H.1": "SchBV2022-P47", "H.5": "SchBV2022-P42-Abs3", "H.6": "SchBV2022-P43-Abs7-Reduction", "H.7": "SchBV2022-P43-Abs2-Z1-Stufe1-Case",
     "H.8": "SchBV2022-P43-Abs2-Z1-Stufe2-Case", "H.9": "SchBesV2004-P13-Abs1-Stufe5-Case-a-2004", "H.10": "SchBesV2004-P14-Abs1-Z2-Row1-Case-2010",
     "H.11": "SchBV2022-P43-Abs9-Motorwart", "H.12": "SchBV2022-P47-Abs11", "H.15": "SchBV2022-P42-Abs6-FirstAid",

@@ -311,7 +311,7 @@ def _role_order(law: Law, role: str) -> tuple[int, str]:
 
 def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, temporary: bool = False,
                 lang: str = "de") -> dict[str, Any]:
-    """The minimum-crew answer of design.md, with the roster verdict when persons are given."""
+    """The minimum-crew answer, with the roster verdict when persons are given."""
     req = requirement(law, ml, vessel, as_of, temporary, lang)
     answer = dict(req.answer)
     if persons is not None:

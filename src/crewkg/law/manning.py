@@ -1,5 +1,5 @@
 """Minimum crew (Mindestbesatzung): the manning tables read from the kb, the Datalog program that decides which
-table, Stufe, column and alternatives govern a vessel on a date, and the answer of design.md.
+table, Stufe, column and alternatives govern a vessel on a date, and the minimum-crew answer.
 
 The law is data. Every table row, count, threshold, reduction, substitution and date comes from `kb/` (SchBV 2022
 §§ 40–47, SchBesV 2004 §§ 3–19) and `ontology/manning.ttl`; the rules below are generic over that data and name no
@@ -108,7 +108,7 @@ class MANNING(DefinedNamespace):
     maxGroupBreadth: URIRef
 
 
-#: The `functions` object of the answer (design.md): these keys count crew members, ANSWER_FLAGS say whether a rule
+#: The `functions` object of the minimum-crew answer: these keys count crew members, ANSWER_FLAGS say whether a rule
 #: applies, and every other function a function rule requires is the `engine` entry. They are the answer contract;
 #: which counts apply comes from the kb (the keys are the kb ids of the functions).
 FUNCTION_KEYS = ("SachkundigerFahrgastschifffahrt", "FahrgastErsthelfer", "Fahrgastbetreuer", "Atemschutzgeraetetraeger")

@@ -1,6 +1,6 @@
 """Vessel and roster records (YAML or JSON): reading, the schema check, SHACL, and the RDF form.
 
-A vessel record names the attributes the manning tables test (design.md, 'Vessel record'). Its keys, their types
+A vessel record names the attributes the manning tables test. Its keys, their types
 and the tokens a record may use (kinds of vessel, waters, equipment standards, S1 literae) come from
 `ontology/manning.ttl` and the kb, so a new attribute needs no Python. A record is checked twice: a schema check
 here, whose every message names file, field and what was expected, and the SHACL shapes of
@@ -28,7 +28,7 @@ from crewkg.records.persons import ID_RE, Checker, Person, person_from_mapping, 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"
 SUFFIXES = {".yaml", ".yml", ".json"}
-#: record contract (design.md): passengers_on_board defaults to the permitted number and cannot exceed it
+#: record contract: passengers_on_board defaults to the permitted number and cannot exceed it
 ON_BOARD, PERMITTED = "passengersOnBoard", "permittedPassengers"
 #: the one integer attribute a record may also give as a list of lighters, counted by the kb's lighter equivalence
 LIGHTER_COUNT = "lighterCount"
@@ -90,7 +90,7 @@ class _Check(Checker):
 
 
 def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
-    """Schema check and conversion of a YAML/JSON vessel record (design.md, 'Vessel record')."""
+    """Schema check and conversion of a YAML/JSON vessel record."""
     c = _Check(source)
     if not isinstance(data, dict):
         raise c.fail("", "a mapping of keys to values (a vessel record)", type(data).__name__)
@@ -172,7 +172,7 @@ def count_lighters(lighters: list[tuple[float, float]], ml: ManningLaw) -> int:
 
 
 def _defaults_and_consistency(v: Vessel, ml: ManningLaw, c: _Check) -> None:
-    """passengers_on_board defaults to the permitted number (design.md) and cannot exceed it."""
+    """passengers_on_board defaults to the permitted number and cannot exceed it."""
     on_board, permitted = ml.attributes.get(ON_BOARD), ml.attributes.get(PERMITTED)
     if on_board is None or permitted is None:
         return
@@ -271,7 +271,7 @@ def load_vessel(path: Path, law: Law, ml: ManningLaw) -> Vessel:
 # Rosters
 # ------------------------------------------------------------------------------------------------------------------
 def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[Person]:
-    """A roster record: {crew: [person records]} (design.md, 'Roster record')."""
+    """A roster record: {crew: [person records]}."""
     if not isinstance(data, dict):
         raise InputError(source, "", "a mapping with the key 'crew' (a roster record)", type(data).__name__)
     for k in data:
