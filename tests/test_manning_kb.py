@@ -167,3 +167,25 @@ def test_changing_the_substitute_age_in_the_kb_changes_the_roster_verdict(tmp_pa
         req = requirement(law, ml, vessel_from_mapping(rec, ml, "v"), day)
         verdicts.append(check_roster(law, ml, req, roster_from_mapping(crew, law, day, "r"))["satisfied"])
     assert verdicts == [True, False]
+
+
+# --- every function rule names its kind -----------------------------------------------------------------------------
+def test_every_function_rule_names_a_known_kind():
+    from crewkg.law.manning import FUNCTION_KINDS
+
+    ml = load_manning(load_law())
+    fns = ml.rules_of("FunctionRule")
+    assert fns and all(r.function_kind in FUNCTION_KINDS for r in fns)
+    assert {r.function_kind for r in fns} == set(FUNCTION_KINDS)
+
+
+@pytest.mark.parametrize("new", ["crew:functionKind crew:SafetyFunction ;\n", ""])
+def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
+    from crewkg.law.manning import ManningDataError
+
+    old = "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    crew:functionKind crew:EngineQualification ;\n"
+    edited = _edited(tmp_path, old, "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    " + new,
+                     file="schbesv2004/03_mindestbesatzung.ttl")
+    law = load_law(kb=edited)
+    with pytest.raises(ManningDataError, match="SchBesV2004-P14-Abs9-DKBG.*crew:functionKind"):
+        load_manning(law, kb=edited)
