@@ -1,4 +1,4 @@
-"""`crewkg crew` as people and programs use it: the JSON contract of design.md, the text for people, and bad vessel
+"""`crewkg crew` as people and programs use it: the JSON contract, the text for people, and bad vessel
 and roster records, which exit 2 with one message naming file, field and what was expected."""
 
 from __future__ import annotations

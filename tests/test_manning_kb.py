@@ -1,5 +1,5 @@
 """The manning tables as data: the kb conforms to ontology/manning-shapes.ttl, the tables have the rows and
-alternatives the sources print, every flag of legal-reference.md section H that touches them is recorded as a
+alternatives the sources print, every review flag (H.n) that touches them is recorded as a
 skos:editorialNote, and an edited copy of the kb changes the answer with no Python edit."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_the_stufe_6_named_by_paragraph_42_Abs_3_has_no_row():
     assert 6 not in _rows(ml, "SchBesV2004-P13-Table")
 
 
-FLAGS = {  # legal-reference.md section H, the flags that touch the manning tables
+FLAGS = {  # the review flags that touch the manning tables
     "H.1": "SchBV2022-P47", "H.5": "SchBV2022-P42-Abs3", "H.6": "SchBV2022-P43-Abs7-Reduction", "H.7": "SchBV2022-P43-Abs2-Z1-Stufe1-Case",
     "H.8": "SchBV2022-P43-Abs2-Z1-Stufe2-Case", "H.9": "SchBesV2004-P13-Abs1-Stufe5-Case-a-2004", "H.10": "SchBesV2004-P14-Abs1-Z2-Row1-Case-2010",
     "H.11": "SchBV2022-P43-Abs9-Motorwart", "H.12": "SchBV2022-P47-Abs11", "H.15": "SchBV2022-P42-Abs6-FirstAid",
@@ -167,3 +167,25 @@ def test_changing_the_substitute_age_in_the_kb_changes_the_roster_verdict(tmp_pa
         req = requirement(law, ml, vessel_from_mapping(rec, ml, "v"), day)
         verdicts.append(check_roster(law, ml, req, roster_from_mapping(crew, law, day, "r"))["satisfied"])
     assert verdicts == [True, False]
+
+
+# --- every function rule names its kind -----------------------------------------------------------------------------
+def test_every_function_rule_names_a_known_kind():
+    from crewkg.law.manning import FUNCTION_KINDS
+
+    ml = load_manning(load_law())
+    fns = ml.rules_of("FunctionRule")
+    assert fns and all(r.function_kind in FUNCTION_KINDS for r in fns)
+    assert {r.function_kind for r in fns} == set(FUNCTION_KINDS)
+
+
+@pytest.mark.parametrize("new", ["crew:functionKind crew:SafetyFunction ;\n", ""])
+def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
+    from crewkg.law.manning import ManningDataError
+
+    old = "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    crew:functionKind crew:EngineQualification ;\n"
+    edited = _edited(tmp_path, old, "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    " + new,
+                     file="schbesv2004/03_mindestbesatzung.ttl")
+    law = load_law(kb=edited)
+    with pytest.raises(ManningDataError, match="SchBesV2004-P14-Abs9-DKBG.*crew:functionKind"):
+        load_manning(law, kb=edited)

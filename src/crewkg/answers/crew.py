@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ANSWER_COUNTS, ANSWER_FLAGS, FUNCTION_KEYS, Case, ManningLaw, Rule, Table
+from crewkg.law.manning import ANSWER_FLAGS, FUNCTION_KEYS, Case, ManningLaw, Rule, Table
 from crewkg.law.statute import Law
 from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
 
@@ -243,13 +243,13 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
     for flag in ANSWER_FLAGS:
         functions[flag] = False
     for r in rules:
-        if r.role in ANSWER_FLAGS:
+        if r.function_kind == "RequiredFunction":
             functions[r.role] = True
             provisions[r.role] = _cite(law, r.provision)
-        elif r.role in ANSWER_COUNTS:
-            functions[r.role] = max(functions[r.role], r.count)
+        elif r.function_kind == "CountedFunction":
+            functions[r.role] = max(functions.get(r.role, 0), r.count)
             provisions[r.role] = _cite(law, r.provision)
-        else:
+        elif r.function_kind == "EngineQualification":
             engine = r.role
             provisions["engine"] = _cite(law, r.provision)
         notes += list(r.notes)
@@ -311,7 +311,7 @@ def _role_order(law: Law, role: str) -> tuple[int, str]:
 
 def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, temporary: bool = False,
                 lang: str = "de") -> dict[str, Any]:
-    """The minimum-crew answer of design.md, with the roster verdict when persons are given."""
+    """The minimum-crew answer, with the roster verdict when persons are given."""
     req = requirement(law, ml, vessel, as_of, temporary, lang)
     answer = dict(req.answer)
     if persons is not None:

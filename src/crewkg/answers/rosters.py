@@ -432,7 +432,7 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: Rule, lang: str) -> s
 
 
 def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
-    """The roster verdict of design.md: satisfied, the assignment (person id -> positions and functions), and what is
+    """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
     if not req.covered:
         return {"satisfied": None, "reason": "the minimum crew is not covered (see 'reason'), so the roster cannot be checked",

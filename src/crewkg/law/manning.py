@@ -1,5 +1,5 @@
 """Minimum crew (Mindestbesatzung): the manning tables read from the kb, the Datalog program that decides which
-table, Stufe, column and alternatives govern a vessel on a date, and the answer of design.md.
+table, Stufe, column and alternatives govern a vessel on a date, and the minimum-crew answer.
 
 The law is data. Every table row, count, threshold, reduction, substitution and date comes from `kb/` (SchBV 2022
 §§ 40–47, SchBesV 2004 §§ 3–19) and `ontology/manning.ttl`; the rules below are generic over that data and name no
@@ -106,15 +106,27 @@ class MANNING(DefinedNamespace):
     inForceFromLatest: URIRef
     maxGroupLength: URIRef
     maxGroupBreadth: URIRef
+    functionKind: URIRef
+    EngineQualification: URIRef
+    CountedFunction: URIRef
+    RequiredFunction: URIRef
 
 
-#: The `functions` object of the answer (design.md): these keys count crew members, ANSWER_FLAGS say whether a rule
+#: The `functions` object of the minimum-crew answer: these keys count crew members, ANSWER_FLAGS say whether a rule
 #: applies, and every other function a function rule requires is the `engine` entry. They are the answer contract;
 #: which counts apply comes from the kb (the keys are the kb ids of the functions).
 FUNCTION_KEYS = ("SachkundigerFahrgastschifffahrt", "FahrgastErsthelfer", "Fahrgastbetreuer", "Atemschutzgeraetetraeger")
 ANSWER_COUNTS = (*FUNCTION_KEYS, "FirstAid")
 ANSWER_FLAGS = ("SachkundigerLNG",)
 _OPEN_END = date.max.toordinal()
+
+#: The kinds of function rule (crew:FunctionKind) and where the answer puts them: the `engine` entry, a count of crew
+#: members, or a flag. A function rule of any other kind, or of none, is refused when the kb is loaded.
+FUNCTION_KINDS = ("EngineQualification", "CountedFunction", "RequiredFunction")
+
+
+class ManningDataError(ValueError):
+    """The manning tables of the kb break a rule the answer relies on (named in the message); raised at kb load."""
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -213,6 +225,7 @@ class Rule:
     max_breadth: float | None = None
     quoted: str = ""
     notes: tuple[str, ...] = ()
+    function_kind: str | None = None  # FunctionRule only: one of FUNCTION_KINDS
 
 
 @dataclass(frozen=True)
@@ -396,7 +409,8 @@ def _compile(g, version: str) -> ManningLaw:
                 opt(s, M.exceptRequiredRole), many(s, M.delegatesFunction), ival(M.whenNauticalCrewSize),
                 opt(s, _CREW("inRegulation")), text(s, M.reason), many(s, M.authorityDecidesUnder), opt(s, M.lastKnown),
                 as_date(until), bool(num(s, M.notInSources)), None if length is None else float(length),
-                None if breadth is None else float(breadth), text(s, M.quotedText), notes(s))
+                None if breadth is None else float(breadth), text(s, M.quotedText), notes(s),
+                _function_kind(local(s), opt(s, M.functionKind)) if kind == "FunctionRule" else None)
 
     amendments: dict[str, Amendment] = {}
     for s in g.subjects(RDF.type, M.Amendment):
@@ -433,6 +447,14 @@ def _compile(g, version: str) -> ManningLaw:
     provision_litera = {local(p): str(lit) for p, lit in g.subject_objects(_CREW("litera"))}
     return ManningLaw(version, tables, rows, alternatives, cases, rules, amendments, attributes, values, tuple(literae),
                       provision_litera)
+
+
+def _function_kind(rule_id: str, kind: str | None) -> str:
+    """Every function rule names its kind in the kb; an unknown kind never falls back to the engine entry."""
+    if kind not in FUNCTION_KINDS:
+        raise ManningDataError(f"function rule kb:{rule_id}: crew:functionKind must be one of "
+                               f"{', '.join('crew:' + k for k in FUNCTION_KINDS)} (got {'none' if kind is None else 'crew:' + kind})")
+    return kind
 
 
 def _CREW(name: str) -> URIRef:
