@@ -22,6 +22,7 @@ class Kind:
 
     name: str
     order: int
+    measured: bool
     clauses: str
     predicates: dict[str, int]
     kb_facts: Callable[[Any], list[tuple]]
@@ -29,7 +30,8 @@ class Kind:
 
 
 def _kind_of(module: ModuleType) -> Kind:
-    return Kind(name=module.NAME, order=getattr(module, "ORDER", 100), clauses=getattr(module, "CLAUSES", ""),
+    return Kind(name=module.NAME, order=getattr(module, "ORDER", 100),
+                measured=bool(getattr(module, "MEASURED", False)), clauses=getattr(module, "CLAUSES", ""),
                 predicates=dict(getattr(module, "PREDICATES", {})),
                 kb_facts=getattr(module, "kb_facts", lambda r: []), have=getattr(module, "have", None))
 

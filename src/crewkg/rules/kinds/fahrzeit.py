@@ -2,6 +2,8 @@
 
 NAME = "Fahrzeit"
 ORDER = 20
+#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
+MEASURED = True
 CLAUSES = """
 (total_fahrzeit[P] == sum_(D, for_each=Role)) <= sailing(P, Role, D)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & (total_fahrzeit[P] == V)

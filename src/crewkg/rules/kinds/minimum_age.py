@@ -2,6 +2,8 @@
 
 NAME = "MinimumAge"
 ORDER = 10
+#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
+MEASURED = True
 CLAUSES = """
 have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
 """

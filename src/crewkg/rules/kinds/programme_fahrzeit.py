@@ -2,6 +2,8 @@
 
 NAME = "ProgrammeFahrzeit"
 ORDER = 51
+#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
+MEASURED = True
 CLAUSES = """
 have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, V, A)
 have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'AfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, V)

@@ -2,6 +2,8 @@
 
 NAME = "SeaTime"
 ORDER = 30
+#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
+MEASURED = True
 CLAUSES = """
 (total_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
 have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, 'AnyCapacity') & person(P) & (total_sea[P] == V)
