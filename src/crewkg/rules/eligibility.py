@@ -16,57 +16,17 @@ from datetime import date
 from crewkg.law.statute import Law, Requirement
 from crewkg.records.persons import Person
 from crewkg.rules.datalog import evaluate
+from crewkg.rules.kinds import kind, kinds
+from crewkg.rules.kinds.document import documents
 
-RULES = """
-# RULE age — minimum age ('das N. Lebensjahr vollendet'); age facts are completed years on the evaluation date
-have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
-
-# RULE fahrzeit-any — Fahrzeit in any deck role (§ 2 Z 3 SchBV): the sum over all roles
-(total_fahrzeit[P] == sum_(D, for_each=Role)) <= sailing(P, Role, D)
-have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & (total_fahrzeit[P] == V)
-
-# RULE fahrzeit-role — Fahrzeit served in a named role ('als Matrose geleistete Mindestfahrzeit')
-have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_served_as(R, Role) & sailing(P, Role, V)
-
-# RULE sea-time — professional experience on a sea-going ship, in one capacity or in any
-(total_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, 'AnyCapacity') & person(P) & (total_sea[P] == V)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, C) & sea(P, C, V)
-
-# RULE experience — years of professional experience / of vocational training
-have(P, R, V) <= req_kind(R, 'ProfessionalExperience') & experience(P, V)
-have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
-
-# RULE programme — a completed approved programme (§ 132 SchFG) for the role, at least N months
-have(P, R, V) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & programme(P, G, Role, V, W, A)
-qualifying(P, R, G) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & programme(P, G, Role, M, W, A) & req_min(R, N) & (M >= N)
-
-# RULE programme-fahrzeit — Fahrzeit within / after / within or after 'this programme' (the qualifying one)
-have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, V, A)
-have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'AfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, V)
-have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, A) & (V == W + A)
-
+THRESHOLD_RULE = """
 # RULE threshold — a numeric requirement is met when what the person has reaches the minimum
 met(P, R) <= have(P, R, V) & req_min(R, N) & (V >= N)
 
-# RULE exam — every listed exam passed
-met(P, R) <= req_kind(R, 'Exam') & person(P) & ~exam_lacking(P, R)
-exam_lacking(P, R) <= person(P) & req_exam(R, E) & ~exam(P, E)
+"""
 
-# RULE certificate-held — one of the accepted certificates is held
-met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C)
-
-# RULE document — the named document (radio certificate, medical fitness, safety training, Lehrvertrag) is held
-met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
-
-# RULE any-of — alternatives inside one litera
-met(P, R) <= req_kind(R, 'AnyOf') & alternative(R, S) & met(P, S)
-
-# RULE all-of — every part of a group (counted: pyDatalog resolves negation inside recursion far slower)
-(n_parts[R] == len_(S)) <= part(R, S)
-(n_parts_met[P, R] == len_(S)) <= part(R, S) & met(P, S)
-met(P, R) <= req_kind(R, 'AllOf') & (n_parts[R] == N) & (n_parts_met[P, R] == N)
-
+#: the per-kind clauses live in `crewkg.rules.kinds` (one module per requirement kind); these are the generic ones
+GENERIC_RULES = """
 # RULE pathway — a Ziffer is satisfied when all of its literae are met. met(P, R) comes first in the count so it is
 # resolved once with R free (one table) rather than once per requirement of every pathway (≈ 35 % of a check)
 (n_required[W] == len_(R)) <= pathway_requirement(W, R)
@@ -89,6 +49,14 @@ derived(P, 'pathway_satisfied', W, 1) <= pathway_satisfied(P, W)
 derived(P, 'eligible', C, 1) <= eligible(P, C)
 derived(P, 'can_fill', Role, 1) <= can_fill(P, Role)
 """
+
+
+def rules() -> str:
+    """The whole program: the measured kinds' clauses, the threshold rule, the other kinds' clauses, then the
+    generic rules. The order is pyDatalog's resolution order; this one is the fastest measured."""
+    measured = "".join(k.clauses for k in kinds().values() if k.measured)
+    proved = "".join(k.clauses for k in kinds().values() if not k.measured)
+    return measured + THRESHOLD_RULE + proved + GENERIC_RULES
 
 def completed_years(birth: date, on: date) -> int:
     """Completed years of life ('das N. Lebensjahr vollendet'). A person born on 29 February completes a year
@@ -115,22 +83,7 @@ def kb_facts(law: Law) -> list[tuple]:
         facts.append(("req_kind", r.id, r.kind))
         if r.minimum is not None:
             facts.append(("req_min", r.id, r.minimum))
-        if r.kind == "Fahrzeit":
-            facts.append(("req_served_as", r.id, r.served_as) if r.served_as else ("req_any_role", r.id))
-        if r.capacity:
-            facts.append(("req_capacity", r.id, r.capacity))
-        if r.programme_for:
-            facts.append(("req_programme_for", r.id, r.programme_for))
-        if r.of_programme:
-            facts.append(("req_of_programme", r.id, r.of_programme))
-        if r.phase:
-            facts.append(("req_phase", r.id, r.phase))
-        facts += [("req_exam", r.id, e) for e in r.exams]
-        facts += [("req_certificate", r.id, c) for c in r.certificates]
-        if r.document:
-            facts.append(("req_document", r.id, r.document))
-        rel = "alternative" if r.kind == "AnyOf" else "part"
-        facts += [(rel, r.id, c) for c in r.children]
+        facts += kind(r.kind).kb_facts(r)
     for w in law.pathways.values():
         facts.append(("pathway", w.id))
         facts.append(("leads_to", w.id, w.certificate))
@@ -162,17 +115,6 @@ def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
     return f
 
 
-def documents(p: Person, as_of: date) -> dict[str, bool]:
-    """Which documents of the ontology the record proves on the evaluation date."""
-    medical = p.medical_fitness and (p.medical_valid_until is None or p.medical_valid_until >= as_of)
-    return {
-        "MedicalFitness": medical,
-        "Sprechfunkzeugnis": p.radio_certificate,
-        "BasicSafetyTraining": p.basic_safety_training,
-        "ApprenticeshipContract": p.apprenticeship_contract,
-    }
-
-
 @dataclass
 class Derived:
     """What the Datalog program derived for a batch of persons."""
@@ -185,26 +127,31 @@ class Derived:
 
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
-FACT_PREDICATES = {
-    "req_kind": 2, "req_min": 2, "req_served_as": 2, "req_any_role": 1, "req_capacity": 2, "req_programme_for": 2,
-    "req_of_programme": 2, "req_phase": 2, "req_exam": 2, "req_certificate": 2, "req_document": 2, "alternative": 2,
-    "part": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2, "ranks_above": 2,
-    "person": 1, "age": 2, "sailing": 3, "sea": 3, "experience": 2, "vocational": 2, "programme": 7, "exam": 2,
-    "holds": 2, "document": 2,
+GENERIC_PREDICATES = {
+    "req_kind": 2, "req_min": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2,
+    "ranks_above": 2, "person": 1, "holds": 2,
 }
+
+
+def fact_predicates() -> dict[str, int]:
+    """The generic fact predicates and those every kind reads."""
+    found = dict(GENERIC_PREDICATES)
+    for k in kinds().values():
+        found.update(k.predicates)
+    return found
 
 
 def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
     """Run the program once for a batch of persons (a fresh database each call)."""
     facts = kb_facts(law) + [fact for p in persons for fact in person_facts(p, law, as_of)]
-    rows = evaluate(RULES, FACT_PREDICATES, facts, "derived(P, K, X, V)")
+    rows = evaluate(rules(), fact_predicates(), facts, "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
     sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
-    for pid, kind, x, v in rows:
-        if kind == "have":
+    for pid, what, x, v in rows:
+        if what == "have":
             have.setdefault((pid, x), []).append(v)
         else:
-            sets[kind].add((pid, x))
+            sets[what].add((pid, x))
     derived = Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
                       can_fill=sets["can_fill"])
     return derived
@@ -212,14 +159,11 @@ def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
 
 def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):
     """What the person has toward a requirement, for the answer: the best value the program derived."""
-    if r.kind == "Exam":
-        return [e for e in p.exams if e in r.exams]
-    if r.kind == "CertificateHeld":
-        return [c for c in p.certificates if c in r.certificates]
-    if r.kind == "Document":
-        return documents(p, as_of).get(r.document or "", False)
+    own = kind(r.kind).have
+    if own is not None:
+        return own(r, p, d, as_of)
     values = d.have.get((p.id, r.id), [])
     if not values:
-        return None if r.kind == "MinimumAge" else 0
+        return 0
     best = max(values)
     return int(best) if float(best).is_integer() else best
