@@ -816,3 +816,29 @@ def test_a_batch_of_all_minimal_applicants_answers_as_each_alone():
         alone = check(law(), [person(record, pid=names[provision])], AS_OF)[0]
         assert together[names[provision]] == alone, provision
         assert satisfied_pathways(alone) == {provision} | ALSO_SATISFIED.get(provision, set())
+
+
+# § 902 ABGB: born on 29 February, a year of life is completed at the end of 28 February in common years; the age
+# counts from 1 March (issue 13, legal correction 3).
+def test_born_on_29_february_is_18_from_1_march_in_a_common_year():
+    from datetime import date
+
+    from crewkg.rules.eligibility import birthday, completed_years
+
+    born = date(2008, 2, 29)
+    assert completed_years(born, date(2026, 2, 28)) == 17
+    assert completed_years(born, date(2026, 3, 1)) == 18
+    assert birthday(born, 18) == date(2026, 3, 1)
+    assert completed_years(born, date(2028, 2, 28)) == 19 and completed_years(born, date(2028, 2, 29)) == 20
+    law = load_law()
+    answer = check(law, [person_from_mapping({"id": "leap", "birth_date": "2008-02-29", "medical_fitness": True},
+                                             law, date(2026, 2, 28), "t")], date(2026, 2, 28))[0]
+
+    def age_met(a):
+        deck = next(c for c in a["certificates"] if c["id"] == "UBZ-Decksmann")
+        return [r["met"] for w in deck["pathways"] for r in w["requirements"] if r["kind"] == "MinimumAge"]
+
+    assert age_met(answer) == [False]
+    answer = check(law, [person_from_mapping({"id": "leap", "birth_date": "2008-02-29", "medical_fitness": True},
+                                             law, date(2026, 3, 1), "t")], date(2026, 3, 1))[0]
+    assert age_met(answer) == [True]

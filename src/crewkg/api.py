@@ -159,7 +159,7 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
     """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict."""
     from crewkg.answers.crew import crew_answer
     from crewkg.law.manning import load_manning
-    from crewkg.records.persons import read_mapping
+    from crewkg.records.reading import read_mapping
     from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
     day = _day(as_of)

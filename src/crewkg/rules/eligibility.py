@@ -5,7 +5,7 @@ loaded from the kb (`law.py`); a changed number in `kb/` changes the answer.
 
 Every evaluation is a fresh database (`datalog.evaluate`), so one call's facts never leak into another; facts
 are keyed by person id, so a batch of persons can share one evaluation. Comparisons are always made on bound
-variables (design.md, engine traps).
+variables (docs/architecture.md, engine notes).
 """
 
 from __future__ import annotations
@@ -59,22 +59,19 @@ def rules() -> str:
     return measured + THRESHOLD_RULE + proved + GENERIC_RULES
 
 def completed_years(birth: date, on: date) -> int:
-    """Completed years of life ('das N. Lebensjahr vollendet'). A person born on 29 February completes a year
-    on 28 February in common years (§ 902 Abs. 2 ABGB: a period ends on the last day of the month that lacks
-    the matching day)."""
-    try:
-        anniversary = birth.replace(year=on.year)
-    except ValueError:
-        anniversary = date(on.year, 2, 28)
+    """Completed years of life ('das N. Lebensjahr vollendet'): a year of life is completed at the end of the day
+    before the birthday, so the age counts from the birthday. A person born on 29 February completes a year at the
+    end of 28 February in common years (§ 902 ABGB), so the age counts from 1 March there."""
+    anniversary = birthday(birth, on.year - birth.year)
     return on.year - birth.year - (1 if on < anniversary else 0)
 
 
 def birthday(birth: date, years: int) -> date:
-    """The day on which `years` of life are completed."""
+    """The first day on which `years` of life count as completed (1 March for 29 February in common years)."""
     try:
         return birth.replace(year=birth.year + years)
     except ValueError:
-        return date(birth.year + years, 2, 28)
+        return date(birth.year + years, 3, 1)
 
 
 def kb_facts(law: Law) -> list[tuple]:

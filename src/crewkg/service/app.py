@@ -8,7 +8,7 @@
 
 It binds to loopback by default and logs every request (method, path, status, milliseconds).
 
-Two engine facts shape it (design.md, engine traps). pyDatalog keeps one global database, so
+Two engine facts shape it (docs/architecture.md, engine notes). pyDatalog keeps one global database, so
 `eligibility.derive` runs one evaluation at a time; the `Evaluator` below batches requests that arrive
 while an evaluation runs into the next one (one Datalog run for many persons is far cheaper than many runs).
 pyoxigraph evaluates SPARQL natively and cannot be interrupted: a query past its timeout gets 503 while the
@@ -647,7 +647,7 @@ def _add_crew_endpoint(app, law: Law, day, language, json_body) -> None:
     """POST /api/crew: the answer of `crewkg crew --format json` (registered only where crewkg.manning exists)."""
     body = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["vessel"], "properties": {
-            "vessel": {"type": "object", "description": "a vessel record (design.md, 'Vessel record')"},
+            "vessel": {"type": "object", "description": "a vessel record (README, 'Minimum crew')"},
             "roster": {"type": "object", "description": "a roster record: {crew: [person records]}"}},
         "example": {"vessel": {"id": "ms-wachau", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 62.5,
                                "breadth_m": 11.4, "passengers": 300, "passengers_on_board": 250, "standard": "S1",
