@@ -303,41 +303,16 @@ def _load_manning(version: str, kb: Path | None, onto: Path | None) -> ManningLa
 
 def _compile(g, version: str) -> ManningLaw:
     from rdflib import RDF, RDFS, XSD, Literal
-    from rdflib.namespace import OWL, SKOS
+    from rdflib.namespace import OWL
 
     from crewkg.law.namespaces import local
 
     M = MANNING
 
-    def labels(s) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for o in g.objects(s, RDFS.label):
-            if isinstance(o, Literal):
-                out.setdefault(o.language or "de", str(o))
-        if "en" not in out and "de" in out:
-            out["en"] = out["de"]
-        return out
+    from crewkg.law.reading import GraphReader
 
-    def one(s, p):
-        return g.value(s, p)
-
-    def opt(s, p) -> str | None:
-        v = one(s, p)
-        return None if v is None else local(v)
-
-    def many(s, p) -> tuple[str, ...]:
-        return tuple(sorted(local(o) for o in g.objects(s, p)))
-
-    def num(s, p):
-        v = one(s, p)
-        return None if v is None else v.toPython()
-
-    def text(s, p) -> str:
-        v = one(s, p)
-        return "" if v is None else str(v)
-
-    def notes(s) -> tuple[str, ...]:
-        return tuple(sorted(str(o) for o in g.objects(s, SKOS.editorialNote)))
+    r = GraphReader(g)
+    labels, one, opt, many, num, text, notes = r.labels, r.one, r.opt, r.many, r.value, r.text, r.notes
 
     def counts(s) -> tuple[tuple[str, int], ...]:
         out = []

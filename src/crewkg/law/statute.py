@@ -201,33 +201,13 @@ def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
 
 
 def _compile(g, version: str) -> Law:
-    from rdflib import RDF, RDFS, Literal
-    from rdflib.namespace import SKOS
+    from rdflib import RDF, RDFS
 
     from crewkg.law.namespaces import CREW, local
+    from crewkg.law.reading import GraphReader
 
-    def labels(s) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for o in g.objects(s, RDFS.label):
-            if isinstance(o, Literal):
-                out.setdefault(o.language or "de", str(o))
-        if "en" not in out and "de" in out:
-            out["en"] = out["de"]
-        return out
-
-    def one(s, p):
-        return g.value(s, p)
-
-    def num(s, p) -> int | None:
-        v = one(s, p)
-        return None if v is None else int(v.toPython())
-
-    def notes(s) -> tuple[str, ...]:
-        return tuple(sorted(str(o) for o in g.objects(s, SKOS.editorialNote)))
-
-    def opt(s, p) -> str | None:
-        v = one(s, p)
-        return None if v is None else local(v)
+    r = GraphReader(g)
+    labels, one, num, notes, opt = r.labels, r.one, r.num, r.notes, r.opt
 
     regulations = {}
     for s in g.subjects(RDF.type, CREW.Regulation):
