@@ -4,7 +4,6 @@ it, in input order, so one bad record never stops the others."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -13,7 +12,7 @@ from pathlib import Path
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, record_files
-from crewkg.records.reading import MAX_BYTES, check_shape
+from crewkg.records.reading import MAX_BYTES, parse_mapping
 
 #: register file suffixes (a folder, or a single record file, is read as its records)
 REGISTER_SUFFIXES = {".jsonl", ".ndjson", ".csv"}
@@ -106,25 +105,10 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
             if len(line) > MAX_BYTES:
                 yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "a record of at most 16 MiB"))
                 continue
-            try:
-                rec = json.loads(line, object_pairs_hook=_unique)
-                if not isinstance(rec, dict):
-                    raise InputError(source, "", "a JSON object (one person record per line)", type(rec).__name__)
-                check_shape(rec, source)
+            try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
+                rec = parse_mapping(line, source, json_syntax=True)
             except InputError as exc:
                 yield Entry(f"line {n}", f"line {n}", error=exc)
                 continue
-            except (ValueError, RecursionError) as exc:
-                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80]
-                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", f"valid JSON ({msg})"))
-                continue
             yield _entry(rec, source, law, as_of, shacl)
 
-
-def _unique(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k[:60]!r}")
-        out[k] = v
-    return out
