@@ -10,6 +10,7 @@ from typing import Any
 from crewkg.law.statute import Law, Regulation
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import Derived, derive, requirement_have
+from crewkg.rules.kinds import kind
 
 
 def regulation_in_force(law: Law, as_of: date) -> Regulation | None:
@@ -21,51 +22,27 @@ def regulation_in_force(law: Law, as_of: date) -> Regulation | None:
     return None
 
 
-def _requirement(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: str) -> dict[str, Any]:
+def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: str) -> dict[str, Any]:
+    """One answer entry: what the requirement's kind says the person has and needs (`crewkg.rules.kinds`)."""
     r = law.requirements[rid]
-    met = (p.id, rid) in d.met
+    k = kind(r.kind)
     entry: dict[str, Any] = {
         "id": rid,
         "text": r.label.get(lang) or r.label.get("de", rid),
         "provision": law.citation(r.provision),
-        "met": met,
+        "met": (p.id, rid) in d.met,
         "kind": r.kind,
-        "unit": r.unit,
+        "unit": k.unit,
     }
-    if r.kind in ("AnyOf", "AllOf"):
-        children = [_requirement(law, c, p, d, as_of, lang) for c in r.children]
-        entry["needed"] = 1 if r.kind == "AnyOf" else len(children)
+    if k.parts is not None:
+        children = [requirement_entry(law, c, p, d, as_of, lang) for c in r.children]
+        entry["needed"] = k.needed(len(children)) if k.needed else len(children)
         entry["have"] = sum(1 for c in children if c["met"])
-        entry["alternatives" if r.kind == "AnyOf" else "parts"] = children
-    elif r.kind == "Exam":
-        entry["needed"] = list(r.exams)
-        entry["have"] = requirement_have(r, p, d, as_of)
-    elif r.kind == "CertificateHeld":
-        entry["needed"] = list(r.certificates)
-        entry["have"] = requirement_have(r, p, d, as_of)
-    elif r.kind == "Document":
-        entry["needed"] = True
-        entry["have"] = requirement_have(r, p, d, as_of)
-        entry["document"] = r.document
-        if r.document == "MedicalFitness" and p.medical_valid_until:
-            entry["valid_until"] = p.medical_valid_until.isoformat()
+        entry[k.parts] = children
+    elif k.answer is not None:
+        entry |= {key: v for key, v in k.answer(law, r, p, d, as_of).items() if v is not None or key in ("needed", "have")}
     else:
-        entry["needed"] = r.minimum
-        entry["have"] = requirement_have(r, p, d, as_of)
-        if r.served_as:
-            entry["role"] = r.served_as
-        if r.capacity:
-            entry["capacity"] = r.capacity
-        if r.phase:
-            entry["phase"] = r.phase
-        if r.programme_for:
-            entry["role"] = r.programme_for
-        if r.of_programme:
-            entry["role"] = law.requirements[r.of_programme].programme_for
-        if r.kind == "MinimumAge" and p.birth_date is not None and r.minimum is not None:
-            from crewkg.rules.eligibility import birthday
-
-            entry["reached_on"] = birthday(p.birth_date, r.minimum).isoformat()
+        entry |= {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
     return entry
 
 
@@ -97,7 +74,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
         pathways = []
         for wid in c.pathways:
             w = law.pathways[wid]
-            reqs = [_requirement(law, rid, p, d, as_of, lang) for rid in w.requirements]
+            reqs = [requirement_entry(law, rid, p, d, as_of, lang) for rid in w.requirements]
             pathways.append({
                 "id": wid,
                 "provision": law.citation(w.provision),

@@ -10,8 +10,9 @@ from rich.table import Table
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import T, missing_sentence
+from crewkg.messages.wording import T, value
 from crewkg.records.persons import Person
+from crewkg.rules.kinds import kind, missing_sentence
 
 # emoji=False: the law, ids and SPARQL values are printed as written (no ":name:" turned into a picture), and
 # it spares a regex pass per cell (a third of the rendering time of a check).
@@ -54,62 +55,28 @@ def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
                                                       since=first.in_force_from.isoformat())
 
 
-def _value(x: Any, t: dict[str, str]) -> str:
-    """A needed/have value for people: yes/no for a document, ids joined for a list, "—" for nothing."""
-    if isinstance(x, bool):
-        return t["cli.yes"] if x else t["cli.no"]
-    if isinstance(x, (list, tuple)):
-        return ", ".join(str(v) for v in x) or t["none"]
-    return "—" if x is None else str(x)
-
-
 def _facts(req: dict[str, Any], p: Person, lang: str = "de") -> str:
-    """The record entries the requirement was decided on."""
-    t = catalogue(lang)
-    none = t["none"]
-    kind = req["kind"]
-    if kind == "MinimumAge":
-        return f"birth_date = {p.birth_date}, age = {req['have']}"
-    if kind == "Fahrzeit":
-        if req.get("role"):
-            return f"sailing_days.{req['role']} = {p.sailing_days.get(req['role'], 0)}"
-        parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or none
-        return f"sailing_days = {req['have']} ({parts})"
-    if kind == "SeaTime":
-        return f"sea_days = {req['have']} ({req['capacity']})"
-    if kind in ("Programme", "ProgrammeFahrzeit"):
-        progs = [t["cli.facts.programme"].format(role=g.role, months=g.months, within=g.sailing_days, after=g.sailing_days_after)
-                 for g in p.programmes]
-        return "programmes: " + ("; ".join(progs) or none)
-    if kind == "ProfessionalExperience":
-        return f"professional_experience_years = {p.professional_experience_years}"
-    if kind == "VocationalTraining":
-        return f"vocational_training_years = {p.vocational_training_years}"
-    if kind == "Exam":
-        return f"exams = {_value(p.exams, t)}"
-    if kind == "CertificateHeld":
-        return f"certificates = {_value(p.certificates, t)}"
-    if kind == "Document":
-        until = t["cli.facts.valid_until"].format(until=req["valid_until"]) if req.get("valid_until") else ""
-        return f"{req['document']} = {_value(req['have'], t)}{until}"
-    return ""
+    """The record entries the requirement was decided on (said by its kind)."""
+    return kind(req["kind"]).facts(req, p, lang)
 
 
 def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int) -> None:
     pad = "    " * depth
     mark = "[green]✓[/green]" if req["met"] else "[red]✗[/red]"
     console.print(f"{pad}{mark} {req['text']} — {req['provision']}")
-    if depth == 1 or req["kind"] not in ("AnyOf", "AllOf"):
+    parts = kind(req["kind"]).parts
+    if depth == 1 or parts is None:
         wording = law.provisions[law.requirements[req["id"]].provision].wording
         if depth == 1:
             console.print(f"{pad}    " + catalogue(lang)["cli.explain.wording"].format(wording=wording), style="italic")
-    if req["kind"] in ("AnyOf", "AllOf"):
-        for child in req.get("alternatives") or req.get("parts") or []:
+    if parts is not None:
+        for child in req.get(parts) or []:
             _explain_req(law, child, p, lang, depth + 1)
         return
     t = catalogue(lang)
     unit = t.get(f"cli.unit.{req['unit']}", req["unit"])
-    needed = t["cli.explain.needed"].format(needed=_value(req["needed"], t), unit=unit, have=_value(req["have"], t))
+    needed = t["cli.explain.needed"].format(needed=value(req["needed"], lang), unit=unit,
+                                                 have=value(req["have"], lang))
     console.print(f"{pad}    {_facts(req, p, lang)}; {needed}")
     if not req["met"]:
         console.print(f"{pad}    → {missing_sentence(law, req, lang)}")

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crewkg.law.statute import Law
+from crewkg.messages.catalogue import catalogue
+from crewkg.rules.kinds import requirement_summary
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, so importing this module stays cheap
     import networkx as nx
@@ -21,83 +23,23 @@ START = "start"
 START_LABEL = {"de": "ohne Befähigungszeugnis", "en": "no certificate yet"}
 
 
-
-
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------------------------------------------------------
 # Short texts for edges: one phrase per requirement kind, every number and name read from the requirement
 
 
 def short_label(law: Law, term: str, lang: str) -> str:
-    """A term's label for a crowded picture: 'Matrosin bzw. Matrose' → 'Matrose' (the law's own second form)."""
-    return law.label(term, lang).split(" bzw. ")[-1]
-
-
-_PHRASES = {
-    "de": {
-        "MinimumAge": "ab {n} J.", "Fahrzeit": "{n} T. Fahrzeit", "FahrzeitRole": "{n} T. als {role}",
-        "WithinProgramme": "{n} T. im Programm", "AfterProgramme": "{n} T. nach dem Programm",
-        "WithinOrAfterProgramme": "{n} T. im/nach Programm", "SeaTime": "{n} T. See ({cap})",
-        "ProfessionalExperience": "{n} J. Berufserfahrung", "VocationalTraining": "{n} J. Berufsausbildung",
-        "Programme": "Programm {role} ≥ {n} Mon.", "Exam": "Prüfung {items}", "CertificateHeld": "hält {items}",
-        "Document": "{item}", "or": " oder ", "and": " + ", "sep": " · ",
-    },
-    "en": {
-        "MinimumAge": "age {n}+", "Fahrzeit": "{n} d sailing", "FahrzeitRole": "{n} d as {role}",
-        "WithinProgramme": "{n} d within programme", "AfterProgramme": "{n} d after programme",
-        "WithinOrAfterProgramme": "{n} d within/after programme", "SeaTime": "{n} d at sea ({cap})",
-        "ProfessionalExperience": "{n} y work experience", "VocationalTraining": "{n} y vocational training",
-        "Programme": "{role} programme ≥ {n} mo", "Exam": "exam {items}", "CertificateHeld": "holds {items}",
-        "Document": "{item}", "or": " or ", "and": " + ", "sep": " · ",
-    },
-}
-
-
-def requirement_summary(law: Law, rid: str, lang: str = "de") -> str:
-    """One short phrase for a requirement (e.g. '180 T. als Matrose', 'Prüfung Anlage 8')."""
-    p = _PHRASES[lang]
-    r = law.requirements[rid]
-    k = r.kind
-    if k == "AnyOf":
-        return "(" + p["or"].join(requirement_summary(law, c, lang) for c in r.children) + ")"
-    if k == "AllOf":
-        return p["and"].join(requirement_summary(law, c, lang) for c in r.children)
-    if k == "Fahrzeit" and r.served_as:
-        return p["FahrzeitRole"].format(n=r.minimum, role=short_label(law, r.served_as, lang))
-    if k == "ProgrammeFahrzeit":
-        return p[r.phase or "WithinProgramme"].format(n=r.minimum)
-    if k == "SeaTime":
-        return p["SeaTime"].format(n=r.minimum, cap=law.label(r.capacity or "", lang))
-    if k == "Programme":
-        return p["Programme"].format(role=short_label(law, r.programme_for or "", lang), n=r.minimum)
-    if k == "Exam":
-        numbers = ["".join(ch for ch in e if ch.isdigit()) or e for e in r.exams]  # 'Anlage9' → '9'
-        return p["Exam"].format(items=("Anl. " if lang == "de" else "Annex ") + "+".join(numbers))
-    if k == "CertificateHeld":
-        certs = sorted(r.certificates, key=lambda c: c not in law.certificates or law.certificates[c].regulation is None)
-        more = ("" if len(certs) < 2 else (" o. ä." if lang == "de" else " or equivalent"))
-        return p["CertificateHeld"].format(items=certificate_short(law, certs[0], lang) + more)
-    if k == "Document":
-        return p["Document"].format(item=law.label(r.document or "", lang))
-    return p[k].format(n=r.minimum)
+    """A term's label for a crowded picture (`Law.short_label`)."""
+    return law.short_label(term, lang)
 
 
 def certificate_short(law: Law, cid: str, lang: str) -> str:
-    role = law.certificates[cid].role if cid in law.certificates else None
-    return ("UBZ " + short_label(law, role, lang)) if role else law.label(cid, lang)
+    return law.certificate_short(cid, lang)
 
 
 def pathway_summary(law: Law, pathway_id: str, lang: str = "de") -> str:
     """All literae of a pathway in a line, in statute order."""
     w = law.pathways[pathway_id]
-    return _PHRASES[lang]["sep"].join(requirement_summary(law, r, lang) for r in w.requirements)
+    return catalogue(lang)["kind.summary.sep"].join(requirement_summary(law, r, lang) for r in w.requirements)
 
 
 # ------------------------------------------------------------------------------------------------------------

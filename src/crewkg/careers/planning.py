@@ -25,7 +25,7 @@ skos:editorialNote on kb:CreditingLimit-Inland (kb/schbv2022/03_fahrzeit.ttl) an
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -33,10 +33,16 @@ from typing import Any
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
-from crewkg.rules.eligibility import birthday, completed_years, documents
+from crewkg.records.persons import Programme as PersonProgramme
+from crewkg.rules.kinds import kind
+from crewkg.rules.kinds.document import documents
 
-#: requirement kinds the planner does not accrue: a route that lacks them is not plannable
-NOT_ACCRUED = {"SeaTime", "ProfessionalExperience", "VocationalTraining"}
+
+def not_accrued(kind_name: str) -> bool:
+    """A requirement kind the planner does not accrue (it declares no projection): a route lacking it is not
+    plannable."""
+    k = kind(kind_name)
+    return k.project is None and k.parts is None
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -232,20 +238,20 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
 
 def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None) -> Need:
     """Project one answer entry to the step's start and say what it still needs (generic per kind)."""
-    law, kind = ctx.law, it["kind"]
-    item = {k: v for k, v in it.items() if k not in ("alternatives", "parts")}
-    needed, have = it.get("needed"), it.get("have")
-    if kind in ("AnyOf", "AllOf"):
-        key = "alternatives" if kind == "AnyOf" else "parts"
+    k = kind(it["kind"])
+    item = {key: v for key, v in it.items() if key not in ("alternatives", "parts")}
+    if k.parts is not None:
+        key = k.parts
         parts = [_need(ctx, state, c, prog) for c in it[key]]
         item[key] = [p.item for p in parts]
         item["have"] = sum(1 for p in parts if p.met)
-        met = item["have"] >= 1 if kind == "AnyOf" else item["have"] == len(parts)
+        at_least = k.needed(len(parts)) if k.needed else len(parts)
+        met = item["have"] >= at_least
         item["met"] = met
         n = Need(item, met, parts=parts)
         if met:
             return n
-        if kind == "AllOf":
+        if at_least == len(parts):  # every part: the slowest open one decides
             open_ = [p for p in parts if not p.met]
             n.sail = max(p.sail for p in open_)
             n.after = max(p.after for p in open_)
@@ -263,62 +269,13 @@ def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None
         return n
 
     n = Need(item, bool(it["met"]))
-    if kind == "MinimumAge":
-        birth = ctx.person.birth_date if ctx.person else None
-        if ctx.assume_age:
-            n.met = True
-        elif birth is None:
-            n.blocked = "birth date missing"
-        else:
-            item["have"] = completed_years(birth, ctx.date(state.t))
-            n.met = item["have"] >= needed
-            if not n.met:
-                n.not_before = ctx.offset(birthday(birth, needed))
-    elif kind == "Fahrzeit":
-        role = law.requirements[it["id"]].served_as
-        if role is None:
-            item["have"] = (have or 0) + state.credited
-        elif role == state.role or state.role_added.get(role):
-            item["have"] = (have or 0) + state.role_added.get(role, 0)
-        n.met = item["have"] >= needed
-        if not n.met:
-            if role is not None and role != state.role:
-                n.blocked = f"days as {role} accrue only while serving as {role}, after its certificate is obtained"
-            else:
-                n.sail = needed - item["have"]
-    elif kind == "ProgrammeFahrzeit":
-        phase = it.get("phase")
-        new = prog is not None and prog.new
-        if new:
-            item["have"] = 0
-        elif phase != "WithinProgramme":
-            item["have"] = (have or 0) + state.credited  # every day from now on is after the completed programme
-        n.met = item["have"] >= needed
-        if not n.met:
-            if new and phase == "AfterProgramme":
-                n.after = needed
-            elif new or phase != "WithinProgramme":
-                n.sail = needed - item["have"]
-            else:  # days within a completed programme cannot be added; _plan_programme then plans a new one
-                n.blocked = "days within a completed programme cannot be added"
-    elif kind == "Programme":
-        if prog is not None and prog.new:
-            n.met = False
-            n.not_before = prog.end
-        else:
-            n.met = True
-    elif kind in NOT_ACCRUED:
-        if ctx.prior_met:
-            n.met = True
-        elif not n.met:
-            n.blocked = f"{kind} is not accrued by the planner"
-    elif kind == "CertificateHeld":
-        item["have"] = [c for c in needed if c in state.held]
-        n.met = bool(item["have"])
-        if not n.met:
-            n.blocked = "no accepted certificate is held on this route"
-    elif kind in ("Exam", "Document"):
-        n.at_step = not n.met
+    project = k.project
+    if project is not None:
+        project(ctx, state, it, prog, n)
+    elif ctx.prior_met:  # a kind the planner does not accrue (sea time, prior experience): there, or not plannable
+        n.met = True
+    elif not n.met:
+        n.blocked = "not_accrued"
     item["met"] = n.met
     return n
 
@@ -343,6 +300,7 @@ class StepResult:
     earliest: int | None
     state: State | None
     blocked: list[dict[str, Any]]
+    projected: Person | None = None  # the record the plan leads to on the step's date, for the rules to confirm
 
 
 def step(ctx: Context, state: State, pathway_id: str) -> StepResult:
@@ -392,7 +350,46 @@ def step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     lo = end - ctx.pace.period + 1
     after_state = State(t=end, ledger=tuple((a, b) for a, b in ledger if b >= lo), credited=state.credited + credited,
                         role=role, role_added=role_added, held=state.held | {w.certificate})
-    return StepResult(pathway_id, w.certificate, [n.item for n in open_], end, after_state, [])
+    projected = None
+    if ctx.person is not None and end > s:  # the rules decide it (Planner.confirm), the projection only schedules
+        projected = _projected(ctx, state, after_state, pathway_id, prog, ledger)
+    return StepResult(pathway_id, w.certificate, [n.item for n in open_], end, after_state, [], projected)
+
+
+def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: Programme | None,
+               ledger: Ledger) -> Person:
+    """The record the person would hold on the step's date if the plan is followed: the credited days in the role
+    served (the lowest deck role before any certificate), the new programme with its days within and after, the
+    certificates of the earlier steps, and what each kind assumes obtained on the step's date (exams, documents)."""
+    p = ctx.person
+    assert p is not None
+    law = ctx.law
+    lowest = min(ctx.depth, key=lambda r: ctx.depth[r])
+    served = {**after.role_added}
+    served[lowest] = served.get(lowest, 0) + after.credited - sum(after.role_added.values())
+    sailing = dict(p.sailing_days)
+    for role, days in served.items():
+        if days:
+            sailing[role] = sailing.get(role, 0) + days
+    programmes = [replace(g, sailing_days_after=g.sailing_days_after + after.credited) for g in p.programmes]
+    if prog is not None and prog.new:
+        r = law.requirements[prog.requirement]
+        within = _count(ledger, state.t + 1, prog.end)
+        programmes.append(PersonProgramme(role=r.programme_for or "", months=r.minimum or 0, sailing_days=within,
+                                          sailing_days_after=_count(ledger, prog.end + 1, after.t)))
+    q = replace(p, id=p.id, sailing_days=sailing, programmes=programmes, certificates=sorted(state.held),
+                exams=list(p.exams))
+    for rid in _requirement_ids(law, law.pathways[pathway_id].requirements):
+        assume = kind(law.requirements[rid].kind).assume
+        if assume is not None:
+            assume(q, law.requirements[rid], ctx.date(after.t))
+    return q
+
+
+def _requirement_ids(law: Law, rids: tuple[str, ...]):
+    for rid in rids:
+        yield rid
+        yield from _requirement_ids(law, law.requirements[rid].children)
 
 
 def _stamp(ctx: Context, state: State, n: Need, prog: Programme | None, end: int | None) -> None:
@@ -433,7 +430,11 @@ def _items_by_pathway(answer: dict[str, Any]) -> dict[str, list[dict[str, Any]]]
 
 @dataclass
 class Planner:
-    """Plans every route of one person, evaluating each shared prefix of routes once."""
+    """Plans every route of one person, evaluating each shared prefix of routes once.
+
+    A step's date comes from projecting each requirement forward (its kind's `project`); whether the projected
+    record then satisfies the pathway is the Datalog program's verdict (`confirm`), so the planner never decides
+    "met" on its own. Steps are confirmed in batches: one Datalog run for every step of many planners."""
 
     ctx: Context
     start: State
@@ -451,6 +452,54 @@ class Planner:
             state = res.state if res is not None else None
         return out
 
+    def pending(self) -> list[tuple[tuple[str, ...], StepResult]]:
+        return [(k, r) for k, r in self.memo.items() if r is not None and r.projected is not None]
+
+    def settle(self, key: tuple[str, ...], res: StepResult, satisfied: bool, unmet: list[dict[str, Any]]) -> None:
+        """Record the rules' verdict on a step: confirmed, or not plannable (and so every step after it)."""
+        if self.memo.get(key) is not res:  # an earlier step of its route was not confirmed
+            return
+        if satisfied:
+            self.memo[key] = replace(res, projected=None)
+            return
+        for m in unmet:
+            for sub in _walk([m]):
+                sub["met_on"] = None
+        self.memo[key] = replace(res, earliest=None, state=None, projected=None, remaining=unmet or res.remaining,
+                                 blocked=unmet or [{"id": res.pathway, "met": False, "met_on": None}])
+        for later in [k for k in self.memo if len(k) > len(key) and k[: len(key)] == key]:
+            self.memo[later] = None
+
+
+def confirm(planners: list[Planner], chunk: int = 400) -> None:
+    """Ask the Datalog program, in batches, whether each planned step's projected record satisfies its pathway on
+    the step's date. Steps the rules do not confirm become unplannable, with what the rules find missing."""
+    todo = [(pl, key, res) for pl in planners for key, res in pl.pending()]
+    by_pathway: dict[str, list] = {}
+    for item in todo:
+        by_pathway.setdefault(item[2].pathway, []).append(item)
+    for pathway, items in by_pathway.items():
+        for i in range(0, len(items), chunk):
+            _confirm_part(pathway, items[i: i + chunk])
+
+
+def _confirm_part(pathway: str, part: list[tuple[Planner, tuple[str, ...], StepResult]]) -> None:
+    """One Datalog run on one pathway for a batch of projected records (the rest of the law is left out)."""
+    from crewkg.answers.eligibility import person_answer
+    from crewkg.rules.eligibility import derive_dated, satisfied_pathways
+
+    law = part[0][0].ctx.law
+    records = [(replace(res.projected, id=f"{n}"), pl.ctx.date(res.earliest)) for n, (pl, key, res) in enumerate(part)]
+    satisfied = satisfied_pathways(records, law, frozenset({pathway}))
+    for (q, on), (pl, key, res) in zip(records, part, strict=True):
+        ok = (q.id, pathway) in satisfied
+        unmet: list[dict[str, Any]] = []
+        if not ok:
+            full = derive_dated([(q, on)], law)
+            unmet = [m for c in person_answer(law, q, full, on)["certificates"] for w in c["pathways"]
+                     if w["id"] == pathway for m in w["missing"]]
+        pl.settle(key, res, ok, unmet)
+
 
 def make_planner(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace) -> Planner:
     ctx = Context(law, pace, as_of, person, _items_by_pathway(answer), role_depths(law))
@@ -461,7 +510,8 @@ def _unplanned_step(answer_items: list[dict[str, Any]], held: set[str]) -> list[
     """A step after one that cannot be planned: what it lacks today, without dates."""
     rem = []
     for it in answer_items:
-        if it["met"] or (it["kind"] == "CertificateHeld" and any(c in held for c in it["needed"])):
+        held_meets = kind(it["kind"]).held_meets
+        if it["met"] or (held_meets is not None and held_meets(it, held)):
             continue
         entry = copy.deepcopy(it)
         for sub in _walk([entry]):
@@ -478,28 +528,14 @@ def _unplanned_step(answer_items: list[dict[str, Any]], held: set[str]) -> list[
 # Minimum time of a pathway (edge attribute of the career graph)
 
 
-def _blank_items(law: Law, rids: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Answer-shaped entries for someone who has nothing yet (have 0, nothing met)."""
-    out = []
-    for rid in rids:
-        r = law.requirements[rid]
-        e: dict[str, Any] = {"id": rid, "kind": r.kind, "unit": r.unit, "met": False, "provision": law.citation(r.provision),
-                             "text": r.label.get("de", rid)}
-        if r.kind in ("AnyOf", "AllOf"):
-            e["alternatives" if r.kind == "AnyOf" else "parts"] = _blank_items(law, r.children)
-            e["needed"], e["have"] = (1 if r.kind == "AnyOf" else len(r.children)), 0
-        elif r.kind == "Exam":
-            e["needed"], e["have"] = list(r.exams), []
-        elif r.kind == "CertificateHeld":
-            e["needed"], e["have"] = list(r.certificates), []
-        elif r.kind == "Document":
-            e["needed"], e["have"], e["document"] = True, False, r.document
-        else:
-            e["needed"], e["have"] = r.minimum, (None if r.kind == "MinimumAge" else 0)
-            if r.phase:
-                e["phase"] = r.phase
-        out.append(e)
-    return out
+def _blank_items(law: Law, rids: tuple[str, ...], on: date) -> list[dict[str, Any]]:
+    """Answer entries for someone who has nothing yet (no record entries, nothing derived)."""
+    from crewkg.answers.eligibility import requirement_entry
+    from crewkg.rules.eligibility import Derived
+
+    nobody = Person(id="nobody")
+    nothing = Derived(have={}, met=set(), satisfied=set(), eligible=set(), can_fill=set())
+    return [requirement_entry(law, rid, nobody, nothing, on, "de") for rid in rids]
 
 
 def pathway_minimum_days(law: Law, pathway_id: str, pace: Pace) -> tuple[int | None, int | None]:
@@ -511,7 +547,7 @@ def pathway_minimum_days(law: Law, pathway_id: str, pace: Pace) -> tuple[int | N
     ref = reg.in_force_from if reg else date(2000, 1, 1)
     out = []
     for prior in (True, False):
-        ctx = Context(law, pace, ref, None, {pathway_id: _blank_items(law, w.requirements)}, role_depths(law),
+        ctx = Context(law, pace, ref, None, {pathway_id: _blank_items(law, w.requirements, ref)}, role_depths(law),
                       assume_age=True, prior_met=prior)
         state = initial_state(ctx, [w.presupposes] if w.presupposes else [])
         res = step(ctx, state, pathway_id)

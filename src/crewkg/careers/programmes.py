@@ -178,7 +178,7 @@ TEXT = sections("careers.programme.")
 
 def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str]:
     """The text report: served pathways first, then what every other candidate pathway lacks."""
-    from crewkg.messages.wording import missing_sentence
+    from crewkg.rules.kinds import missing_sentence
 
     t = TEXT[lang]
     lines = [t["head"].format(id=result["programme"], role=law.label(result["for"], lang), months=result["months"],

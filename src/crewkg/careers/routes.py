@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.careers.planning import NOT_ACCRUED, Pace, Planner, _unplanned_step, make_planner
+from crewkg.careers.planning import Pace, Planner, _unplanned_step, confirm, make_planner, not_accrued
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
+from crewkg.rules.kinds import kind
 
 
 def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
@@ -29,6 +30,9 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     planner = planner or make_planner(law, person, answer, as_of, pace)
     held = [c for c in person.certificates if c in g]
     routes = routes_to(g, target, [START] + held, set(held))
+    for route in routes:
+        planner.walk(route)
+    confirm([planner])
     built = []
     for route in routes:
         results = planner.walk(route)
@@ -68,7 +72,11 @@ def reach_dates(law: Law, person: Person, answer: dict[str, Any], as_of: date, p
     planner = planner or make_planner(law, person, answer, as_of, pace)
     held = [c for c in person.certificates if c in g]
     out: dict[str, date | None] = {c: as_of for c in held}
-    for route in routes_to(g, target, [START] + held, set(held)):
+    routes = routes_to(g, target, [START] + held, set(held))
+    for route in routes:
+        planner.walk(route)
+    confirm([planner])
+    for route in routes:
         for (_, v, _), res in zip(route, planner.walk(route), strict=True):
             if res is None or res.earliest is None:
                 out.setdefault(v, None)
@@ -97,23 +105,28 @@ def _slowest(result: dict[str, Any], route: dict[str, Any]) -> tuple[dict[str, A
     for s in route["steps"]:
         k = _days(prev, s["earliest"])
         if best is None or k > best[1]:
-            binding = max(s["remaining"], key=lambda m: (m.get("met_on") or "", m["kind"] not in ("Exam", "Document")), default=None)
+            binding = max(s["remaining"], key=lambda m: (m.get("met_on") or "", kind(m["kind"]).takes_time), default=None)
             best = (s, k, binding)
         prev = s["earliest"]
     assert best is not None
     return best
 
 
+def _unplannable(m: dict[str, Any]) -> bool:
+    """A requirement the planner does not accrue, or alternatives none of which it can plan."""
+    return not_accrued(m["kind"]) or kind(m["kind"]).parts == "alternatives"
+
+
 def _blocker(law: Law, route: dict[str, Any], lang: str) -> str:
-    from crewkg.messages.wording import missing_sentence
+    from crewkg.rules.kinds import missing_sentence
 
     for s in route["steps"]:
         if s["earliest"] is None:
             items = [m for m in s["remaining"] if m.get("met_on") is None]
-            items.sort(key=lambda m: m["kind"] not in NOT_ACCRUED and m["kind"] != "AnyOf")
+            items.sort(key=lambda m: not _unplannable(m))
             if items:
                 m = items[0]
-                note = TEXT[lang]["not_accrued"] if m["kind"] in NOT_ACCRUED | {"AnyOf"} else ""
+                note = TEXT[lang]["not_accrued"] if _unplannable(m) else ""
                 return missing_sentence(law, m, lang) + (f" — {note}" if note else "")
     return "?"
 
@@ -161,7 +174,7 @@ def _step_days(result: dict[str, Any], route: dict[str, Any], t: dict[str, str])
 def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -> list[str]:
     """The routes for people: each step with what remains and the day each remaining requirement is met."""
     from crewkg.careers.graph import certificate_short
-    from crewkg.messages.wording import missing_sentence
+    from crewkg.rules.kinds import missing_sentence
 
     t = TEXT[lang]
     target = certificate_short(law, result["target"], lang)

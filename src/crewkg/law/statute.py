@@ -18,23 +18,6 @@ from crewkg.locations import kb_dir, ontology_dir
 
 T = TypeVar("T")
 
-#: requirement kind (class local name without "Requirement") -> unit of needed/have
-UNITS = {
-    "MinimumAge": "years",
-    "Fahrzeit": "days",
-    "ProgrammeFahrzeit": "days",
-    "SeaTime": "days",
-    "ProfessionalExperience": "years",
-    "VocationalTraining": "years",
-    "Programme": "months",
-    "Exam": "exams",
-    "CertificateHeld": "certificates",
-    "Document": "document",
-    "AnyOf": "alternatives",
-    "AllOf": "parts",
-}
-
-
 @dataclass(frozen=True)
 class Provision:
     id: str
@@ -62,10 +45,6 @@ class Requirement:
     document: str | None = None
     children: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-
-    @property
-    def unit(self) -> str:
-        return UNITS[self.kind]
 
 
 @dataclass(frozen=True)
@@ -143,6 +122,15 @@ class Law:
                 lab = table[term_id].label
                 return lab.get(lang) or lab.get("de") or term_id
         return term_id
+
+    def short_label(self, term_id: str, lang: str = "de") -> str:
+        """A term's label for a crowded line: 'Matrosin bzw. Matrose' → 'Matrose' (the law's own second form)."""
+        return self.label(term_id, lang).split(" bzw. ")[-1]
+
+    def certificate_short(self, cid: str, lang: str = "de") -> str:
+        """'UBZ Matrose' for a certificate of a role; the certificate's label otherwise."""
+        role = self.certificates[cid].role if cid in self.certificates else None
+        return ("UBZ " + self.short_label(role, lang)) if role else self.label(cid, lang)
 
     def below(self, role: str) -> frozenset[str]:
         """The roles `role` ranks above, transitively (crew:ranksAbove): the one reading of the role hierarchy."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from crewkg.law.age import birthday, completed_years  # noqa: F401 - re-exported for the roster check
 from crewkg.law.statute import Law, Requirement
 from crewkg.records.persons import Person
 from crewkg.rules.datalog import evaluate
-from crewkg.rules.kinds import kind, kinds
-from crewkg.rules.kinds.document import documents
+from crewkg.rules.kinds import have_value, kind, kinds
+from crewkg.rules.kinds.document import documents  # noqa: F401 - re-exported for the planner and rosters
 
 THRESHOLD_RULE = """
 # RULE threshold — a numeric requirement is met when what the person has reaches the minimum
@@ -58,30 +59,21 @@ def rules() -> str:
     proved = "".join(k.clauses for k in kinds().values() if not k.measured)
     return measured + THRESHOLD_RULE + proved + GENERIC_RULES
 
-def completed_years(birth: date, on: date) -> int:
-    """Completed years of life ('das N. Lebensjahr vollendet'): a year of life is completed at the end of the day
-    before the birthday, so the age counts from the birthday. A person born on 29 February completes a year at the
-    end of 28 February in common years (§ 902 ABGB), so the age counts from 1 March there."""
-    anniversary = birthday(birth, on.year - birth.year)
-    return on.year - birth.year - (1 if on < anniversary else 0)
 
-
-def birthday(birth: date, years: int) -> date:
-    """The first day on which `years` of life count as completed (1 March for 29 February in common years)."""
-    try:
-        return birth.replace(year=birth.year + years)
-    except ValueError:
-        return date(birth.year + years, 3, 1)
-
-
-def kb_facts(law: Law) -> list[tuple]:
+def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
+    """The law as facts; only the named pathways and their requirements when `pathways` is given (the planner
+    asks about one pathway at a time, and the program then does a tenth of the work)."""
+    chosen = [w for w in law.pathways.values() if pathways is None or w.id in pathways]
+    wanted = None if pathways is None else set(_requirement_ids(law, [r for w in chosen for r in w.requirements]))
     facts: list[tuple] = []
     for r in law.requirements.values():
+        if wanted is not None and r.id not in wanted:
+            continue
         facts.append(("req_kind", r.id, r.kind))
         if r.minimum is not None:
             facts.append(("req_min", r.id, r.minimum))
         facts += kind(r.kind).kb_facts(r)
-    for w in law.pathways.values():
+    for w in chosen:
         facts.append(("pathway", w.id))
         facts.append(("leads_to", w.id, w.certificate))
         facts += [("pathway_requirement", w.id, r) for r in w.requirements]
@@ -92,23 +84,18 @@ def kb_facts(law: Law) -> list[tuple]:
     return facts
 
 
+def _requirement_ids(law: Law, rids):
+    for rid in rids:
+        yield rid
+        yield from _requirement_ids(law, law.requirements[rid].children)
+
+
 def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
+    """A person record as facts: the generic ones here, the rest from each requirement kind."""
     f: list[tuple] = [("person", p.id)]
-    if p.birth_date:
-        f.append(("age", p.id, completed_years(p.birth_date, as_of)))
-    for role in law.ids_of("DeckCrewRole"):
-        f.append(("sailing", p.id, role, p.sailing_days.get(role, 0)))
-    for cap in ("AsDeckCrew", "AsMaster"):
-        f.append(("sea", p.id, cap, p.sea_days.get(cap, 0)))
-    f.append(("experience", p.id, p.professional_experience_years))
-    f.append(("vocational", p.id, p.vocational_training_years))
-    for i, g in enumerate(p.programmes):
-        f.append(("programme", p.id, i, g.role, g.months, g.sailing_days, g.sailing_days_after))
-    f += [("exam", p.id, e) for e in p.exams]
     f += [("holds", p.id, c) for c in p.certificates]
-    for doc, held in documents(p, as_of).items():
-        if held:
-            f.append(("document", p.id, doc))
+    for k in kinds().values():
+        f += k.person_facts(p, law, as_of)
     return f
 
 
@@ -140,7 +127,13 @@ def fact_predicates() -> dict[str, int]:
 
 def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
     """Run the program once for a batch of persons (a fresh database each call)."""
-    facts = kb_facts(law) + [fact for p in persons for fact in person_facts(p, law, as_of)]
+    return derive_dated([(p, as_of) for p in persons], law)
+
+
+def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str] | None = None) -> Derived:
+    """Run the program once for persons each evaluated on their own date (the planner's projected records),
+    on every pathway or only on the named ones."""
+    facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
     rows = evaluate(rules(), fact_predicates(), facts, "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
     sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
@@ -149,18 +142,17 @@ def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
             have.setdefault((pid, x), []).append(v)
         else:
             sets[what].add((pid, x))
-    derived = Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
-                      can_fill=sets["can_fill"])
-    return derived
+    return Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
+                   can_fill=sets["can_fill"])
+
+
+def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:
+    """Which of the named pathways each person satisfies on their own date: (person id, pathway id) pairs. The
+    planner's question about its projected records; it asks only for this, so nothing else is derived."""
+    facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
+    return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
 
 
 def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):
-    """What the person has toward a requirement, for the answer: the best value the program derived."""
-    own = kind(r.kind).have
-    if own is not None:
-        return own(r, p, d, as_of)
-    values = d.have.get((p.id, r.id), [])
-    if not values:
-        return 0
-    best = max(values)
-    return int(best) if float(best).is_integer() else best
+    """What the person has toward a requirement, for the answer (the kind's value, else the derived one)."""
+    return have_value(r, p, d, as_of)

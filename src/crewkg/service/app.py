@@ -329,7 +329,7 @@ def create_app(service: Service):
                 raise InputError(name, exc.field, exc.expected, exc.got) from None
 
     def report(person: Person, as_of: date, lang: str, target: str | None = None) -> dict[str, Any]:
-        from crewkg.messages.wording import missing_sentence
+        from crewkg.rules.kinds import missing_sentence
 
         if target is not None and target not in law.certificates:
             raise InputError("target", "target", f"a certificate id, one of {sorted(law.certificates)}", target)

@@ -32,6 +32,7 @@ from rdflib.namespace import PROV, RDF, RDFS, XSD, DefinedNamespace
 from crewkg.law.namespaces import CREW, CREW_IRI, KB, PERSON
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
+from crewkg.rules.kinds import kind
 
 DERIVED_IRI = "https://w3id.org/crewkg/derived/"
 DERIVED = Namespace(DERIVED_IRI)
@@ -196,17 +197,10 @@ def record_subjects(p: Person) -> list[URIRef]:
 def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> list[URIRef]:
     """The record entries a requirement of this kind is decided on (provenance, not the decision)."""
     r = law.requirements[rid]
-    if r.kind in ("AnyOf", "AllOf"):
+    k = kind(r.kind)
+    if k.parts is not None:
         return []
-    if r.kind == "Fahrzeit":
-        keys = [f"sailing:{r.served_as}"] if r.served_as else [k for k in nodes if k.startswith("sailing:")]
-    elif r.kind == "SeaTime":
-        keys = [k for k in nodes if k.startswith("sea:")] if r.capacity == "AnyCapacity" else [f"sea:{r.capacity}"]
-    elif r.kind in ("Programme", "ProgrammeFahrzeit"):
-        role = r.programme_for or (law.requirements[r.of_programme].programme_for if r.of_programme else None)
-        keys = [f"programme:{role}"]
-    else:
-        keys = []
+    keys = k.based_on(law, r, nodes)
     found = [iri for k in keys for iri in nodes.get(k, [])]
     return found or [PERSON[p.id]]
 
@@ -222,15 +216,12 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
     out.append((s, PROV.wasGeneratedBy, ev))
     out.append((s, D.unit, Literal(req["unit"])))
     needed, have = req.get("needed"), req.get("have")
-    if isinstance(needed, list):  # exams (all), certificates (one of)
-        term = CREW if req["kind"] == "Exam" else KB
-        out += [(s, D.neededItem, term[x]) for x in needed]
-        out += [(s, D.haveItem, term[x]) for x in (have or [])]
-    elif req["kind"] == "Document":
-        doc = CREW[req["document"]]
-        out.append((s, D.neededItem, doc))
-        if have:
-            out.append((s, D.haveItem, doc))
+    k = kind(req["kind"])
+    if k.items is not None:  # a kind that names items (exams, certificates, a document)
+        term = CREW if k.item_terms == "crew" else KB
+        wanted, held = k.items(req)
+        out += [(s, D.neededItem, term[x]) for x in wanted]
+        out += [(s, D.haveItem, term[x]) for x in held]
     else:
         if needed is not None:
             out.append((s, D.neededAmount, _amount(needed)))

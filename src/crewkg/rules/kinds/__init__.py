@@ -1,9 +1,24 @@
 """The requirement-kind registry: one module per kind of requirement (MinimumAge, Fahrzeit, Exam, ...).
 
-A kind module declares what the kind means to the Datalog program: its rule clauses (`CLAUSES`), the facts its
-kb requirements give (`kb_facts`), the fact predicates it reads (`PREDICATES`), and what a person has toward it
-for the answer (`have`). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is
-adding a module (a test may append a folder to `__path__`). An unknown kind in the kb fails clearly at load.
+A kind module is the one home of what its kind means, everywhere in crewkg:
+
+- to the Datalog program: its rule clauses (`CLAUSES`), the facts its kb requirements give (`kb_facts`), the
+  facts a person record gives (`person_facts`) and the fact predicates it reads (`PREDICATES`);
+- to the answer: the unit of needed/have (`UNIT`), the answer entry's needed/have and extra fields (`answer`;
+  `have` when the have-value is not the Datalog-derived one), the record entries it is decided on (`facts`, for
+  `explain`; `based_on`, for the exported provenance) and, for a kind that names items rather than an amount,
+  the needed and held items of the export (`items`, terms of the ontology or the kb: `ITEM_TERMS`);
+- to people: the sentence that says what is missing, in each language (`missing`; a kind may carry its own
+  templates in `MESSAGES = {"de": {...}, "en": {...}}`, read with `say`), and the short phrase of the career graph
+  (`summary`);
+- to the planner: how the requirement projects forward in time (`project`; a kind without one is not accrued: a
+  route lacking it cannot be planned), whether a certificate obtained on the route meets it (`held_meets`), whether meeting it takes time
+  (`TAKES_TIME = False`: an exam or a document is met on the step's date), and what the projected record
+  holds once the plan has met it (`assume`, for the Datalog verdict on the projected record).
+
+Composite kinds (AnyOf, AllOf) name the answer key of their children (`PARTS`) and how many must be met
+(`needed`). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module
+(a test appends a folder to `__path__`). An unknown kind in the kb fails clearly at load.
 """
 
 from __future__ import annotations
@@ -11,12 +26,19 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from crewkg.law.statute import Law
+from crewkg.messages.catalogue import catalogue
 
-@dataclass(frozen=True)
+
+def _none(*args: Any, **kwargs: Any) -> list:
+    return []
+
+
+@dataclass(frozen=True, kw_only=True)
 class Kind:
     """One requirement kind, as its module declares it."""
 
@@ -25,15 +47,45 @@ class Kind:
     measured: bool
     clauses: str
     predicates: dict[str, int]
+    unit: str
     kb_facts: Callable[[Any], list[tuple]]
+    person_facts: Callable[..., list[tuple]]
     have: Callable[..., Any] | None
+    answer: Callable[..., dict[str, Any]] | None
+    parts: str | None
+    needed: Callable[[int], int] | None
+    missing: Callable[..., str]
+    facts: Callable[..., str]
+    summary: Callable[..., str]
+    project: Callable[..., None] | None
+    based_on: Callable[..., list[str]]
+    items: Callable[[dict[str, Any]], tuple[list[str], list[str]]] | None
+    item_terms: str
+    held_meets: Callable[[dict[str, Any], set[str]], bool] | None
+    takes_time: bool
+    assume: Callable[..., None] | None
+    messages: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _kind_of(module: ModuleType) -> Kind:
+    def need(name: str) -> Any:
+        if not hasattr(module, name):
+            raise UnknownKind(f"requirement kind module {module.__name__} declares no {name}")
+        return getattr(module, name)
+
     return Kind(name=module.NAME, order=getattr(module, "ORDER", 100),
                 measured=bool(getattr(module, "MEASURED", False)), clauses=getattr(module, "CLAUSES", ""),
-                predicates=dict(getattr(module, "PREDICATES", {})),
-                kb_facts=getattr(module, "kb_facts", lambda r: []), have=getattr(module, "have", None))
+                predicates=dict(getattr(module, "PREDICATES", {})), unit=need("UNIT"),
+                kb_facts=getattr(module, "kb_facts", _none), person_facts=getattr(module, "person_facts", _none),
+                have=getattr(module, "have", None), answer=getattr(module, "answer", None),
+                parts=getattr(module, "PARTS", None), needed=getattr(module, "needed", None),
+                missing=need("missing"), facts=getattr(module, "facts", lambda req, p, lang: ""),
+                summary=need("summary"), project=getattr(module, "project", None),
+                based_on=getattr(module, "based_on", _none), items=getattr(module, "items", None),
+                item_terms=getattr(module, "ITEM_TERMS", "kb"),
+                held_meets=getattr(module, "held_meets", None),
+                takes_time=bool(getattr(module, "TAKES_TIME", True)), assume=getattr(module, "assume", None),
+                messages=dict(getattr(module, "MESSAGES", {})))
 
 
 _FOUND: dict[tuple[str, ...], dict[str, Kind]] = {}
@@ -67,3 +119,40 @@ def kind(name: str) -> Kind:
     if name not in found:
         raise UnknownKind(f"requirement kind {name!r} has no module in crewkg.rules.kinds (known: {sorted(found)})")
     return found[name]
+
+
+def say(kind_name: str, lang: str, key: str, **fields: Any) -> str:
+    """A kind's sentence: from the kind's own templates when it brings them, else from the message catalogue."""
+    own = kind(kind_name).messages.get(lang, {})
+    template = own[key] if key in own else catalogue(lang)[key]
+    return template.format(**fields)
+
+
+def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool = True) -> str:
+    """One sentence saying what is missing for an unmet requirement (an answer entry), with its provision."""
+    s = kind(req["kind"]).missing(law, req, lang)
+    return f"{s} ({req['provision']})" if cite else s
+
+
+def requirement_summary(law: Law, rid: str, lang: str = "de") -> str:
+    """One short phrase for a requirement of the kb (e.g. '180 T. als Matrose', 'Prüfung Anl. 8')."""
+    r = law.requirements[rid]
+    return kind(r.kind).summary(law, r, lang)
+
+
+def have_value(r: Any, p: Any, d: Any, as_of: Any) -> Any:
+    """What the person has toward a requirement, for the answer: the kind's own value, else the best value the
+    program derived (0 when it derived none)."""
+    own = kind(r.kind).have
+    if own is not None:
+        return own(r, p, d, as_of)
+    values = d.have.get((p.id, r.id), [])
+    if not values:
+        return 0
+    best = max(values)
+    return int(best) if float(best).is_integer() else best
+
+
+def unit(kind_name: str) -> str:
+    """The unit of needed/have for a kind (days, years, months, exams, ...)."""
+    return kind(kind_name).unit

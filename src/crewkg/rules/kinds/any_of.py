@@ -1,7 +1,14 @@
 """AnyOf — alternatives inside one litera."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+
 NAME = "AnyOf"
 ORDER = 90
+UNIT = "alternatives"
+#: the answer key of the children, and how many of them must be met
+PARTS = "alternatives"
 CLAUSES = """
 met(P, R) <= req_kind(R, 'AnyOf') & alternative(R, S) & met(P, S)
 """
@@ -10,3 +17,21 @@ PREDICATES = {"alternative": 2}
 
 def kb_facts(r):
     return [("alternative", r.id, c) for c in r.children]
+
+
+def needed(n_children: int) -> int:
+    return 1
+
+
+def missing(law, req, lang):
+    from crewkg.rules.kinds import missing_sentence
+
+    t = catalogue(lang)
+    inner = [missing_sentence(law, a, lang, cite=False) for a in req["alternatives"]]
+    return t["any_of"].format(items=t["or"].join(f"({x})" for x in inner))
+
+
+def summary(law, r, lang):
+    from crewkg.rules.kinds import requirement_summary
+
+    return "(" + catalogue(lang)["kind.summary.or"].join(requirement_summary(law, c, lang) for c in r.children) + ")"

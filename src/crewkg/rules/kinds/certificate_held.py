@@ -1,7 +1,15 @@
 """CertificateHeld — one of the accepted certificates is held."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import value
+
 NAME = "CertificateHeld"
 ORDER = 70
+UNIT = "certificates"
+#: the export names the needed and held items as terms of the kb
+ITEM_TERMS = "kb"
 CLAUSES = """
 met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C)
 """
@@ -14,3 +22,42 @@ def kb_facts(r):
 
 def have(r, p, d, as_of):
     return [c for c in p.certificates if c in r.certificates]
+
+
+def answer(law, r, p, d, as_of):
+    return {"needed": list(r.certificates), "have": have(r, p, d, as_of)}
+
+
+def missing(law, req, lang):
+    t = catalogue(lang)
+    return t["certificate"].format(items=t["or"].join(law.label(c, lang) for c in req["needed"]))
+
+
+def facts(req, p, lang):
+    return catalogue(lang)["kind.facts.certificates"].format(items=value(p.certificates, lang))
+
+
+def summary(law, r, lang):
+    t = catalogue(lang)
+    certs = sorted(r.certificates, key=lambda c: c not in law.certificates or law.certificates[c].regulation is None)
+    first = law.certificate_short(certs[0], lang)
+    return t["kind.summary.CertificateHeld"].format(
+        items=first if len(certs) < 2 else t["kind.summary.CertificateHeld.more"].format(item=first))
+
+
+def project(ctx, state, it, prog, n):
+    """Met by a certificate held at the step's start (held before, or obtained on an earlier step of the route)."""
+    n.item["have"] = [c for c in it["needed"] if c in state.held]
+    n.met = bool(n.item["have"])
+    if not n.met:
+        n.blocked = "no_certificate"
+
+
+def items(req):
+    """The needed and the held items, for the export."""
+    return list(req["needed"]), list(req.get("have") or [])
+
+
+def held_meets(req, held):
+    """Met by a certificate obtained on an earlier step of a route."""
+    return any(c in held for c in req["needed"])

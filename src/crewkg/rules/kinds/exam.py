@@ -1,7 +1,17 @@
 """Exam — every listed exam passed."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import value
+
 NAME = "Exam"
 ORDER = 60
+UNIT = "exams"
+#: the export names the needed and held items as terms of the ontology
+ITEM_TERMS = "crew"
+#: met on the step's date, without time of its own (the planner)
+TAKES_TIME = False
 CLAUSES = """
 met(P, R) <= req_kind(R, 'Exam') & person(P) & ~exam_lacking(P, R)
 exam_lacking(P, R) <= person(P) & req_exam(R, E) & ~exam(P, E)
@@ -13,5 +23,41 @@ def kb_facts(r):
     return [("req_exam", r.id, e) for e in r.exams]
 
 
+def person_facts(p, law, as_of):
+    return [("exam", p.id, e) for e in p.exams]
+
+
 def have(r, p, d, as_of):
     return [e for e in p.exams if e in r.exams]
+
+
+def answer(law, r, p, d, as_of):
+    return {"needed": list(r.exams), "have": have(r, p, d, as_of)}
+
+
+def missing(law, req, lang):
+    return catalogue(lang)["exam"].format(items=", ".join(law.label(e, lang) for e in req["needed"] if e not in req["have"]))
+
+
+def facts(req, p, lang):
+    return catalogue(lang)["kind.facts.exams"].format(items=value(p.exams, lang))
+
+
+def summary(law, r, lang):
+    numbers = ["".join(ch for ch in e if ch.isdigit()) or e for e in r.exams]  # 'Anlage9' → '9'
+    return catalogue(lang)["kind.summary.Exam"].format(items="+".join(numbers))
+
+
+def project(ctx, state, it, prog, n):
+    """Taken once the other requirements are met: no time of its own."""
+    n.at_step = not n.met
+
+
+def items(req):
+    """The needed and the held items, for the export."""
+    return list(req["needed"]), list(req.get("have") or [])
+
+
+def assume(p, r, on):
+    """Passed on the step's date, as the plan assumes."""
+    p.exams = sorted(set(p.exams) | set(r.exams))

@@ -1,7 +1,13 @@
 """Fahrzeit — in any deck role (§ 2 Z 3 SchBV: the sum over all roles) or served in a named role."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import count
+
 NAME = "Fahrzeit"
 ORDER = 20
+UNIT = "days"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
@@ -14,3 +20,60 @@ PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3}
 
 def kb_facts(r):
     return [("req_served_as", r.id, r.served_as) if r.served_as else ("req_any_role", r.id)]
+
+
+def person_facts(p, law, as_of):
+    return [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
+
+
+def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import have_value as requirement_have
+
+    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
+    if r.served_as:
+        out["role"] = r.served_as
+    return out
+
+
+def missing(law, req, lang):
+    t = catalogue(lang)
+    n = count(req["needed"] - req["have"], "days", lang)
+    if req.get("role"):
+        return t["days_role"].format(n=n, role=law.label(req["role"], lang))
+    return t["days"].format(n=n)
+
+
+def facts(req, p, lang):
+    t = catalogue(lang)
+    if req.get("role"):
+        return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0))
+    parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
+    return t["kind.facts.sailing"].format(n=req["have"], parts=parts)
+
+
+def summary(law, r, lang):
+    t = catalogue(lang)
+    if r.served_as:
+        return t["kind.summary.FahrzeitRole"].format(n=r.minimum, role=law.short_label(r.served_as, lang))
+    return t["kind.summary.Fahrzeit"].format(n=r.minimum)
+
+
+def based_on(law, r, nodes):
+    return [f"sailing:{r.served_as}"] if r.served_as else [k for k in nodes if k.startswith("sailing:")]
+
+
+def project(ctx, state, it, prog, n):
+    """Days credited from the step's start: any role counts every credited day; a named role only the days served
+    in it, which accrue only while serving in that role (after its certificate is obtained)."""
+    role = ctx.law.requirements[it["id"]].served_as
+    have = it.get("have") or 0
+    if role is None:
+        n.item["have"] = have + state.credited
+    elif role == state.role or state.role_added.get(role):
+        n.item["have"] = have + state.role_added.get(role, 0)
+    n.met = n.item["have"] >= it["needed"]
+    if not n.met:
+        if role is not None and role != state.role:
+            n.blocked = "role_days"
+        else:
+            n.sail = it["needed"] - n.item["have"]

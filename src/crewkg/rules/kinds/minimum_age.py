@@ -1,7 +1,13 @@
 """MinimumAge — 'das N. Lebensjahr vollendet'; age facts are completed years on the evaluation date."""
 
+from __future__ import annotations
+
+from crewkg.law.age import birthday, completed_years
+from crewkg.messages.catalogue import catalogue
+
 NAME = "MinimumAge"
 ORDER = 10
+UNIT = "years"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
@@ -10,6 +16,46 @@ have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
 PREDICATES = {"age": 2}
 
 
+def person_facts(p, law, as_of):
+    return [("age", p.id, completed_years(p.birth_date, as_of))] if p.birth_date else []
+
+
 def have(r, p, d, as_of):
     values = d.have.get((p.id, r.id), [])
     return max(values) if values else None
+
+
+def answer(law, r, p, d, as_of):
+    out = {"needed": r.minimum, "have": have(r, p, d, as_of)}
+    if p.birth_date is not None and r.minimum is not None:
+        out["reached_on"] = birthday(p.birth_date, r.minimum).isoformat()
+    return out
+
+
+def missing(law, req, lang):
+    t = catalogue(lang)
+    if req.get("have") is None:
+        return t["age_unknown"].format(needed=req["needed"])
+    return t["age"].format(needed=req["needed"], on=req.get("reached_on"))
+
+
+def facts(req, p, lang):
+    return catalogue(lang)["kind.facts.age"].format(birth=p.birth_date, age=req["have"])
+
+
+def summary(law, r, lang):
+    return catalogue(lang)["kind.summary.MinimumAge"].format(n=r.minimum)
+
+
+def project(ctx, state, it, prog, n):
+    """The age on the step's date; unmet until the birthday."""
+    birth = ctx.person.birth_date if ctx.person else None
+    if ctx.assume_age:
+        n.met = True
+    elif birth is None:
+        n.blocked = "birth_unknown"
+    else:
+        n.item["have"] = completed_years(birth, ctx.date(state.t))
+        n.met = n.item["have"] >= it["needed"]
+        if not n.met:
+            n.not_before = ctx.offset(birthday(birth, it["needed"]))

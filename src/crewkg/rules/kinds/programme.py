@@ -1,7 +1,13 @@
 """Programme — a completed approved programme (§ 132 SchFG) for the role, at least N months."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import number
+
 NAME = "Programme"
 ORDER = 50
+UNIT = "months"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
@@ -13,3 +19,44 @@ PREDICATES = {"req_programme_for": 2, "programme": 7}
 
 def kb_facts(r):
     return [("req_programme_for", r.id, r.programme_for)] if r.programme_for else []
+
+
+def person_facts(p, law, as_of):
+    """Every programme of the record (ProgrammeFahrzeit reads them too)."""
+    return [("programme", p.id, i, g.role, g.months, g.sailing_days, g.sailing_days_after)
+            for i, g in enumerate(p.programmes)]
+
+
+def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import have_value as requirement_have
+
+    return {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "role": r.programme_for}
+
+
+def missing(law, req, lang):
+    return catalogue(lang)["programme"].format(role=law.label(req["role"], lang), needed=req["needed"],
+                                               have=number(req["have"]))
+
+
+def facts(req, p, lang):
+    t = catalogue(lang)
+    progs = [t["cli.facts.programme"].format(role=g.role, months=g.months, within=g.sailing_days, after=g.sailing_days_after)
+             for g in p.programmes]
+    return t["kind.facts.programmes"].format(items="; ".join(progs) or t["none"])
+
+
+def summary(law, r, lang):
+    return catalogue(lang)["kind.summary.Programme"].format(role=law.short_label(r.programme_for or "", lang), n=r.minimum)
+
+
+def based_on(law, r, nodes):
+    return [f"programme:{r.programme_for}"]
+
+
+def project(ctx, state, it, prog, n):
+    """Met by a completed programme; a new one (planned by the planner) is met on its last day."""
+    if prog is not None and prog.new:
+        n.met = False
+        n.not_before = prog.end
+    else:
+        n.met = True

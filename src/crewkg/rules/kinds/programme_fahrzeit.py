@@ -1,7 +1,13 @@
 """ProgrammeFahrzeit — Fahrzeit within / after / within or after 'this programme' (the qualifying one)."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import count
+
 NAME = "ProgrammeFahrzeit"
 ORDER = 51
+UNIT = "days"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
@@ -15,3 +21,51 @@ PREDICATES = {"req_of_programme": 2, "req_phase": 2}
 def kb_facts(r):
     facts = [("req_of_programme", r.id, r.of_programme)] if r.of_programme else []
     return facts + ([("req_phase", r.id, r.phase)] if r.phase else [])
+
+
+def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import have_value as requirement_have
+
+    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "phase": r.phase}
+    if r.of_programme:
+        out["role"] = law.requirements[r.of_programme].programme_for
+    return out
+
+
+def missing(law, req, lang):
+    role = law.label(req["role"], lang) if req.get("role") else ""
+    return catalogue(lang)[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
+
+
+def facts(req, p, lang):
+    from crewkg.rules.kinds.programme import facts as programme_facts
+
+    return programme_facts(req, p, lang)
+
+
+def summary(law, r, lang):
+    return catalogue(lang)[f"kind.summary.{r.phase or 'WithinProgramme'}"].format(n=r.minimum)
+
+
+def based_on(law, r, nodes):
+    return [f"programme:{law.requirements[r.of_programme].programme_for}"] if r.of_programme else []
+
+
+def project(ctx, state, it, prog, n):
+    """Days within a new programme start at zero; days after a programme (or within or after a completed one)
+    accrue from the step's start; days within a completed programme cannot be added."""
+    phase = it.get("phase")
+    new = prog is not None and prog.new
+    have = it.get("have") or 0
+    if new:
+        n.item["have"] = 0
+    elif phase != "WithinProgramme":
+        n.item["have"] = have + state.credited  # every day from now on is after the completed programme
+    n.met = n.item["have"] >= it["needed"]
+    if not n.met:
+        if new and phase == "AfterProgramme":
+            n.after = it["needed"]
+        elif new or phase != "WithinProgramme":
+            n.sail = it["needed"] - n.item["have"]
+        else:  # the planner then plans a new programme (careers.planning._plan_programme)
+            n.blocked = "programme_days"

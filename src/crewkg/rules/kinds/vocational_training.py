@@ -1,10 +1,32 @@
 """VocationalTraining — years of vocational training."""
 
+from __future__ import annotations
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.messages.wording import number
+
 NAME = "VocationalTraining"
 ORDER = 41
+UNIT = "years"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
 have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
 """
 PREDICATES = {"vocational": 2}
+
+
+def person_facts(p, law, as_of):
+    return [("vocational", p.id, p.vocational_training_years)]
+
+
+def missing(law, req, lang):
+    return catalogue(lang)["vocational"].format(needed=req["needed"], have=number(req["have"]))
+
+
+def facts(req, p, lang):
+    return catalogue(lang)["kind.facts.vocational"].format(n=p.vocational_training_years)
+
+
+def summary(law, r, lang):
+    return catalogue(lang)["kind.summary.VocationalTraining"].format(n=r.minimum)
