@@ -7,7 +7,19 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ANSWER_FLAGS, FUNCTION_KEYS, Case, ManningLaw, Row, Rule, Table
+from crewkg.law.manning import (
+    ANSWER_FLAGS,
+    FUNCTION_KEYS,
+    Adjustment,
+    Case,
+    CoverageGap,
+    FunctionRule,
+    ManningLaw,
+    Row,
+    Rule,
+    Substitution,
+    Table,
+)
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import say
 from crewkg.messages.sections import section
@@ -55,15 +67,15 @@ def _cite(law: Law, pid: str | None) -> str | None:
 
 def _rule_json(law: Law, r: Rule, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.id, "kind": r.kind, "provision": _cite(law, r.provision), "text": r.label.get(lang, r.id)}
-    if r.kind in ("Reduction", "Addition"):
+    if isinstance(r, Adjustment):
         out |= {"role": r.role, "change": r.change, "temporary": r.temporary}
-    elif r.kind == "Substitution":
+    elif isinstance(r, Substitution):
         out |= {"replaces": r.role, "by": r.by}
         cond = {k: v for k, v in (("min_age", r.min_age), ("min_apprenticeship_year", r.min_apprenticeship_year),
                                   ("min_fahrzeit_days", r.min_fahrzeit_days), ("at_most", r.max_per_alternative)) if v is not None}
         if cond:
             out["conditions"] = cond
-    elif r.kind == "FunctionRule":
+    elif isinstance(r, FunctionRule):
         out |= {"function": r.role, "count": r.count}
         if r.except_role:
             out["except"] = r.except_role
@@ -153,6 +165,7 @@ def _no_regulation(ask: _Ask) -> Requirement:
 # --- why a vessel is not covered: one function per reason the program derives, each the answer's fields ---------
 def _gap(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     gap = ask.ml.rules[names[0]]
+    assert isinstance(gap, CoverageGap)  # the program derives 'gap' only for a coverage gap
     out: dict[str, Any] = {"provision": ask.cite(gap.provision), "reason": _text(gap.reason, ask.lang),
                            "provisions": [ask.cite(p) for p in gap.authority]}
     if gap.last_known:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ManningLaw, Rule
+from crewkg.law.manning import FunctionRule, ManningLaw, Substitution
 from crewkg.law.statute import Law
 from crewkg.messages.sections import section
 from crewkg.records.persons import Person
@@ -49,7 +49,7 @@ class Slot:
     role: str
     provision: str
     rank: int
-    substitutions: list[Rule] = field(default_factory=list)
+    substitutions: list[Substitution] = field(default_factory=list)
     anchored: bool = False  # a position whose holder the text excludes from functions or qualifications
     whole: bool = False  # a function that cannot be held besides a position
 
@@ -96,7 +96,7 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
     return out
 
 
-def _conditions(s: Rule, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
+def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
     """What a would-be substitute lacks, as (template, values); empty when the substitution's conditions hold."""
     lacks: list[tuple[str, dict[str, Any]]] = []
     if s.min_age is not None:
@@ -145,7 +145,7 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
     return out
 
 
-def _function_options(slot: Slot, people: People, subs: list[Rule]) -> list[Option]:
+def _function_options(slot: Slot, people: People, subs: list[Substitution]) -> list[Option]:
     out = []
     for pid in people.persons:
         if slot.role in people.functions[pid]:
@@ -373,7 +373,7 @@ def _fill_with(law: Law, ml: ManningLaw, req: Requirement, slot: Slot, people: P
     return text, {"roles": [slot.role, *(s.by for s in subs)], "combinable_with_position": ok}
 
 
-def _qualification_text(law: Law, q: dict[str, Any], rule: Rule, lang: str) -> str:
+def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: str) -> str:
     t = _words(lang)
     missing = max(q["needed"] - len(q["have"]), 0)
     if rule.required_of_role and missing == 0:

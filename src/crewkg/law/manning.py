@@ -189,43 +189,91 @@ class Alternative:
 
 @dataclass(frozen=True, kw_only=True)
 class Rule:
-    """A rule beside the tables: adjustment, substitution, function rule, delegation, gap or transitional rule."""
+    """What every rule beside the tables has; one record type per kind below adds what that kind says."""
 
     id: str
     kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | TransitionalRule | LighterEquivalence
     provision: str
     label: dict[str, str]
-    tables: tuple[str, ...] = ()
-    cases: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()  # appliesToTable
+    cases: tuple[str, ...] = ()  # appliesWhen
+    regulation: str | None = None  # inRegulation
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Adjustment(Rule):
+    """A reduction or an addition: a role's count changes by `change` in the cells named (all cells when none)."""
+
+    role: str | None = None  # adjustsRole
     cells: tuple[tuple[int, str], ...] = ()
-    role: str | None = None  # adjustsRole | replacesRole | requiresFunction | relaxesFunction
-    by: str | None = None  # byRole
     change: int = 0
     temporary: bool = False
     base_standard: str | None = None
     supersedes: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Substitution(Rule):
+    """Who may take a prescribed place (`role`) instead: `by`, under the conditions given."""
+
+    role: str | None = None  # replacesRole
+    by: str | None = None
+    cells: tuple[tuple[int, str], ...] = ()
     max_per_alternative: int | None = None
     min_age: int | None = None
     min_apprenticeship_year: int | None = None
     min_fahrzeit_days: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FunctionRule(Rule):
+    """A qualification the crew must hold (engine, first aid, LNG): `count` members with `role`."""
+
+    role: str | None = None  # requiresFunction
     count: int = 0
     accepts_functions: tuple[str, ...] = ()
     accepts_at_least: str | None = None
     required_of_role: str | None = None
     except_role: str | None = None
+    function_kind: str | None = None  # one of FUNCTION_KINDS
+
+
+@dataclass(frozen=True, kw_only=True)
+class FunctionDelegation(Rule):
+    """Who may perform a passenger-safety function besides a position."""
+
     functions: tuple[str, ...] = ()  # delegatesFunction
     when_crew_size: int | None = None
-    regulation: str | None = None
+    except_role: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageGap(Rule):
+    """A provision the sources lack that governs the vessels in its cases."""
+
     reason: dict[str, str] = field(default_factory=dict)  # language -> why the sources do not decide
     authority: tuple[str, ...] = ()
     last_known: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransitionalRule(Rule):
+    """A rule that relaxes a function (`role`) until a date."""
+
+    role: str | None = None  # relaxesFunction
     until: date | None = None
     missing: bool = False
+    reason: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LighterEquivalence(Rule):
+    """Lighters in line that count as one (SchBesV 2004 § 13 Abs. 1 footnote *2)."""
+
     max_length: float | None = None
     max_breadth: float | None = None
     quoted: str = ""
-    notes: tuple[str, ...] = ()
-    function_kind: str | None = None  # FunctionRule only: one of FUNCTION_KINDS
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -379,30 +427,7 @@ def _compile(g, version: str) -> ManningLaw:
              M.LighterEquivalence: "LighterEquivalence"}
     for cls, kind in kinds.items():
         for s in g.subjects(RDF.type, cls):
-            cells = tuple(sorted((int(num(c, M.stufe)), opt(c, M.forStandard) or "") for c in g.objects(s, M.appliesToCell)))
-
-            def ival(p, s=s):
-                v = num(s, p)
-                return None if v is None else int(v)
-
-            role = opt(s, M.adjustsRole) or opt(s, M.replacesRole) or opt(s, M.requiresFunction) or opt(s, M.relaxesFunction)
-            until = one(s, _CREW("inForceUntil"))
-            length, breadth = num(s, M.maxGroupLength), num(s, M.maxGroupBreadth)
-            rules[local(s)] = Rule(
-                id=local(s), kind=kind, provision=opt(s, _CREW("provision")) or "", label=labels(s),
-                tables=many(s, M.appliesToTable), cases=many(s, M.appliesWhen), cells=cells, role=role, by=opt(s, M.byRole),
-                change=ival(M.changeBy) or 0, temporary=bool(num(s, M.temporary)), base_standard=opt(s, M.baseStandard),
-                supersedes=opt(s, M.supersedes), max_per_alternative=ival(M.maxPerAlternative),
-                min_age=ival(M.substituteMinimumAge), min_apprenticeship_year=ival(M.substituteMinimumApprenticeshipYear),
-                min_fahrzeit_days=ival(M.substituteMinimumFahrzeitDays), count=ival(M.count) or 0,
-                accepts_functions=many(s, M.acceptsFunction), accepts_at_least=opt(s, M.acceptsQualificationAtLeast),
-                required_of_role=opt(s, M.requiredOfRole), except_role=opt(s, M.exceptRequiredRole),
-                functions=many(s, M.delegatesFunction), when_crew_size=ival(M.whenNauticalCrewSize),
-                regulation=opt(s, _CREW("inRegulation")), reason=texts(s, M.reason),
-                authority=many(s, M.authorityDecidesUnder), last_known=opt(s, M.lastKnown), until=as_date(until),
-                missing=bool(num(s, M.notInSources)), max_length=None if length is None else float(length),
-                max_breadth=None if breadth is None else float(breadth), quoted=text(s, M.quotedText), notes=notes(s),
-                function_kind=_function_kind(local(s), opt(s, M.functionKind)) if kind == "FunctionRule" else None)
+            rules[local(s)] = _RULE_READERS[kind](s, _RuleFields(r=r, M=M, s=s, kind=kind, texts=texts))
 
     amendments: dict[str, Amendment] = {}
     for s in g.subjects(RDF.type, M.Amendment):
@@ -444,6 +469,97 @@ def _compile(g, version: str) -> ManningLaw:
     return ManningLaw(version=version, tables=tables, rows=rows, alternatives=alternatives, cases=cases, rules=rules,
                       amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
                       provision_litera=provision_litera)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _RuleFields:
+    """Reads one rule's properties from the kb graph: the shared fields and each kind's own."""
+
+    r: Any  # law.reading.GraphReader
+    M: Any
+    s: Any
+    kind: str
+    texts: Any
+
+    def common(self) -> dict[str, Any]:
+        r, M, s = self.r, self.M, self.s
+        return {"id": _local(s), "kind": self.kind, "provision": r.opt(s, _CREW("provision")) or "", "label": r.labels(s),
+                "tables": r.many(s, M.appliesToTable), "cases": r.many(s, M.appliesWhen),
+                "regulation": r.opt(s, _CREW("inRegulation")), "notes": r.notes(s)}
+
+    def integer(self, p) -> int | None:
+        v = self.r.value(self.s, p)
+        return None if v is None else int(v)
+
+    def real(self, p) -> float | None:
+        v = self.r.value(self.s, p)
+        return None if v is None else float(v)
+
+    def cells(self) -> tuple[tuple[int, str], ...]:
+        r, M = self.r, self.M
+        return tuple(sorted((int(r.value(c, M.stufe)), r.opt(c, M.forStandard) or "") for c in r.g.objects(self.s, M.appliesToCell)))
+
+    def opt(self, p) -> str | None:
+        return self.r.opt(self.s, p)
+
+
+def _adjustment(s, f: _RuleFields) -> Adjustment:
+    M = f.M
+    return Adjustment(**f.common(), role=f.opt(M.adjustsRole), cells=f.cells(), change=f.integer(M.changeBy) or 0,
+                      temporary=bool(f.r.value(s, M.temporary)), base_standard=f.opt(M.baseStandard),
+                      supersedes=f.opt(M.supersedes))
+
+
+def _substitution(s, f: _RuleFields) -> Substitution:
+    M = f.M
+    return Substitution(**f.common(), role=f.opt(M.replacesRole), by=f.opt(M.byRole), cells=f.cells(),
+                        max_per_alternative=f.integer(M.maxPerAlternative), min_age=f.integer(M.substituteMinimumAge),
+                        min_apprenticeship_year=f.integer(M.substituteMinimumApprenticeshipYear),
+                        min_fahrzeit_days=f.integer(M.substituteMinimumFahrzeitDays))
+
+
+def _function_rule(s, f: _RuleFields) -> FunctionRule:
+    M = f.M
+    return FunctionRule(**f.common(), role=f.opt(M.requiresFunction), count=f.integer(M.count) or 0,
+                        accepts_functions=f.r.many(s, M.acceptsFunction), accepts_at_least=f.opt(M.acceptsQualificationAtLeast),
+                        required_of_role=f.opt(M.requiredOfRole), except_role=f.opt(M.exceptRequiredRole),
+                        function_kind=_function_kind(_local(s), f.opt(M.functionKind)))
+
+
+def _delegation(s, f: _RuleFields) -> FunctionDelegation:
+    M = f.M
+    return FunctionDelegation(**f.common(), functions=f.r.many(s, M.delegatesFunction),
+                              when_crew_size=f.integer(M.whenNauticalCrewSize), except_role=f.opt(M.exceptRequiredRole))
+
+
+def _gap(s, f: _RuleFields) -> CoverageGap:
+    M = f.M
+    return CoverageGap(**f.common(), reason=f.texts(s, M.reason), authority=f.r.many(s, M.authorityDecidesUnder),
+                       last_known=f.opt(M.lastKnown))
+
+
+def _transitional(s, f: _RuleFields) -> TransitionalRule:
+    M = f.M
+    until = f.r.one(s, _CREW("inForceUntil"))
+    return TransitionalRule(**f.common(), role=f.opt(M.relaxesFunction), until=None if until is None else until.toPython(),
+                            missing=bool(f.r.value(s, M.notInSources)), reason=f.texts(s, M.reason))
+
+
+def _equivalence(s, f: _RuleFields) -> LighterEquivalence:
+    M = f.M
+    return LighterEquivalence(**f.common(), max_length=f.real(M.maxGroupLength), max_breadth=f.real(M.maxGroupBreadth),
+                              quoted=f.r.text(s, M.quotedText))
+
+
+_RULE_READERS = {"Reduction": _adjustment, "Addition": _adjustment, "Substitution": _substitution,
+                 "FunctionRule": _function_rule, "FunctionDelegation": _delegation, "CoverageGap": _gap,
+                 "TransitionalRule": _transitional, "LighterEquivalence": _equivalence}
+
+
+def _local(s) -> str:
+    from crewkg.law.namespaces import local
+
+    return local(s)
 
 
 def _function_kind(rule_id: str, kind: str | None) -> str:

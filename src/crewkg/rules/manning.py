@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ManningLaw, Row, Rule, Table
+from crewkg.law.manning import (
+    Adjustment,
+    FunctionDelegation,
+    FunctionRule,
+    ManningLaw,
+    Row,
+    Substitution,
+    Table,
+    TransitionalRule,
+)
 from crewkg.law.statute import Law, Regulation
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -382,8 +391,8 @@ class AlternativeNeed:
     index: int
     counts: dict[str, int]  # role -> count, zero counts omitted
     table_counts: dict[str, int]  # the counts as the table prescribes them
-    substitutions: list[Rule]  # substitutions that reach this alternative
-    adjustments: list[Rule] = field(default_factory=list)  # reductions and additions that changed it
+    substitutions: list[Substitution]  # substitutions that reach this alternative
+    adjustments: list[Adjustment] = field(default_factory=list)  # reductions and additions that changed it
 
 
 @dataclass
@@ -407,9 +416,9 @@ class Requirement:
     alternatives: list[AlternativeNeed] = field(default_factory=list)
     functions: list[FunctionNeed] = field(default_factory=list)
     function_table: Table | None = None
-    function_substitutions: list[Rule] = field(default_factory=list)
-    delegations: list[Rule] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    transitional: list[Rule] = field(default_factory=list)
+    function_substitutions: list[Substitution] = field(default_factory=list)
+    delegations: list[FunctionDelegation] = field(default_factory=list)
+    rules: list[FunctionRule] = field(default_factory=list)
+    transitional: list[TransitionalRule] = field(default_factory=list)
     answer: dict[str, Any] = field(default_factory=dict)
 
