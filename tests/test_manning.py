@@ -253,7 +253,7 @@ def answers() -> dict[str, dict[str, Any]]:
         groups.setdefault((case.as_of, case.temporary), []).append((case, v))
     out = {}
     for (as_of, temporary), items in groups.items():
-        reqs = requirements(law, ml, [v for _, v in items], as_of, temporary)
+        reqs = requirements(law, ml, [v for _, v in items], as_of, temporary, lang="en")  # the reasons are asserted in English
         for (case, _), req in zip(items, reqs, strict=True):
             out[case.name] = req.answer
     return out

@@ -146,7 +146,7 @@ def test_changing_a_table_bound_in_the_kb_changes_the_stufe(tmp_path):
     assert requirement(law, ml, vessel_from_mapping(rec, ml, "v"), date(2026, 11, 30)).answer["stufe"] == 3
     law2 = load_law(kb=edited)
     ml2 = load_manning(law2, kb=edited)
-    a = requirement(law2, ml2, vessel_from_mapping(rec, ml2, "v"), date(2026, 11, 30)).answer
+    a = requirement(law2, ml2, vessel_from_mapping(rec, ml2, "v"), date(2026, 11, 30), lang="en").answer
     assert a["covered"] is False and "no Stufe" in a["reason"]  # 300 now falls between the rows
 
 

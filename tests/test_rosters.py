@@ -53,16 +53,17 @@ VESSELS: dict[str, dict[str, Any]] = {
 
 
 @cache
-def _req(name: str, as_of: date, temporary: bool = False):
+def _req(name: str, as_of: date, temporary: bool = False, lang: str = "de"):
     law = load_law()
     ml = load_manning(law)
-    return law, ml, requirement(law, ml, vessel_from_mapping({"id": name, **VESSELS[name]}, ml, name), as_of, temporary)
+    return law, ml, requirement(law, ml, vessel_from_mapping({"id": name, **VESSELS[name]}, ml, name), as_of, temporary, lang)
 
 
-def check(vessel: str, crew: list[dict[str, Any]], as_of: date = NOW, temporary: bool = False) -> dict[str, Any]:
-    law, ml, req = _req(vessel, as_of, temporary)
+def check(vessel: str, crew: list[dict[str, Any]], as_of: date = NOW, temporary: bool = False,
+          lang: str = "de") -> dict[str, Any]:
+    law, ml, req = _req(vessel, as_of, temporary, lang)
     persons = roster_from_mapping({"crew": crew}, law, as_of, "roster")
-    return check_roster(law, ml, req, persons)
+    return check_roster(law, ml, req, persons, lang)
 
 
 def P(pid: str, born: str, *certs: str, **kw: Any) -> dict[str, Any]:
@@ -328,7 +329,7 @@ def test_with_school_attendance_stufe_3_S1_sails_without_its_leichtmatrose():
 def test_until_17_jan_2027_a_roster_without_sachkundige_cannot_be_judged_from_18_jan_it_fails():
     crew = [SF, MATROSE | {"functions": ["FirstAid", "MatroseMotorwart"]}, LM_YOUNG, ERSTHELFER,
             P("fb", "1990-01-01", functions=["Fahrgastbetreuer"])]
-    before = check("wachau", crew, date(2027, 1, 17))
+    before = check("wachau", crew, date(2027, 1, 17), lang="en")  # the reason is asserted in English
     assert before["satisfied"] is None and "not in the sources" in before["reason"]
     assert before["missing"][0]["transitional"] == {"provision": "§ 47 Abs. 13 SchBV (zweiter Absatz dieser Nummer)",
                                                    "until": "2027-01-17", "covered": False}
@@ -337,7 +338,7 @@ def test_until_17_jan_2027_a_roster_without_sachkundige_cannot_be_judged_from_18
 
 
 def test_a_roster_for_a_vessel_no_table_covers_is_not_judged():
-    r = check("motor", [SF, MATROSE])
+    r = check("motor", [SF, MATROSE], lang="en")  # the reason is asserted in English
     assert r["satisfied"] is None and r["assignment"] == {} and "not covered" in r["reason"]
 
 

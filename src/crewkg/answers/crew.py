@@ -3,28 +3,27 @@ the README (regulation, provision, Stufe, alternatives, functions, `covered`), a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ANSWER_FLAGS, FUNCTION_KEYS, Case, ManningLaw, Rule, Table
+from crewkg.law.manning import (
+    ANSWER_FLAGS,
+    FUNCTION_KEYS,
+    Adjustment,
+    Case,
+    CoverageGap,
+    FunctionRule,
+    ManningLaw,
+    Row,
+    Rule,
+    Substitution,
+    Table,
+)
 from crewkg.law.statute import Law
+from crewkg.messages.catalogue import say
+from crewkg.messages.sections import section
 from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
-
-# ------------------------------------------------------------------------------------------------------------------
-# The requirement and the answer
-# ------------------------------------------------------------------------------------------------------------------
-
-
-
-
-
-
-T = {
-    "de": {"ge": "mindestens", "gt": "mehr als", "le": "höchstens", "lt": "weniger als", "is": "=",
-           "true": "ja", "false": "nein"},
-    "en": {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than", "is": "=",
-           "true": "yes", "false": "no"},
-}
 
 
 def _fmt(x: Any) -> str:
@@ -35,7 +34,7 @@ def _fmt(x: Any) -> str:
 
 def explain_case(ml: ManningLaw, vessel, case: Case, lang: str) -> list[str]:
     """The conditions of a case with the vessel's values, for people: 'zulässige Anzahl der Fahrgäste 300: mindestens 76'."""
-    t = T[lang]
+    t = section("crew.", lang)
     out = []
     for k in case.conditions:
         attr = ml.attributes[k.attribute]
@@ -46,11 +45,11 @@ def explain_case(ml: ManningLaw, vessel, case: Case, lang: str) -> list[str]:
             want = ml.values[k.value].label.get(lang, k.value) if k.value in ml.values else str(k.value)
             out.append(f"{name}: {have_s} (= {want})")
         elif attr.type == "boolean":
-            out.append(f"{name}: {t['true'] if have else t['false']}")
+            out.append(f"{name}: {t['yes'] if have else t['no']}")
         elif attr.type == "litera":
             out.append(f"{name}: {', '.join(have or [])} (∋ {k.value})")
         else:
-            out.append(f"{name} {_fmt(have)}: {t[k.op]} {_fmt(k.value)}")
+            out.append(f"{name} {_fmt(have)}: {t['op.' + k.op]} {_fmt(k.value)}")
     return out
 
 
@@ -66,62 +65,23 @@ def _cite(law: Law, pid: str | None) -> str | None:
     return None if not pid else law.citation(pid) if pid in law.provisions else pid
 
 
-def _role_label(law: Law, role: str, lang: str) -> str:
-    return law.label(role, lang)
-
-
 def _rule_json(law: Law, r: Rule, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.id, "kind": r.kind, "provision": _cite(law, r.provision), "text": r.label.get(lang, r.id)}
-    if r.kind in ("Reduction", "Addition"):
+    if isinstance(r, Adjustment):
         out |= {"role": r.role, "change": r.change, "temporary": r.temporary}
-    elif r.kind == "Substitution":
+    elif isinstance(r, Substitution):
         out |= {"replaces": r.role, "by": r.by}
         cond = {k: v for k, v in (("min_age", r.min_age), ("min_apprenticeship_year", r.min_apprenticeship_year),
                                   ("min_fahrzeit_days", r.min_fahrzeit_days), ("at_most", r.max_per_alternative)) if v is not None}
         if cond:
             out["conditions"] = cond
-    elif r.kind == "FunctionRule":
+    elif isinstance(r, FunctionRule):
         out |= {"function": r.role, "count": r.count}
         if r.except_role:
             out["except"] = r.except_role
         if r.required_of_role:
             out["required_of"] = r.required_of_role
     return out
-
-
-def _missing_table_answer(law: Law, ml: ManningLaw, base: dict[str, Any], table: Table, vessel, as_of: date, d: Derived,
-                          temporary: bool, lang: str) -> dict[str, Any]:
-    ans = base | {"covered": False, "provision": _cite(law, table.provision), "table": table.id,
-                  "reason": table.reason or f"the table {table.label.get(lang, table.id)} is not in the sources",
-                  "provisions": [_cite(law, p) for p in table.authority]}
-    known = [ml.rules[r] for r in sorted(d.rules)] + [ml.rules[s] for s in sorted(d.substitution_tables)]
-    known += [ml.rules[m] for m in sorted(d.effective)]
-    ans["known_rules"] = [_rule_json(law, r, lang) for r in known]
-    if table.last_known:
-        ans["last_known"] = _last_known(law, ml, vessel, table.last_known, temporary, lang)
-    return ans
-
-
-def _last_known(law: Law, ml: ManningLaw, vessel, target: str, temporary: bool, lang: str) -> dict[str, Any] | None:
-    """The answer of the preceding regulation on its last day, as information only (never the answer)."""
-    owner = ml.tables[target].regulation if target in ml.tables else ml.rules[target].regulation or _rule_regulation(law, ml, target)
-    reg = law.regulations.get(owner or "")
-    if reg is None or reg.in_force_until is None:
-        return None
-    old = requirement(law, ml, vessel, reg.in_force_until, temporary, lang).answer
-    old = {k: v for k, v in old.items() if k not in ("vessel", "last_known")}
-    return {"information_only": True,
-            "note": (f"the {reg.name} was in force until {reg.in_force_until.isoformat()}; its answer for this "
-                     "vessel on that day is shown as information only because the current provision is not in the sources — "
-                     "it is not the answer"),
-            "valid_until": reg.in_force_until.isoformat(), **old}
-
-
-def _rule_regulation(law: Law, ml: ManningLaw, rule_id: str) -> str | None:
-    r = ml.rules[rule_id]
-    for t in r.tables:
-        return ml.tables[t].regulation
-    return None
 
 
 def requirement(law: Law, ml: ManningLaw, vessel, as_of: date, temporary: bool = False, lang: str = "de") -> Requirement:
@@ -142,157 +102,287 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
     return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang) for v in vessels]
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Ask:
+    """One vessel's question and what the program derived for it: what every part of the answer is formatted from."""
+
+    law: Law
+    ml: ManningLaw
+    vessel: Any
+    as_of: date
+    d: Derived
+    temporary: bool
+    lang: str
+
+    def cite(self, pid: str | None) -> str | None:
+        return _cite(self.law, pid)
+
+    def say(self, key: str, **fields: object) -> str:
+        return say(self.lang, key, **fields)
+
+
 def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tuple[Derived, str | None]],
                  temporary: bool, lang: str) -> Requirement:
-    d = results[0][0]
-    base: dict[str, Any] = {"vessel": vessel.id, "as_of": as_of.isoformat()}
+    """The answer for one vessel: the program's verdict (`covered`, or `uncovered` with one reason), formatted.
+
+    The one decision left in Python compares the runs of the amendment scenarios: each run is a separate database,
+    so whether they agree is a question about two programs' answers, not one a rule inside either could ask."""
+    ask = _Ask(law=law, ml=ml, vessel=vessel, as_of=as_of, d=results[0][0], temporary=temporary, lang=lang)
     if len({r.key() for r, _ in results}) > 1:
-        am = ml.amendments[next(u for _, u in results if u)]
-        reg = law.regulations.get(next(iter(d.in_force), ""))
-        return Requirement(vessel, as_of, reg, False, answer=base | {
-            "regulation": reg.name if reg else None, "covered": False, "alternatives": [], "functions": None,
-            "reason": (f"on {as_of.isoformat()} it is not known from the sources whether {am.gazette} was already in force "
-                       f"(the reference names only a period); the answer differs between its wording and the one before"),
-            "provisions": []})
-    if not d.in_force:
-        first = min(law.regulations.values(), key=lambda r: r.in_force_from)
-        return Requirement(vessel, as_of, None, False, answer=base | {
-            "regulation": None, "covered": False, "alternatives": [], "functions": None,
-            "reason": (f"no encoded regulation on minimum crew is in force on {as_of.isoformat()}; the encoded law starts "
-                       f"with the {first.name} on {first.in_force_from.isoformat()}"),
-            "provisions": []})
-    reg = law.regulations[sorted(d.in_force)[0]]
-    base["regulation"] = reg.name
+        return _amendment_unknown(ask, next(u for _, u in results if u))
+    if "no_regulation" in ask.d.uncovered:
+        return _no_regulation(ask)
+    reg = law.regulations[sorted(ask.d.in_force)[0]]
     req = Requirement(vessel, as_of, reg, False)
-    nautical = sorted(t for t in d.tables if ml.tables[t].kind == "nautical")
-    empty = {"alternatives": [], "functions": None}
+    base: dict[str, Any] = {"vessel": vessel.id, "as_of": as_of.isoformat(), "regulation": reg.name}
+    if ask.d.covered:
+        return _covered(ask, req, base)
+    ((reason, names),) = ask.d.uncovered.items()
+    req.answer = base | {"alternatives": [], "functions": None, "covered": False} | _UNCOVERED[reason](ask, req, sorted(names))
+    return req
 
-    def uncovered(**kw) -> Requirement:
-        req.answer = base | empty | {"covered": False} | kw
-        return req
 
-    if d.gaps:
-        gap = ml.rules[sorted(d.gaps)[0]]
-        extra: dict[str, Any] = {}
-        if gap.last_known:
-            extra["last_known"] = _last_known(law, ml, vessel, gap.last_known, temporary, lang)
-        return uncovered(provision=_cite(law, gap.provision), reason=gap.reason,
-                         provisions=[_cite(law, p) for p in gap.authority], **extra)
-    if not nautical:
-        authority = sorted({p for t in ml.tables.values() if t.regulation == reg.id for p in t.authority})
-        kind = ml.values.get(vessel.values.get("vesselKind", ""))
-        what = kind.label.get(lang, kind.id) if kind else "vessel"
-        return uncovered(reason=f"no table of the {reg.name} covers this vessel ({what})",
-                         provisions=[_cite(law, p) for p in authority])
-    if len(nautical) > 1:
-        return uncovered(reason="more than one table covers the vessel: " + ", ".join(_cite(law, ml.tables[t].provision) or t for t in nautical),
-                         provisions=sorted({_cite(law, p) for t in nautical for p in ml.tables[t].authority}))
-    table = ml.tables[nautical[0]]
-    req.table = table
-    if table.missing:
-        req.answer = _missing_table_answer(law, ml, base | empty, table, vessel, as_of, d, temporary, lang)
-        return req
-    rows = sorted((ml.rows[r] for r in d.rows if ml.rows[r].table == table.id), key=lambda r: (r.stufe or 0, r.id))
-    authority = [_cite(law, p) for p in table.authority]
-    if not rows:
-        return uncovered(provision=_cite(law, table.provision), table=table.id, provisions=authority, notes=list(table.notes),
-                         reason=f"no Stufe of the table of {_cite(law, table.provision)} covers the vessel")
-    if len(rows) > 1:
-        return uncovered(provision=_cite(law, table.provision), table=table.id, provisions=authority,
-                         reason=f"{len(rows)} rows of the table of {_cite(law, table.provision)} cover the vessel "
-                                f"(Stufen {', '.join(str(r.stufe) for r in rows)}); the text does not say which applies",
-                         rows=[{"stufe": r.stufe, "row": r.quoted} for r in rows], notes=list(table.notes))
-    row = rows[0]
-    req.row = row
-    column = d.columns.get(table.id)
-    alts = sorted((ml.alternatives[a] for a in d.alternatives if ml.alternatives[a].row == row.id), key=lambda a: a.order)
-    if not alts:
-        return uncovered(provision=_cite(law, table.provision), table=table.id, stufe=row.stufe, provisions=authority,
-                         reason=f"Stufe {row.stufe} of {_cite(law, table.provision)} has no column for the vessel's equipment standard")
+def _amendment_unknown(ask: _Ask, amendment: str) -> Requirement:
+    reg = ask.law.regulations.get(next(iter(ask.d.in_force), ""))
+    return Requirement(ask.vessel, ask.as_of, reg, False, answer={
+        "vessel": ask.vessel.id, "as_of": ask.as_of.isoformat(),
+        "regulation": reg.name if reg else None, "covered": False, "alternatives": [], "functions": None,
+        "reason": ask.say("crew.reason.amendment_unknown", date=ask.as_of.isoformat(),
+                          gazette=ask.ml.amendments[amendment].gazette),
+        "provisions": []})
+
+
+def _no_regulation(ask: _Ask) -> Requirement:
+    first = min(ask.law.regulations.values(), key=lambda r: r.in_force_from)
+    return Requirement(ask.vessel, ask.as_of, None, False, answer={
+        "vessel": ask.vessel.id, "as_of": ask.as_of.isoformat(),
+        "regulation": None, "covered": False, "alternatives": [], "functions": None,
+        "reason": ask.say("crew.reason.no_regulation", date=ask.as_of.isoformat(), first=first.name,
+                          since=first.in_force_from.isoformat()),
+        "provisions": []})
+
+
+# --- why a vessel is not covered: one function per reason the program derives, each the answer's fields ---------
+def _gap(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    gap = ask.ml.rules[names[0]]
+    assert isinstance(gap, CoverageGap)  # the program derives 'gap' only for a coverage gap
+    out: dict[str, Any] = {"provision": ask.cite(gap.provision), "reason": _text(gap.reason, ask.lang),
+                           "provisions": [ask.cite(p) for p in gap.authority]}
+    if gap.last_known:
+        out["last_known"] = _last_known(ask, gap.last_known)
+    return out
+
+
+def _no_table(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    reg = req.regulation
+    authority = sorted({p for t in ask.ml.tables.values() if t.regulation == reg.id for p in t.authority})
+    kind = ask.ml.values.get(ask.vessel.values.get("vesselKind", ""))
+    what = kind.label.get(ask.lang, kind.id) if kind else ask.say("crew.vessel")
+    return {"reason": ask.say("crew.reason.no_table", regulation=reg.name, kind=what),
+            "provisions": [ask.cite(p) for p in authority]}
+
+
+def _several_tables(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    tables = [ask.ml.tables[t] for t in names]
+    return {"reason": ask.say("crew.reason.several_tables", tables=", ".join(ask.cite(t.provision) or t.id for t in tables)),
+            "provisions": sorted({ask.cite(p) for t in tables for p in t.authority})}
+
+
+def _missing_table(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    table = req.table = ask.ml.tables[names[0]]
+    d, ml = ask.d, ask.ml
+    out: dict[str, Any] = {
+        "provision": ask.cite(table.provision), "table": table.id,
+        "reason": _text(table.reason, ask.lang) or ask.say("crew.reason.missing_table", table=table.label.get(ask.lang, table.id)),
+        "provisions": [ask.cite(p) for p in table.authority]}
+    known = [ml.rules[r] for r in sorted(d.rules)] + [ml.rules[s] for s in sorted(d.substitution_tables)]
+    known += [ml.rules[m] for m in sorted(d.effective)]
+    out["known_rules"] = [_rule_json(ask.law, r, ask.lang) for r in known]
+    if table.last_known:
+        out["last_known"] = _last_known(ask, table.last_known)
+    return out
+
+
+def _no_row(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    table = req.table = ask.ml.tables[names[0]]
+    return _table_fields(ask, table) | {"notes": list(table.notes),
+                                        "reason": ask.say("crew.reason.no_row", provision=ask.cite(table.provision))}
+
+
+def _several_rows(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    rows = sorted((ask.ml.rows[r] for r in names), key=lambda r: (r.stufe or 0, r.id))
+    table = req.table = ask.ml.tables[rows[0].table]
+    reason = ask.say("crew.reason.several_rows", n=len(rows), provision=ask.cite(table.provision),
+                     stufen=", ".join(str(r.stufe) for r in rows))
+    return _table_fields(ask, table) | {"reason": reason, "rows": [{"stufe": r.stufe, "row": r.quoted} for r in rows],
+                                        "notes": list(table.notes)}
+
+
+def _no_column(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    row = req.row = ask.ml.rows[names[0]]
+    table = req.table = ask.ml.tables[row.table]
+    return _table_fields(ask, table, row) | {
+        "reason": ask.say("crew.reason.no_column", stufe=row.stufe, provision=ask.cite(table.provision))}
+
+
+def _function_rows(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
+    req.table, req.row = ask.ml.tables[ask.d.table or ""], ask.ml.rows[ask.d.row or ""]
+    req.function_table = ask.ml.tables[names[0]]
+    frows = sorted((ask.ml.rows[r] for r in ask.d.function_rows), key=lambda r: r.id)
+    quoted = ask.say("crew.reason.function_rows.quoted", rows="; ".join(r.quoted for r in frows)) if frows else ""
+    return _table_fields(ask, req.table, req.row) | {
+        "reason": ask.say("crew.reason.function_rows", n=len(frows), provision=ask.cite(req.function_table.provision),
+                          rows=quoted)}
+
+
+def _table_fields(ask: _Ask, table: Table, row: Row | None = None) -> dict[str, Any]:
+    """The table (and Stufe) an uncovered answer names, with the provisions under which the authority decides."""
+    out: dict[str, Any] = {"provision": ask.cite(table.provision), "table": table.id}
+    if row is not None:
+        out["stufe"] = row.stufe
+    return out | {"provisions": [ask.cite(p) for p in table.authority]}
+
+
+_UNCOVERED = {"gap": _gap, "no_table": _no_table, "several_tables": _several_tables, "missing_table": _missing_table,
+              "no_row": _no_row, "several_rows": _several_rows, "no_column": _no_column, "function_rows": _function_rows}
+
+
+def _last_known(ask: _Ask, target: str) -> dict[str, Any] | None:
+    """The answer of the preceding regulation on its last day, as information only (never the answer)."""
+    law, ml = ask.law, ask.ml
+    owner = ml.tables[target].regulation if target in ml.tables else ml.rules[target].regulation or _rule_regulation(ml, target)
+    reg = law.regulations.get(owner or "")
+    if reg is None or reg.in_force_until is None:
+        return None
+    old = requirement(law, ml, ask.vessel, reg.in_force_until, ask.temporary, ask.lang).answer
+    old = {k: v for k, v in old.items() if k not in ("vessel", "last_known")}
+    return {"information_only": True,
+            "note": ask.say("crew.last_known", regulation=reg.name, until=reg.in_force_until.isoformat()),
+            "valid_until": reg.in_force_until.isoformat(), **old}
+
+
+def _rule_regulation(ml: ManningLaw, rule_id: str) -> str | None:
+    r = ml.rules[rule_id]
+    for t in r.tables:
+        return ml.tables[t].regulation
+    return None
+
+
+def _text(texts: dict[str, str], lang: str) -> str:
+    """A kb text in the answer's language (the kb gives each in German and English)."""
+    return texts.get(lang) or next(iter(texts.values()), "")
+
+
+# --- a covered vessel: the row, its alternatives, the functions, and the answer -----------------------------------
+def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
+    ml, d = ask.ml, ask.d
+    table = req.table = ml.tables[d.table or ""]
+    row = req.row = ml.rows[d.row or ""]
     req.covered = True
-    for i, a in enumerate(alts):
-        counts = {role: n for role, n in sorted(d.required.get(a.id, {}).items(), key=lambda rn: _role_order(law, rn[0])) if n > 0}
-        subs = [ml.rules[s] for s, alt in sorted(d.substitutions) if alt == a.id]
-        adjs = [ml.rules[m] for m, alt in sorted(d.adjusted) if alt == a.id and (m, alt) not in d.idle]
-        req.alternatives.append(AlternativeNeed(a.id, i, counts, dict(a.counts), subs, adjs))
-
-    # functions: the passenger-safety row and the function rules
-    ftables = sorted(t for t in d.tables if ml.tables[t].kind == "functions")
-    frows = sorted((ml.rows[r] for r in d.function_rows), key=lambda r: r.id)
-    notes: list[str] = list(table.notes) + list(row.notes)
-    functions: dict[str, Any] = {k: 0 for k in FUNCTION_KEYS}
-    provisions: dict[str, str] = {}
-    if ftables:
-        req.function_table = ml.tables[ftables[0]]
-        notes += list(req.function_table.notes)
-        if len(frows) != 1:
-            return uncovered(provision=_cite(law, table.provision), table=table.id, stufe=row.stufe, provisions=authority,
-                             reason=(f"{len(frows)} rows of the table of {_cite(law, req.function_table.provision)} cover the vessel"
-                                     + (f" ({'; '.join(r.quoted for r in frows)})" if frows else "")
-                                     + "; the passenger-safety functions cannot be determined"))
-        frow = frows[0]
-        for fn, n in frow.counts:
-            functions[fn] = n
-            provisions[fn] = _cite(law, frow.provision)
-            if n > 0:
-                req.functions.append(FunctionNeed(fn, n, _cite(law, frow.provision) or "", frow.table))
-    rules = sorted((ml.rules[r] for r in d.rules), key=lambda r: r.id)
-    req.rules = rules
-    engine = None
-    functions["FirstAid"] = 0
-    for flag in ANSWER_FLAGS:
-        functions[flag] = False
-    for r in rules:
-        if r.function_kind == "RequiredFunction":
-            functions[r.role] = True
-            provisions[r.role] = _cite(law, r.provision)
-        elif r.function_kind == "CountedFunction":
-            functions[r.role] = max(functions.get(r.role, 0), r.count)
-            provisions[r.role] = _cite(law, r.provision)
-        elif r.function_kind == "EngineQualification":
-            engine = r.role
-            provisions["engine"] = _cite(law, r.provision)
-        notes += list(r.notes)
-    functions["engine"] = engine
+    req.alternatives = _alternatives(ask, row)
+    if d.function_tables:
+        req.function_table = ml.tables[sorted(d.function_tables)[0]]
+    frow = ml.rows[sorted(d.function_rows)[0]] if req.function_table is not None else None
+    req.rules = sorted((ml.rules[r] for r in d.rules), key=lambda r: r.id)
+    functions, provisions, req.functions = _functions(ask, frow)
     req.delegations = [ml.rules[g] for g in sorted(d.delegations)]
     req.function_substitutions = [ml.rules[s] for s in sorted(d.substitution_tables) if ml.rules[s].tables
                                   and all(ml.tables[t].kind == "functions" for t in ml.rules[s].tables)]
     req.transitional = [ml.rules[x] for x in sorted(d.transitional)]
+    req.answer = base | _row_fields(ask, table, row) | _changes(ask, req) | {
+        "functions": functions,
+        "function_provisions": provisions,
+        "transitional": [{"provision": ask.cite(x.provision), "until": x.until.isoformat() if x.until else None,
+                          "relaxes": x.role, "covered": not x.missing, "reason": _text(x.reason, ask.lang)}
+                         for x in req.transitional],
+        "notes": _notes(ask, req, row),
+    }
+    if frow is not None:
+        req.answer["function_row"] = frow.quoted
+    return req
 
-    adjusted = sorted({m for m, _ in d.adjusted})
-    offered = sorted({m for m, _ in d.offered})
-    case_ids = [c for c in row.cases if c in d.cases]
-    why = [line for c in case_ids for line in explain_case(ml, vessel, ml.cases[c], lang)]
-    notes = [n for c in case_ids for n in ml.cases[c].notes] + notes
-    req.answer = base | {
+
+def _alternatives(ask: _Ask, row: Row) -> list[AlternativeNeed]:
+    """The alternatives of the covering row in the vessel's column, after the adjustments and with the substitutions
+    that reach each."""
+    ml, d, law = ask.ml, ask.d, ask.law
+    alts = sorted((ml.alternatives[a] for a in d.alternatives if ml.alternatives[a].row == row.id), key=lambda a: a.order)
+    out = []
+    for i, a in enumerate(alts):
+        counts = {role: n for role, n in sorted(d.required.get(a.id, {}).items(), key=lambda rn: _role_order(law, rn[0])) if n > 0}
+        subs = [ml.rules[s] for s, alt in sorted(d.substitutions) if alt == a.id]
+        adjs = [ml.rules[m] for m, alt in sorted(d.adjusted) if alt == a.id and (m, alt) not in d.idle]
+        out.append(AlternativeNeed(a.id, i, counts, dict(a.counts), subs, adjs))
+    return out
+
+
+def _functions(ask: _Ask, frow: Row | None) -> tuple[dict[str, Any], dict[str, str | None], list[FunctionNeed]]:
+    """The answer's `functions` object and the provision of each entry: the passenger-safety row's counts, then what
+    the program merged from the function rules (flags, largest counts, the engine), in the order of the rules."""
+    d = ask.d
+    functions: dict[str, Any] = {k: 0 for k in FUNCTION_KEYS}
+    provisions: dict[str, str | None] = {}
+    needs: list[FunctionNeed] = []
+    for fn, n in frow.counts if frow is not None else ():
+        functions[fn] = n
+        provisions[fn] = ask.cite(frow.provision)
+        if n > 0:
+            needs.append(FunctionNeed(fn, n, ask.cite(frow.provision) or "", frow.table))
+    functions["FirstAid"] = 0
+    for flag in ANSWER_FLAGS:
+        functions[flag] = False
+    engine = None
+    merged = [(rule, fn, "required") for fn, rule in d.function_required] + [(rule, fn, "counted") for fn, rule in d.function_counted]
+    for rule, name, how in sorted(merged + [(rule, role, "engine") for role, rule in d.engines]):
+        if how == "engine":
+            engine, name = name, "engine"
+        else:
+            functions[name] = True if how == "required" else d.function_counts[name]
+        provisions[name] = ask.cite(ask.ml.rules[rule].provision)
+    functions["engine"] = engine
+    return functions, provisions, needs
+
+
+def _row_fields(ask: _Ask, table: Table, row: Row) -> dict[str, Any]:
+    """The covering row: its provision, Stufe and quoted text, why it covers the vessel, and the column."""
+    case_ids = [c for c in row.cases if c in ask.d.cases]
+    return {
         "covered": True,
-        "provision": _cite(law, table.provision),
+        "provision": ask.cite(table.provision),
         "table": table.id,
         "stufe": row.stufe,
         "row": row.quoted,
-        "why": why,
-        "conditions": [c for cid in case_ids for c in _condition_json(ml, vessel, ml.cases[cid])],
-        "standard": column,
-        "alternatives": [a.counts for a in req.alternatives],
-        "table_alternatives": [{k: v for k, v in sorted(a.table_counts.items(), key=lambda rn: _role_order(law, rn[0]))}
-                               for a in req.alternatives],
-        "adjustments": [_rule_json(law, ml.rules[m], lang) | {
-            "alternatives": [a.index for a in req.alternatives if (m, a.id) in d.adjusted],
-            "no_effect_on": [a.index for a in req.alternatives if (m, a.id) in d.idle]} for m in adjusted],
-        "temporary_reductions_available": [_rule_json(law, ml.rules[m], lang) | {
-            "alternatives": [a.index for a in req.alternatives if (m, a.id) in d.offered]} for m in offered],
-        "substitutions": [_rule_json(law, s, lang) | {"alternatives": [a.index for a in req.alternatives if s in a.substitutions]}
-                          for s in _unique(s for a in req.alternatives for s in a.substitutions)]
-                         + [_rule_json(law, s, lang) for s in req.function_substitutions],
-        "functions": functions,
-        "function_provisions": provisions,
-        "transitional": [{"provision": _cite(law, x.provision), "until": x.until.isoformat() if x.until else None,
-                          "relaxes": x.role, "covered": not x.missing, "reason": x.reason} for x in req.transitional],
-        "notes": _unique(notes),
+        "why": [line for c in case_ids for line in explain_case(ask.ml, ask.vessel, ask.ml.cases[c], ask.lang)],
+        "conditions": [c for cid in case_ids for c in _condition_json(ask.ml, ask.vessel, ask.ml.cases[cid])],
+        "standard": ask.d.columns.get(table.id),
     }
+
+
+def _changes(ask: _Ask, req: Requirement) -> dict[str, Any]:
+    """The alternatives as the table gives them and after the reductions, additions and substitutions that reach them."""
+    law, ml, d, lang, alts = ask.law, ask.ml, ask.d, ask.lang, req.alternatives
+    return {
+        "alternatives": [a.counts for a in alts],
+        "table_alternatives": [{k: v for k, v in sorted(a.table_counts.items(), key=lambda rn: _role_order(law, rn[0]))}
+                               for a in alts],
+        "adjustments": [_rule_json(law, ml.rules[m], lang) | {
+            "alternatives": [a.index for a in alts if (m, a.id) in d.adjusted],
+            "no_effect_on": [a.index for a in alts if (m, a.id) in d.idle]} for m in sorted({m for m, _ in d.adjusted})],
+        "temporary_reductions_available": [_rule_json(law, ml.rules[m], lang) | {
+            "alternatives": [a.index for a in alts if (m, a.id) in d.offered]} for m in sorted({m for m, _ in d.offered})],
+        "substitutions": [_rule_json(law, s, lang) | {"alternatives": [a.index for a in alts if s in a.substitutions]}
+                          for s in _unique(s for a in alts for s in a.substitutions)]
+                         + [_rule_json(law, s, lang) for s in req.function_substitutions],
+    }
+
+
+def _notes(ask: _Ask, req: Requirement, row: Row) -> list[str]:
+    """The readings and notes of the cases, the table, the row, the passenger-safety table and the rules, once each."""
+    notes = list(req.table.notes if req.table else ()) + list(row.notes)
     if req.function_table is not None:
-        req.answer["function_row"] = frows[0].quoted
-    return req
+        notes += list(req.function_table.notes)
+    notes += [n for r in req.rules for n in r.notes]
+    return _unique([n for c in row.cases if c in ask.d.cases for n in ask.ml.cases[c].notes] + notes)
 
 
 def _unique(items) -> list:

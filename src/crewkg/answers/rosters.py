@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ManningLaw, Rule
+from crewkg.law.manning import FunctionRule, ManningLaw, Substitution
 from crewkg.law.statute import Law
+from crewkg.messages.sections import section
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import completed_years
 from crewkg.rules.manning import AlternativeNeed, Requirement
@@ -34,52 +35,11 @@ COST_HIERARCHY, COST_SUBSTITUTION = 1, 10
 #: weight of filling a slot, times the rank of its role, so that unfilled slots are the lowest ones
 SLOT_WEIGHT = 1000
 
-W = {
-    "de": {
-        "position": "{role}: Inhaberin bzw. Inhaber eines Befähigungszeugnisses als {role}",
-        "higher": " oder einer höheren Funktion ({roles})",
-        "subst": "; oder {by}",
-        "age": "mindestens {n} Jahre alt",
-        "year": "mindestens im {n}. Lehrjahr",
-        "days": "mindestens {n} Tage Fahrzeit",
-        "function": "{role}: eine Person mit dieser Befähigung",
-        "combinable": " (auch ein Mitglied der Decksmannschaft{exc})",
-        "except": " außer der bzw. dem vorgeschriebenen {role}",
-        "alone": " (keine nautische Funktion zugleich)",
-        "qualification": "noch {n} Besatzungsmitglied(er) mit der Befähigung {role}",
-        "accepts": " oder {items}",
-        "at_least": "einem Befähigungszeugnis mindestens als {role}",
-        "required_of": "die bzw. der vorgeschriebene {of} muss {role} sein",
-        "lacks_age": "{have} Jahre alt, mindestens {n} nötig (erreicht am {on})",
-        "lacks_age_unknown": "Geburtsdatum fehlt (mindestens {n} Jahre nötig)",
-        "lacks_year": "im {have}. Lehrjahr, mindestens im {n}. nötig",
-        "lacks_days": "{have} Tage Fahrzeit, mindestens {n} nötig",
-        "lacks_role": "ist nicht {role}",
-        "or": " oder ",
-    },
-    "en": {
-        "position": "{role}: a holder of a certificate as {role}",
-        "higher": " or of a higher role ({roles})",
-        "subst": "; or {by}",
-        "age": "aged at least {n}",
-        "year": "at least in apprenticeship year {n}",
-        "days": "with at least {n} days of sailing time",
-        "function": "{role}: a person with this qualification",
-        "combinable": " (may be a member of the deck crew{exc})",
-        "except": " other than the prescribed {role}",
-        "alone": " (holding no nautical position as well)",
-        "qualification": "{n} more crew member(s) qualified as {role}",
-        "accepts": " or {items}",
-        "at_least": "a certificate at least as {role}",
-        "required_of": "the prescribed {of} must be {role}",
-        "lacks_age": "aged {have}, at least {n} needed (reached on {on})",
-        "lacks_age_unknown": "birth date missing (at least {n} years needed)",
-        "lacks_year": "in apprenticeship year {have}, at least {n} needed",
-        "lacks_days": "{have} days of sailing time, at least {n} needed",
-        "lacks_role": "is not {role}",
-        "or": " or ",
-    },
-}
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The roster check's wording in one language (the `crew.roster.` section of the message catalogue)."""
+    return section("crew.roster.", lang)
 
 
 @dataclass
@@ -89,7 +49,7 @@ class Slot:
     role: str
     provision: str
     rank: int
-    substitutions: list[Rule] = field(default_factory=list)
+    substitutions: list[Substitution] = field(default_factory=list)
     anchored: bool = False  # a position whose holder the text excludes from functions or qualifications
     whole: bool = False  # a function that cannot be held besides a position
 
@@ -136,7 +96,7 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
     return out
 
 
-def _conditions(s: Rule, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
+def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
     """What a would-be substitute lacks, as (template, values); empty when the substitution's conditions hold."""
     lacks: list[tuple[str, dict[str, Any]]] = []
     if s.min_age is not None:
@@ -185,7 +145,7 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
     return out
 
 
-def _function_options(slot: Slot, people: People, subs: list[Rule]) -> list[Option]:
+def _function_options(slot: Slot, people: People, subs: list[Substitution]) -> list[Option]:
     out = []
     for pid in people.persons:
         if slot.role in people.functions[pid]:
@@ -383,7 +343,7 @@ def _label(law: Law, role: str, lang: str) -> str:
 def _fill_with(law: Law, ml: ManningLaw, req: Requirement, slot: Slot, people: People, combinable: tuple[bool, set[str]] | None,
                lang: str) -> tuple[str, dict[str, Any]]:
     """What kind of person would fill an open slot, in words and as data (certificates, substitutions)."""
-    t = W[lang]
+    t = _words(lang)
     role = _label(law, slot.role, lang)
     if slot.kind == "position":
         higher = sorted((r for r, under in people.below.items() if slot.role in under), key=lambda r: law.terms[r].order if r in law.terms else 0)
@@ -413,8 +373,8 @@ def _fill_with(law: Law, ml: ManningLaw, req: Requirement, slot: Slot, people: P
     return text, {"roles": [slot.role, *(s.by for s in subs)], "combinable_with_position": ok}
 
 
-def _qualification_text(law: Law, q: dict[str, Any], rule: Rule, lang: str) -> str:
-    t = W[lang]
+def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: str) -> str:
+    t = _words(lang)
     missing = max(q["needed"] - len(q["have"]), 0)
     if rule.required_of_role and missing == 0:
         return t["required_of"].format(of=_label(law, rule.required_of_role, lang), role=_label(law, rule.role, lang))
@@ -435,8 +395,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
     if not req.covered:
-        return {"satisfied": None, "reason": "the minimum crew is not covered (see 'reason'), so the roster cannot be checked",
-                "assignment": {}, "missing": []}
+        return {"satisfied": None, "reason": _words(lang)["not_covered"], "assignment": {}, "missing": []}
     as_of = req.as_of
     people = _people(law, persons, as_of)
     attempts: list[tuple[Attempt, dict[str, list]]] = []
@@ -445,7 +404,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         attempts.append((_attempts(law, req, alt, people, as_of, near), near))
     done = [a for a in attempts if a[0].complete()]
     chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))
-    t = W[lang]
+    t = _words(lang)
     assignment: dict[str, list[str]] = {}
     details = []
     for slot in chosen.slots:
@@ -491,7 +450,8 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     if missing and all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
         x = relaxed[missing[0]["role"]]
         satisfied = None
-        answer["reason"] = x.reason + f"; the roster lacks only what that rule may replace, so it cannot be judged until {x.until.isoformat() if x.until else ''}"
+        reason = x.reason.get(lang) or next(iter(x.reason.values()), "")
+        answer["reason"] = t["transitional"].format(reason=reason, until=x.until.isoformat() if x.until else "")
         for m in missing:
             m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
                                  "covered": False}

@@ -132,7 +132,7 @@ class ManningDataError(ValueError):
 # ------------------------------------------------------------------------------------------------------------------
 # The compiled manning law
 # ------------------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Condition:
     id: str
     attribute: str
@@ -140,7 +140,7 @@ class Condition:
     value: Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Case:
     id: str
     provision: str | None
@@ -151,7 +151,7 @@ class Case:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Table:
     id: str
     kind: str  # nautical | functions
@@ -160,13 +160,13 @@ class Table:
     regulation: str
     cases: tuple[str, ...]
     missing: bool = False
-    reason: str = ""
+    reason: dict[str, str] = field(default_factory=dict)  # language -> why the table is not in the sources
     authority: tuple[str, ...] = ()
     last_known: str | None = None
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Row:
     id: str
     table: str
@@ -178,7 +178,7 @@ class Row:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Alternative:
     id: str
     row: str
@@ -187,48 +187,96 @@ class Alternative:
     counts: tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rule:
-    """A rule beside the tables: adjustment, substitution, function rule, delegation, gap or transitional rule."""
+    """What every rule beside the tables has; one record type per kind below adds what that kind says."""
 
     id: str
     kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | TransitionalRule | LighterEquivalence
     provision: str
     label: dict[str, str]
-    tables: tuple[str, ...] = ()
-    cases: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()  # appliesToTable
+    cases: tuple[str, ...] = ()  # appliesWhen
+    regulation: str | None = None  # inRegulation
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Adjustment(Rule):
+    """A reduction or an addition: a role's count changes by `change` in the cells named (all cells when none)."""
+
+    role: str | None = None  # adjustsRole
     cells: tuple[tuple[int, str], ...] = ()
-    role: str | None = None  # adjustsRole | replacesRole | requiresFunction | relaxesFunction
-    by: str | None = None  # byRole
     change: int = 0
     temporary: bool = False
     base_standard: str | None = None
     supersedes: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Substitution(Rule):
+    """Who may take a prescribed place (`role`) instead: `by`, under the conditions given."""
+
+    role: str | None = None  # replacesRole
+    by: str | None = None
+    cells: tuple[tuple[int, str], ...] = ()
     max_per_alternative: int | None = None
     min_age: int | None = None
     min_apprenticeship_year: int | None = None
     min_fahrzeit_days: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FunctionRule(Rule):
+    """A qualification the crew must hold (engine, first aid, LNG): `count` members with `role`."""
+
+    role: str | None = None  # requiresFunction
     count: int = 0
     accepts_functions: tuple[str, ...] = ()
     accepts_at_least: str | None = None
     required_of_role: str | None = None
     except_role: str | None = None
+    function_kind: str | None = None  # one of FUNCTION_KINDS
+
+
+@dataclass(frozen=True, kw_only=True)
+class FunctionDelegation(Rule):
+    """Who may perform a passenger-safety function besides a position."""
+
     functions: tuple[str, ...] = ()  # delegatesFunction
     when_crew_size: int | None = None
-    regulation: str | None = None
-    reason: str = ""
+    except_role: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageGap(Rule):
+    """A provision the sources lack that governs the vessels in its cases."""
+
+    reason: dict[str, str] = field(default_factory=dict)  # language -> why the sources do not decide
     authority: tuple[str, ...] = ()
     last_known: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransitionalRule(Rule):
+    """A rule that relaxes a function (`role`) until a date."""
+
+    role: str | None = None  # relaxesFunction
     until: date | None = None
     missing: bool = False
+    reason: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LighterEquivalence(Rule):
+    """Lighters in line that count as one (SchBesV 2004 § 13 Abs. 1 footnote *2)."""
+
     max_length: float | None = None
     max_breadth: float | None = None
     quoted: str = ""
-    notes: tuple[str, ...] = ()
-    function_kind: str | None = None  # FunctionRule only: one of FUNCTION_KINDS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Amendment:
     id: str
     label: dict[str, str]
@@ -239,7 +287,7 @@ class Amendment:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Attribute:
     """A vessel attribute: its property id, record key, German/English label and value type."""
 
@@ -250,7 +298,7 @@ class Attribute:
     range: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Value:
     """An individual a record names by token: a vessel kind, a kind of waters, an equipment standard."""
 
@@ -261,7 +309,7 @@ class Value:
     requires: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ManningLaw:
     version: str
     tables: dict[str, Table]
@@ -314,6 +362,17 @@ def _compile(g, version: str) -> ManningLaw:
     r = GraphReader(g)
     labels, one, opt, many, num, text, notes = r.labels, r.one, r.opt, r.many, r.value, r.text, r.notes
 
+    def texts(s, p) -> dict[str, str]:
+        """A language-tagged text per language (untagged counts as German); a language without one falls back to the
+        other, so an answer always has the text the kb gives."""
+        out: dict[str, str] = {}
+        for o in g.objects(s, p):
+            out.setdefault(getattr(o, "language", None) or "de", str(o))
+        for a, b in (("de", "en"), ("en", "de")):
+            if a not in out and b in out:
+                out[a] = out[b]
+        return out
+
     def counts(s) -> tuple[tuple[str, int], ...]:
         out = []
         for rc in g.objects(s, M.hasRoleCount):
@@ -333,32 +392,34 @@ def _compile(g, version: str) -> ManningLaw:
                 v = one(c, M.requiredValue)
                 value = ("true" if v.toPython() else "false") if isinstance(v, Literal) and v.datatype == XSD.boolean else (
                     str(v) if isinstance(v, Literal) else local(v))
-                conds.append(Condition(cid, attr, "is", value))
+                conds.append(Condition(id=cid, attribute=attr, op="is", value=value))
             for p, op in ((M.atLeast, "ge"), (M.greaterThan, "gt"), (M.atMost, "le"), (M.lessThan, "lt")):
                 v = one(c, p)
                 if v is not None:
-                    conds.append(Condition(f"{cid}{op}", attr, op, float(v.toPython())))
-        cases[local(s)] = Case(local(s), opt(s, _CREW("provision")), tuple(conds), labels(s),
-                               opt(s, M.introducedBy), opt(s, M.replacedBy), notes(s))
+                    conds.append(Condition(id=f"{cid}{op}", attribute=attr, op=op, value=float(v.toPython())))
+        cases[local(s)] = Case(id=local(s), provision=opt(s, _CREW("provision")), conditions=tuple(conds), label=labels(s),
+                               introduced_by=opt(s, M.introducedBy), replaced_by=opt(s, M.replacedBy), notes=notes(s))
 
     tables: dict[str, Table] = {}
     for cls, kind in ((M.NauticalTable, "nautical"), (M.SafetyFunctionTable, "functions")):
         for s in g.subjects(RDF.type, cls):
             tables[local(s)] = Table(
-                local(s), kind, labels(s), opt(s, _CREW("provision")) or "", opt(s, _CREW("inRegulation")) or "",
-                many(s, M.appliesWhen), bool(num(s, M.notInSources)), text(s, M.reason), many(s, M.authorityDecidesUnder),
-                opt(s, M.lastKnown), notes(s))
+                id=local(s), kind=kind, label=labels(s), provision=opt(s, _CREW("provision")) or "",
+                regulation=opt(s, _CREW("inRegulation")) or "", cases=many(s, M.appliesWhen),
+                missing=bool(num(s, M.notInSources)), reason=texts(s, M.reason), authority=many(s, M.authorityDecidesUnder),
+                last_known=opt(s, M.lastKnown), notes=notes(s))
 
     rows: dict[str, Row] = {}
     for s in g.subjects(RDF.type, M.TableRow):
         st = num(s, M.stufe)
-        rows[local(s)] = Row(local(s), opt(s, M.inTable) or "", opt(s, _CREW("provision")) or "", text(s, M.quotedText),
-                             many(s, M.appliesWhen), None if st is None else int(st), counts(s), notes(s))
+        rows[local(s)] = Row(id=local(s), table=opt(s, M.inTable) or "", provision=opt(s, _CREW("provision")) or "",
+                             quoted=text(s, M.quotedText), cases=many(s, M.appliesWhen), stufe=None if st is None else int(st),
+                             counts=counts(s), notes=notes(s))
 
     alternatives: dict[str, Alternative] = {}
     for s in g.subjects(RDF.type, M.CrewAlternative):
-        alternatives[local(s)] = Alternative(local(s), opt(s, M.ofRow) or "", opt(s, M.forStandard) or "",
-                                             int(num(s, _CREW("statuteOrder")) or 1), counts(s))
+        alternatives[local(s)] = Alternative(id=local(s), row=opt(s, M.ofRow) or "", standard=opt(s, M.forStandard) or "",
+                                             order=int(num(s, _CREW("statuteOrder")) or 1), counts=counts(s))
 
     rules: dict[str, Rule] = {}
     kinds = {M.Reduction: "Reduction", M.Addition: "Addition", M.Substitution: "Substitution", M.FunctionRule: "FunctionRule",
@@ -366,31 +427,14 @@ def _compile(g, version: str) -> ManningLaw:
              M.LighterEquivalence: "LighterEquivalence"}
     for cls, kind in kinds.items():
         for s in g.subjects(RDF.type, cls):
-            cells = tuple(sorted((int(num(c, M.stufe)), opt(c, M.forStandard) or "") for c in g.objects(s, M.appliesToCell)))
-
-            def ival(p, s=s):
-                v = num(s, p)
-                return None if v is None else int(v)
-
-            role = opt(s, M.adjustsRole) or opt(s, M.replacesRole) or opt(s, M.requiresFunction) or opt(s, M.relaxesFunction)
-            until = one(s, _CREW("inForceUntil"))
-            length, breadth = num(s, M.maxGroupLength), num(s, M.maxGroupBreadth)
-            rules[local(s)] = Rule(
-                local(s), kind, opt(s, _CREW("provision")) or "", labels(s), many(s, M.appliesToTable), many(s, M.appliesWhen),
-                cells, role, opt(s, M.byRole), ival(M.changeBy) or 0, bool(num(s, M.temporary)), opt(s, M.baseStandard),
-                opt(s, M.supersedes), ival(M.maxPerAlternative), ival(M.substituteMinimumAge),
-                ival(M.substituteMinimumApprenticeshipYear), ival(M.substituteMinimumFahrzeitDays), ival(M.count) or 0,
-                many(s, M.acceptsFunction), opt(s, M.acceptsQualificationAtLeast), opt(s, M.requiredOfRole),
-                opt(s, M.exceptRequiredRole), many(s, M.delegatesFunction), ival(M.whenNauticalCrewSize),
-                opt(s, _CREW("inRegulation")), text(s, M.reason), many(s, M.authorityDecidesUnder), opt(s, M.lastKnown),
-                as_date(until), bool(num(s, M.notInSources)), None if length is None else float(length),
-                None if breadth is None else float(breadth), text(s, M.quotedText), notes(s),
-                _function_kind(local(s), opt(s, M.functionKind)) if kind == "FunctionRule" else None)
+            rules[local(s)] = _RULE_READERS[kind](s, _RuleFields(r=r, M=M, s=s, kind=kind, texts=texts))
 
     amendments: dict[str, Amendment] = {}
     for s in g.subjects(RDF.type, M.Amendment):
-        amendments[local(s)] = Amendment(local(s), labels(s), text(s, _CREW("gazette")), as_date(one(s, _CREW("inForceFrom"))),
-                                         as_date(one(s, M.inForceFromEarliest)), as_date(one(s, M.inForceFromLatest)), notes(s))
+        amendments[local(s)] = Amendment(id=local(s), label=labels(s), gazette=text(s, _CREW("gazette")),
+                                         in_force_from=as_date(one(s, _CREW("inForceFrom"))),
+                                         earliest=as_date(one(s, M.inForceFromEarliest)),
+                                         latest=as_date(one(s, M.inForceFromLatest)), notes=notes(s))
 
     attributes: dict[str, Attribute] = {}
     for s, key in g.subject_objects(M.recordKey):
@@ -408,20 +452,114 @@ def _compile(g, version: str) -> ManningLaw:
             typ = "litera" if local(s) == "s1Unmet" else "string"
         else:
             typ = "term"
-        attributes[local(s)] = Attribute(local(s), str(key), labels(s), typ, None if rng is None else local(rng))
+        attributes[local(s)] = Attribute(id=local(s), key=str(key), label=labels(s), type=typ,
+                                         range=None if rng is None else local(rng))
 
     values: dict[str, Value] = {}
     for cls in (M.VesselKind, M.Waters, M.EquipmentStandard):
         for s in g.subjects(RDF.type, cls):
-            values[local(s)] = Value(local(s), str(one(s, M.recordKey)), local(cls), labels(s), many(s, M.requiresAttribute))
+            values[local(s)] = Value(id=local(s), key=str(one(s, M.recordKey)), cls=local(cls), label=labels(s),
+                                     requires=many(s, M.requiresAttribute))
 
     # the literae of the S1 definition that a record may list as unmet (SchBesV 2004 § 11 Abs. 1 Z 1 lit. a–m)
     s1_defs = set(g.objects(_CREW("S1"), _CREW("provision")))
     literae = sorted({str(one(p, _CREW("litera"))) for p in g.subjects(_CREW("partOf"), None)
                       if one(p, _CREW("partOf")) in s1_defs and one(p, _CREW("litera")) is not None})
     provision_litera = {local(p): str(lit) for p, lit in g.subject_objects(_CREW("litera"))}
-    return ManningLaw(version, tables, rows, alternatives, cases, rules, amendments, attributes, values, tuple(literae),
-                      provision_litera)
+    return ManningLaw(version=version, tables=tables, rows=rows, alternatives=alternatives, cases=cases, rules=rules,
+                      amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
+                      provision_litera=provision_litera)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _RuleFields:
+    """Reads one rule's properties from the kb graph: the shared fields and each kind's own."""
+
+    r: Any  # law.reading.GraphReader
+    M: Any
+    s: Any
+    kind: str
+    texts: Any
+
+    def common(self) -> dict[str, Any]:
+        r, M, s = self.r, self.M, self.s
+        return {"id": _local(s), "kind": self.kind, "provision": r.opt(s, _CREW("provision")) or "", "label": r.labels(s),
+                "tables": r.many(s, M.appliesToTable), "cases": r.many(s, M.appliesWhen),
+                "regulation": r.opt(s, _CREW("inRegulation")), "notes": r.notes(s)}
+
+    def integer(self, p) -> int | None:
+        v = self.r.value(self.s, p)
+        return None if v is None else int(v)
+
+    def real(self, p) -> float | None:
+        v = self.r.value(self.s, p)
+        return None if v is None else float(v)
+
+    def cells(self) -> tuple[tuple[int, str], ...]:
+        r, M = self.r, self.M
+        return tuple(sorted((int(r.value(c, M.stufe)), r.opt(c, M.forStandard) or "") for c in r.g.objects(self.s, M.appliesToCell)))
+
+    def opt(self, p) -> str | None:
+        return self.r.opt(self.s, p)
+
+
+def _adjustment(s, f: _RuleFields) -> Adjustment:
+    M = f.M
+    return Adjustment(**f.common(), role=f.opt(M.adjustsRole), cells=f.cells(), change=f.integer(M.changeBy) or 0,
+                      temporary=bool(f.r.value(s, M.temporary)), base_standard=f.opt(M.baseStandard),
+                      supersedes=f.opt(M.supersedes))
+
+
+def _substitution(s, f: _RuleFields) -> Substitution:
+    M = f.M
+    return Substitution(**f.common(), role=f.opt(M.replacesRole), by=f.opt(M.byRole), cells=f.cells(),
+                        max_per_alternative=f.integer(M.maxPerAlternative), min_age=f.integer(M.substituteMinimumAge),
+                        min_apprenticeship_year=f.integer(M.substituteMinimumApprenticeshipYear),
+                        min_fahrzeit_days=f.integer(M.substituteMinimumFahrzeitDays))
+
+
+def _function_rule(s, f: _RuleFields) -> FunctionRule:
+    M = f.M
+    return FunctionRule(**f.common(), role=f.opt(M.requiresFunction), count=f.integer(M.count) or 0,
+                        accepts_functions=f.r.many(s, M.acceptsFunction), accepts_at_least=f.opt(M.acceptsQualificationAtLeast),
+                        required_of_role=f.opt(M.requiredOfRole), except_role=f.opt(M.exceptRequiredRole),
+                        function_kind=_function_kind(_local(s), f.opt(M.functionKind)))
+
+
+def _delegation(s, f: _RuleFields) -> FunctionDelegation:
+    M = f.M
+    return FunctionDelegation(**f.common(), functions=f.r.many(s, M.delegatesFunction),
+                              when_crew_size=f.integer(M.whenNauticalCrewSize), except_role=f.opt(M.exceptRequiredRole))
+
+
+def _gap(s, f: _RuleFields) -> CoverageGap:
+    M = f.M
+    return CoverageGap(**f.common(), reason=f.texts(s, M.reason), authority=f.r.many(s, M.authorityDecidesUnder),
+                       last_known=f.opt(M.lastKnown))
+
+
+def _transitional(s, f: _RuleFields) -> TransitionalRule:
+    M = f.M
+    until = f.r.one(s, _CREW("inForceUntil"))
+    return TransitionalRule(**f.common(), role=f.opt(M.relaxesFunction), until=None if until is None else until.toPython(),
+                            missing=bool(f.r.value(s, M.notInSources)), reason=f.texts(s, M.reason))
+
+
+def _equivalence(s, f: _RuleFields) -> LighterEquivalence:
+    M = f.M
+    return LighterEquivalence(**f.common(), max_length=f.real(M.maxGroupLength), max_breadth=f.real(M.maxGroupBreadth),
+                              quoted=f.r.text(s, M.quotedText))
+
+
+_RULE_READERS = {"Reduction": _adjustment, "Addition": _adjustment, "Substitution": _substitution,
+                 "FunctionRule": _function_rule, "FunctionDelegation": _delegation, "CoverageGap": _gap,
+                 "TransitionalRule": _transitional, "LighterEquivalence": _equivalence}
+
+
+def _local(s) -> str:
+    from crewkg.law.namespaces import local
+
+    return local(s)
 
 
 def _function_kind(rule_id: str, kind: str | None) -> str:

@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import ManningLaw, Row, Rule, Table
+from crewkg.law.manning import (
+    Adjustment,
+    FunctionDelegation,
+    FunctionRule,
+    ManningLaw,
+    Row,
+    Substitution,
+    Table,
+    TransitionalRule,
+)
 from crewkg.law.statute import Law, Regulation
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -94,6 +103,47 @@ sub_reaches(V, S, A) <= sub_applies(V, S) & alternative(V, A) & alt_table(A, T) 
 delegation_applies(V, G) <= delegation_table(G, T) & table_applies(V, T)
 transitional_applies(V, X) <= transitional_table(X, T) & table_applies(V, T) & today(D) & transitional_until(X, U) & (D <= U)
 
+# RULE verdict — whether the vessel is covered, and if not the one reason why, in the order the answer checks them:
+# no regulation in force, a gap in the sources, no nautical table, more than one, a table the sources lack, no row,
+# several rows, no column for the vessel's equipment standard, not exactly one row of the passenger-safety table
+regime(V) <= vessel(V) & in_force(Reg)
+uncovered(V, 'no_regulation', '') <= vessel(V) & ~regime(V)
+has_gap(V) <= gap_applies(V, G)
+uncovered(V, 'gap', G) <= gap_applies(V, G)
+nautical(V, T) <= table_applies(V, T) & ~table_functions(T) & ~has_gap(V)
+has_nautical(V) <= nautical(V, T)
+(n_nautical[V] == len_(T)) <= nautical(V, T)
+uncovered(V, 'no_table', '') <= regime(V) & ~has_gap(V) & ~has_nautical(V)
+uncovered(V, 'several_tables', T) <= nautical(V, T) & (n_nautical[V] == N) & (N > 1)
+the_table(V, T) <= nautical(V, T) & (n_nautical[V] == N) & (N == 1)
+uncovered(V, 'missing_table', T) <= the_table(V, T) & table_missing(T)
+open_table(V, T) <= the_table(V, T) & ~table_missing(T)
+covering_row(V, R) <= open_table(V, T) & row_applies(V, R) & row_table(R, T)
+has_row(V) <= covering_row(V, R)
+(n_rows[V] == len_(R)) <= covering_row(V, R)
+uncovered(V, 'no_row', T) <= open_table(V, T) & ~has_row(V)
+uncovered(V, 'several_rows', R) <= covering_row(V, R) & (n_rows[V] == N) & (N > 1)
+the_row(V, R) <= covering_row(V, R) & (n_rows[V] == N) & (N == 1)
+has_column(V) <= the_row(V, R) & alternative(V, A) & alt_row(A, R)
+uncovered(V, 'no_column', R) <= the_row(V, R) & ~has_column(V)
+function_table(V, T) <= table_applies(V, T) & table_functions(T)
+has_function_table(V) <= function_table(V, T)
+(n_function_rows[V] == len_(R)) <= function_row(V, R)
+one_function_row(V) <= function_row(V, R) & (n_function_rows[V] == N) & (N == 1)
+uncovered(V, 'function_rows', T) <= the_row(V, R) & has_column(V) & function_table(V, T) & ~one_function_row(V)
+covered(V) <= the_row(V, R) & has_column(V) & ~has_function_table(V)
+covered(V) <= the_row(V, R) & has_column(V) & one_function_row(V)
+
+# RULE function-merge — what the function rules add to the answer's functions object: a flag for a required function,
+# the largest count of a counted function (the passenger-safety row's count or a rule's), the engine qualification
+function_required(V, Fn, F) <= rule_applies(V, F) & rule_kind(F, 'RequiredFunction') & rule_role(F, Fn)
+function_counted(V, Fn, F) <= rule_applies(V, F) & rule_kind(F, 'CountedFunction') & rule_role(F, Fn)
+function_source(V, Fn, N) <= function_counted(V, Fn, F) & rule_count(F, N)
+function_source(V, Fn, N) <= one_function_row(V) & function_row(V, R) & row_count(R, Fn, N)
+(function_max[V, Fn] == max_(N, order_by=N)) <= function_source(V, Fn, N)
+function_count(V, Fn, N) <= function_source(V, Fn, X) & (function_max[V, Fn] == N)
+engine(V, Role, F) <= rule_applies(V, F) & rule_kind(F, 'EngineQualification') & rule_role(F, Role)
+
 # One query for everything
 derived(V, 'in_force', Reg, '', 0) <= vessel(V) & in_force(Reg)
 derived(V, 'table', T, '', 0) <= table_applies(V, T)
@@ -113,6 +163,15 @@ derived(V, 'substitution', S, A, 0) <= sub_reaches(V, S, A)
 derived(V, 'substitution_table', S, '', 0) <= sub_applies(V, S)
 derived(V, 'delegation', G, '', 0) <= delegation_applies(V, G)
 derived(V, 'transitional', X, '', 0) <= transitional_applies(V, X)
+derived(V, 'uncovered', Reason, X, 0) <= uncovered(V, Reason, X)
+derived(V, 'covered', '', '', 0) <= covered(V)
+derived(V, 'the_table', T, '', 0) <= the_table(V, T)
+derived(V, 'the_row', R, '', 0) <= the_row(V, R)
+derived(V, 'function_table', T, '', 0) <= function_table(V, T)
+derived(V, 'function_required', Fn, F, 0) <= function_required(V, Fn, F)
+derived(V, 'function_counted', Fn, F, 0) <= function_counted(V, Fn, F)
+derived(V, 'function_count', Fn, '', N) <= function_count(V, Fn, N)
+derived(V, 'engine', Role, F, 0) <= engine(V, Role, F)
 """
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact)
@@ -123,7 +182,8 @@ FACT_PREDICATES = {
     "gap_regulation": 2, "gap_case": 2, "row_table": 2, "row_case": 2, "alt": 5, "alt_count": 3, "adj_table": 2, "adj_always": 1, "adj_case": 2, "adj_temporary": 1, "adj_supersedes": 2,
     "adj_base": 2, "adj_all_cells": 1, "adj_cell": 3, "adj_role": 2, "adj_change": 2, "rule_table": 2, "rule_always": 1,
     "rule_case": 2, "sub_table": 2, "sub_always": 1, "sub_case": 2, "sub_all_cells": 1, "sub_cell": 3,
-    "delegation_table": 2, "transitional_table": 2, "transitional_until": 2,
+    "delegation_table": 2, "transitional_table": 2, "transitional_until": 2, "table_missing": 1, "rule_kind": 2,
+    "rule_role": 2, "rule_count": 2, "row_count": 3,
 }
 
 
@@ -153,9 +213,12 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
         f += [("table_case", t.id, c) for c in t.cases]
         if t.kind == "functions":
             f.append(("table_functions", t.id))
+        if t.missing:
+            f.append(("table_missing", t.id))
     for r in ml.rows.values():
         f.append(("row_table", r.id, r.table))
         f += [("row_case", r.id, c) for c in r.cases]
+        f += [("row_count", r.id, fn, n) for fn, n in r.counts]
     for a in ml.alternatives.values():
         row = ml.rows[a.row]
         f.append(("alt", a.id, a.row, row.table, a.standard, row.stufe or 0))
@@ -179,6 +242,8 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
         elif r.kind == "FunctionRule":
             f += [("rule_table", r.id, t) for t in r.tables]
             f += [("rule_case", r.id, c) for c in r.cases] if r.cases else [("rule_always", r.id)]
+            f += [("rule_kind", r.id, r.function_kind), ("rule_count", r.id, r.count)]
+            f += [("rule_role", r.id, r.role)] if r.role else []
         elif r.kind == "FunctionDelegation":
             f += [("delegation_table", r.id, t) for t in r.tables]
         elif r.kind == "CoverageGap":
@@ -212,6 +277,16 @@ class Derived:
     substitution_tables: set[str] = field(default_factory=set)
     delegations: set[str] = field(default_factory=set)
     transitional: set[str] = field(default_factory=set)
+    #: not covered: reason id -> what it names (a gap, tables, rows; '' where nothing), one reason per vessel
+    uncovered: dict[str, list[str]] = field(default_factory=dict)
+    covered: bool = False
+    table: str | None = None  # the one nautical table that governs the vessel
+    row: str | None = None  # its one row that covers the vessel
+    function_tables: set[str] = field(default_factory=set)  # passenger-safety tables that govern the vessel
+    function_required: set[tuple[str, str]] = field(default_factory=set)  # (function, rule)
+    function_counted: set[tuple[str, str]] = field(default_factory=set)  # (function, rule)
+    function_counts: dict[str, int] = field(default_factory=dict)  # function -> the largest count that applies
+    engines: set[tuple[str, str]] = field(default_factory=set)  # (role, rule)
 
     def key(self) -> tuple:
         """Everything an answer depends on, to compare two scenarios of an uncertain amendment date."""
@@ -262,6 +337,8 @@ _KINDS = {  # derived kind -> how it is stored in Derived
     "function_row": ("function_rows", "add1"), "rule": ("rules", "add1"), "substitution_table": ("substitution_tables", "add1"),
     "delegation": ("delegations", "add1"), "transitional": ("transitional", "add1"), "adjusted": ("adjusted", "add2"),
     "idle": ("idle", "add2"), "offered": ("offered", "add2"), "substitution": ("substitutions", "add2"),
+    "function_required": ("function_required", "add2"), "function_counted": ("function_counted", "add2"),
+    "engine": ("engines", "add2"), "function_table": ("function_tables", "add1"),
 }
 
 
@@ -287,6 +364,16 @@ def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool
             d.columns[x] = y
         elif kind == "required":
             d.required.setdefault(x, {})[y] = int(n)
+        elif kind == "uncovered":
+            d.uncovered.setdefault(x, []).append(y)
+        elif kind == "covered":
+            d.covered = True
+        elif kind == "the_table":
+            d.table = x
+        elif kind == "the_row":
+            d.row = x
+        elif kind == "function_count":
+            d.function_counts[x] = int(n)
         else:
             name, how = _KINDS[kind]
             getattr(d, name).add(x if how == "add1" else (x, y))
@@ -304,8 +391,8 @@ class AlternativeNeed:
     index: int
     counts: dict[str, int]  # role -> count, zero counts omitted
     table_counts: dict[str, int]  # the counts as the table prescribes them
-    substitutions: list[Rule]  # substitutions that reach this alternative
-    adjustments: list[Rule] = field(default_factory=list)  # reductions and additions that changed it
+    substitutions: list[Substitution]  # substitutions that reach this alternative
+    adjustments: list[Adjustment] = field(default_factory=list)  # reductions and additions that changed it
 
 
 @dataclass
@@ -329,9 +416,9 @@ class Requirement:
     alternatives: list[AlternativeNeed] = field(default_factory=list)
     functions: list[FunctionNeed] = field(default_factory=list)
     function_table: Table | None = None
-    function_substitutions: list[Rule] = field(default_factory=list)
-    delegations: list[Rule] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    transitional: list[Rule] = field(default_factory=list)
+    function_substitutions: list[Substitution] = field(default_factory=list)
+    delegations: list[FunctionDelegation] = field(default_factory=list)
+    rules: list[FunctionRule] = field(default_factory=list)
+    transitional: list[TransitionalRule] = field(default_factory=list)
     answer: dict[str, Any] = field(default_factory=dict)
 
