@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from crewkg.law.statute import Law, Regulation
+from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import Derived, derive, requirement_have
 from crewkg.rules.kinds import kind
@@ -55,8 +56,8 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
         return base | {
             "regulation": None,
             "covered": False,
-            "reason": f"no encoded regulation governs Unionsbefähigungszeugnisse on {as_of.isoformat()}; "
-                      f"the encoded certificate law starts with {first.name} on {first.in_force_from.isoformat()}",
+            "reason": say(lang, "cli.no_regulation", as_of=as_of.isoformat(), first=first.name,
+                          since=first.in_force_from.isoformat()),
             "certificates": [],
             "roles": [],
         }
@@ -67,7 +68,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
         entry: dict[str, Any] = {"id": c.id, "label": c.label.get(lang, c.id), "provision": law.citation(c.provision)}
         if not c.pathways:
             entry |= {"eligible": None, "covered": False,
-                      "reason": f"the requirements of {law.citation(c.provision)} are not in the sources (heading only)",
+                      "reason": say(lang, "not_in_sources", provision=law.citation(c.provision)),
                       "pathways": []}
             certs.append(entry)
             continue

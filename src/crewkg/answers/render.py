@@ -48,7 +48,7 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
 
 def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
     """Why a date is not covered, in `lang`: no encoded regulation governs certificates on it (the JSON `reason`
-    says the same in English)."""
+    says the same)."""
     with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
     first = min((r for r in law.regulations.values() if r.id in with_paths), key=lambda r: r.in_force_from)
     return catalogue(lang)["cli.no_regulation"].format(as_of=answer["as_of"], first=first.name,

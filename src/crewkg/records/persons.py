@@ -52,12 +52,33 @@ class Person:
 
 #: record key -> ontology capacity id for sea_days
 SEA_KEYS = {"deck_crew": "AsDeckCrew", "master": "AsMaster"}
-TOP_KEYS = {
-    "id", "birth_date", "medical_fitness", "radio_certificate", "basic_safety_training", "apprenticeship",
-    "sailing_days", "sea_days", "professional_experience_years", "vocational_training_years", "programmes",
-    "exams", "certificates", "functions",
+#: The keys of a person record and the kind of value each takes: the one table of the record schema. The schema
+#: check below takes its keys from it; the service's OpenAPI schema is generated from it (service/schema.py); and
+#: tests/test_record_schema.py holds the check, that schema and the SHACL shapes (ontology/shapes.ttl) to the same
+#: verdicts on a corpus of good and bad records.
+FIELDS: dict[str, str] = {
+    "id": "id",
+    "birth_date": "date",
+    "medical_fitness": "medical_fitness",
+    "radio_certificate": "boolean",
+    "basic_safety_training": "boolean",
+    "apprenticeship": "apprenticeship",
+    "sailing_days": "days_per_role",
+    "sea_days": "days_per_capacity",
+    "professional_experience_years": "years",
+    "vocational_training_years": "years",
+    "programmes": "programmes",
+    "exams": "exam_ids",
+    "certificates": "certificate_ids",
+    "functions": "function_ids",
 }
-PROGRAMME_KEYS = {"for", "months", "sailing_days", "sailing_days_after"}
+TOP_KEYS = set(FIELDS)
+#: the keys of a completed programme and of an apprenticeship, with their kinds
+PROGRAMME_FIELDS: dict[str, str] = {"for": "role", "months": "count", "sailing_days": "count", "sailing_days_after": "count"}
+PROGRAMME_KEYS = set(PROGRAMME_FIELDS)
+PROGRAMME_REQUIRED = ("for", "months")
+APPRENTICESHIP_FIELDS: dict[str, str] = {"contract": "boolean", "year": "year"}
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # the one lexical form of xsd:date (fromisoformat takes more)
 
 
 def record_files(path: Path) -> list[Path]:
@@ -71,11 +92,6 @@ def record_files(path: Path) -> list[Path]:
     if not path.exists():
         raise InputError(str(path), "", "an existing file or folder")
     return [path]
-
-
-
-
-
 
 class Checker:
     """Small typed accessors that raise InputError with the field path (person, vessel and roster records)."""
@@ -108,7 +124,7 @@ class Checker:
     def day(self, value: Any, fld: str) -> date:
         if isinstance(value, date):
             return value
-        if isinstance(value, str):
+        if isinstance(value, str) and ISO_DATE.match(value):
             try:
                 return date.fromisoformat(value)
             except ValueError:
@@ -160,7 +176,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     if "basic_safety_training" in data:
         p.basic_safety_training = c.boolean(data["basic_safety_training"], "basic_safety_training")
     if "apprenticeship" in data:
-        a = c.mapping(data["apprenticeship"], "apprenticeship", {"contract", "year"})
+        a = c.mapping(data["apprenticeship"], "apprenticeship", set(APPRENTICESHIP_FIELDS))
         if "contract" in a:
             p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
         if "year" in a:

@@ -261,50 +261,63 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
         out.append((ev, RDFS.comment, Literal(answer["reason"], lang="en")))
     nodes = _record_nodes(p)
     for c in answer["certificates"]:
-        e = eligibility_iri(pid, c["id"])
-        out += [
-            (e, RDF.type, D.EligibilityResult),
-            (e, D.evaluatedPerson, person),
-            (e, D.forCertificate, KB[c["id"]]),
-            (e, CREW.provision, KB[law.certificates[c["id"]].provision]),
-            (e, PROV.wasGeneratedBy, ev),
-            (e, D.covered, _bool(c["covered"])),
-        ]
-        if not c["covered"]:
-            out.append((e, RDFS.comment, Literal(c["reason"], lang="en")))
-            continue
-        out.append((e, D.eligible, _bool(c["eligible"])))
-        if c["eligible"]:
-            out.append((e, D.canBeIssued, KB[c["id"]]))
-        for w in c["pathways"]:
-            ws = pathway_iri(pid, w["id"])
-            out += [
-                (ws, RDF.type, D.PathwayResult),
-                (ws, D.forPathway, KB[w["id"]]),
-                (ws, D.satisfied, _bool(w["satisfied"])),
-                (ws, D.missingCount, Literal(len(w["missing"]))),
-                (ws, CREW.provision, KB[law.pathways[w["id"]].provision]),
-                (ws, PROV.wasGeneratedBy, ev),
-                (e, D.hasPathwayResult, ws),
-            ]
-            # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
-            for req in (w["requirements"] if w["satisfied"] else w["missing"]):
-                rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out)
-                out.append((ws, D.hasRequirementResult, rs))
+        out += _certificate_triples(law, p, c, nodes, ev)
     for role in answer["roles"]:
-        rc = role_iri(pid, role)
+        out += _role_triples(law, p, role)
+    return out
+
+
+def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIRef) -> list[Triple]:
+    """One certificate of the answer: covered or why not, eligible, and each pathway with the requirements it rests on."""
+    pid, person = p.id, PERSON[p.id]
+    e = eligibility_iri(pid, c["id"])
+    out: list[Triple] = [
+        (e, RDF.type, D.EligibilityResult),
+        (e, D.evaluatedPerson, person),
+        (e, D.forCertificate, KB[c["id"]]),
+        (e, CREW.provision, KB[law.certificates[c["id"]].provision]),
+        (e, PROV.wasGeneratedBy, ev),
+        (e, D.covered, _bool(c["covered"])),
+    ]
+    if not c["covered"]:
+        out.append((e, RDFS.comment, Literal(c["reason"], lang="en")))
+        return out
+    out.append((e, D.eligible, _bool(c["eligible"])))
+    if c["eligible"]:
+        out.append((e, D.canBeIssued, KB[c["id"]]))
+    for w in c["pathways"]:
+        ws = pathway_iri(pid, w["id"])
         out += [
-            (rc, RDF.type, D.RoleCapability),
-            (rc, D.evaluatedPerson, person),
-            (rc, D.forRole, KB[role]),
-            (rc, PROV.wasGeneratedBy, ev),
-            (rc, D.basedOnRecord, person),
+            (ws, RDF.type, D.PathwayResult),
+            (ws, D.forPathway, KB[w["id"]]),
+            (ws, D.satisfied, _bool(w["satisfied"])),
+            (ws, D.missingCount, Literal(len(w["missing"]))),
+            (ws, CREW.provision, KB[law.pathways[w["id"]].provision]),
+            (ws, PROV.wasGeneratedBy, ev),
+            (e, D.hasPathwayResult, ws),
         ]
-        for cid in p.certificates:
-            top = law.certificates[cid].role
-            if top and (top == role or role in law.below(top)):
-                out.append((rc, D.grantedBy, KB[cid]))
-                out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
+        # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
+        for req in (w["requirements"] if w["satisfied"] else w["missing"]):
+            rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out)
+            out.append((ws, D.hasRequirementResult, rs))
+    return out
+
+
+def _role_triples(law: Law, p: Person, role: str) -> list[Triple]:
+    """A role the person can fill, and the certificates held that grant it."""
+    rc = role_iri(p.id, role)
+    out: list[Triple] = [
+        (rc, RDF.type, D.RoleCapability),
+        (rc, D.evaluatedPerson, PERSON[p.id]),
+        (rc, D.forRole, KB[role]),
+        (rc, PROV.wasGeneratedBy, evaluation_iri(p.id)),
+        (rc, D.basedOnRecord, PERSON[p.id]),
+    ]
+    for cid in p.certificates:
+        top = law.certificates[cid].role
+        if top and (top == role or role in law.below(top)):
+            out.append((rc, D.grantedBy, KB[cid]))
+            out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
     return out
 
 
@@ -312,7 +325,8 @@ def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Per
     """Evaluate persons in one Datalog run; yield (person, record triples, derived triples)."""
     from crewkg.answers.eligibility import check
 
-    for p, answer in zip(persons, check(law, persons, as_of), strict=True):
+    # in English: the reasons of the answer become rdfs:comment literals tagged @en
+    for p, answer in zip(persons, check(law, persons, as_of, "en"), strict=True):
         yield p, record_triples(p), derived_triples(law, p, answer)
 
 

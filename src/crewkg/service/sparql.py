@@ -7,8 +7,9 @@ Both stores are read-only to SPARQL: only queries are evaluated; an update is re
 store (`UpdateRefused`), a query that does not parse raises `MalformedQuery` with the store's own parser
 message. Persons are put into a store by Python (`put_persons`), with delete-before-insert per person.
 
-The canned queries live in `kb/queries/*.rq`; each begins with `# title:` and `# description:` lines
-(`# requires: module` hides a query whose module is not installed).
+The canned queries live in `kb/queries/*.rq`; each begins with `# title:` and `# description:` lines (the service
+also has them in German, in the message catalogue under `service.query.<name>.`). Every module a query's facts come
+from ships with crewkg (the rosters' checks are loaded with `--crew`), so every canned query is always listed.
 """
 
 from __future__ import annotations
@@ -569,7 +570,6 @@ class CannedQuery:
     description: str
     text: str
     path: Path
-    requires: str | None = None
 
 
 def queries_dir() -> Path:
@@ -595,23 +595,13 @@ def _header(text: str) -> dict[str, str]:
     return fields
 
 
-def _available(module: str | None) -> bool:
-    if not module:
-        return True
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
-
-
-def canned_queries(include_unavailable: bool = False) -> list[CannedQuery]:
+def canned_queries() -> list[CannedQuery]:
     out = []
     folder = queries_dir()
     for path in sorted(folder.glob("*.rq")) if folder.is_dir() else []:
         text = path.read_text(encoding="utf-8")
         h = _header(text)
-        q = CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path, h.get("requires"))
-        if include_unavailable or _available(q.requires):
-            out.append(q)
+        out.append(CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path))
     return out
 
 

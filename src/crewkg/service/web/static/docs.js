@@ -11,7 +11,7 @@ function el(tag, attrs, ...children) {
 const TEXTS = {
   de: {
     page_title: "crewkg — API", title: "crewkg — HTTP-API", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen", nav_api: "API",
-    language: "Sprache", schema_note: "Die Beschreibungen der Endpunkte stammen aus dem OpenAPI-Schema des Dienstes (englisch).",
+    language: "Sprache", schema_note: "Die Beschreibungen der Endpunkte stammen aus dem OpenAPI-Schema des Dienstes.",
     parameter: "Parameter", in: "Ort", type: "Typ", required: "Pflicht", yes: "ja", no: "nein", body: "Inhalt ",
     responses: "Antworten: {codes}",
   },
@@ -23,13 +23,21 @@ const TEXTS = {
   },
 };
 let spec = null;
+const SPECS = {};
+
+/** The OpenAPI document with the service's descriptions in `lang` (asked once per language). */
+async function specIn(lang) {
+  if (!SPECS[lang]) SPECS[lang] = await (await fetch(`/openapi.json?lang=${lang}`)).json();
+  return SPECS[lang];
+}
 
 function resolve(spec, schema) {
   if (schema && schema.$ref) return spec.components.schemas[schema.$ref.split("/").pop()] || schema;
   return schema;
 }
 
-function render(lang) {
+async function render(lang) {
+  spec = await specIn(lang);
   translateTexts(TEXTS, lang);
   const w = TEXTS[lang] || TEXTS.de;
   document.getElementById("api-title").textContent = `${spec.info.title} ${spec.info.version}`;
@@ -38,7 +46,7 @@ function render(lang) {
   out.replaceChildren();
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      const block = el("div", { class: "endpoint", lang: "en" },
+      const block = el("div", { class: "endpoint", lang },
         el("h3", {}, el("span", { class: "method" }, method.toUpperCase()), el("span", { class: "mono" }, path), ` — ${op.summary || ""}`));
       if (op.description) block.append(el("p", { class: "hint" }, op.description));
       if (op.parameters && op.parameters.length) {
@@ -61,7 +69,6 @@ function render(lang) {
 }
 
 async function init() {
-  spec = await (await fetch("/openapi.json")).json();
   bindLanguageSwitch(render);
 }
 

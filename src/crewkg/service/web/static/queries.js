@@ -9,7 +9,7 @@ const TEXTS = {
     nav_api: "API", language: "Sprache", canned: "Vorbereitete Abfragen", intro_1: "Die Abfragen aus",
     intro_2: "ausgeführt am Endpunkt", intro_3: "(nur lesend): Ontologie, Wissensbasis, die mit",
     intro_4: "geladenen Personen und ihre abgeleiteten Fakten.",
-    titles_note: "Titel und Beschreibungen der Abfragen stehen in der Wissensbasis auf Englisch.",
+    titles_note: "",
     query: "Abfrage", run: "Ausführen", csv: "CSV herunterladen", results: "Ergebnisse", running: "läuft …",
     rows: "{n} Zeilen, {ms} ms", health: "Speicher: {store}, {triples} Tripel, {persons} Personen",
     evaluated: ", ausgewertet am {date}.",
@@ -91,9 +91,25 @@ async function csv() {
   URL.revokeObjectURL(url);
 }
 
-function render(lang) {
+/** The canned queries with their titles and descriptions in `lang` (asked once per language). */
+const QUERIES = {};
+async function queriesIn(lang) {
+  if (!QUERIES[lang]) QUERIES[lang] = await fetch(`/api/queries?lang=${lang}`).then((r) => r.json());
+  return QUERIES[lang];
+}
+
+function listQueries(queries, lang) {
+  $("queries").replaceChildren(...queries.map((q) => {
+    const button = el("button", { type: "button", class: "secondary", "data-query": q.name }, say("run"));
+    button.addEventListener("click", () => { $("query-text").value = q.query; run(); });
+    return el("div", { class: "query" }, el("h3", { lang }, q.title), el("p", { lang }, q.description), el("span", { class: "mono" }, `${q.name}.rq `), button);
+  }));
+}
+
+async function render(lang) {
   currentLang = lang;
   translateTexts(TEXTS, lang);
+  listQueries(await queriesIn(lang), lang);
   if (health) {
     $("health").textContent = say("health", health) + (health.as_of ? say("evaluated", { date: health.as_of }) : ".");
   }
@@ -101,13 +117,8 @@ function render(lang) {
 }
 
 async function init() {
-  const [queries, status] = await Promise.all([fetch("/api/queries").then((r) => r.json()), fetch("/health").then((r) => r.json())]);
+  const [queries, status] = await Promise.all([queriesIn(pageLang()), fetch("/health").then((r) => r.json())]);
   health = status;
-  $("queries").replaceChildren(...queries.map((q) => {
-    const button = el("button", { type: "button", class: "secondary", "data-query": q.name }, say("run"));
-    button.addEventListener("click", () => { $("query-text").value = q.query; run(); });
-    return el("div", { class: "query" }, el("h3", { lang: "en" }, q.title), el("p", { lang: "en" }, q.description), el("span", { class: "mono" }, `${q.name}.rq `), button);
-  }));
   if (queries.length) $("query-text").value = queries[0].query;
   $("run").addEventListener("click", run);
   $("csv").addEventListener("click", csv);

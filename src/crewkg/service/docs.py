@@ -1,0 +1,68 @@
+"""The OpenAPI document, in the language asked for. Summaries, descriptions and request-body schemas are the
+service's own words, so they come from the message catalogue (`service.doc.<route name>.summary` and
+`.description`); `/openapi.json` gives them in English as it always did, `/openapi.json?lang=de` in German (the
+/docs page asks in its own language)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
+
+from crewkg.law.statute import Law
+from crewkg.messages.catalogue import catalogue, say
+from crewkg.service.schema import body
+
+#: the documented request body of each route that takes one (schema.body)
+BODIES = {"eligibility": "record", "eligibility_upload": "upload", "explain": "record", "report_json": "record",
+          "report_upload": "upload", "plan_endpoint": "record", "crew_endpoint": "crew", "sparql_post": "sparql"}
+
+
+def doc(name: str) -> dict[str, str]:
+    """summary= and description= for a route decorator: the English text of the catalogue."""
+    words = catalogue("en")
+    out = {"summary": words[f"service.doc.{name}.summary"]}
+    if f"service.doc.{name}.description" in words:
+        out["description"] = words[f"service.doc.{name}.description"]
+    return out
+
+
+def openapi(app, law: Law, lang: str = "en") -> dict[str, Any]:
+    """The OpenAPI document of `app` in `lang` (English is built once and kept, like FastAPI's own)."""
+    if lang == "en" and app.openapi_schema:
+        return app.openapi_schema
+    routes = [r for r in _api_routes(app.routes) if r.include_in_schema]
+    spec = get_openapi(title=app.title, version=app.version, description=say(lang, "service.doc.app.description"),
+                       routes=app.routes)
+    for route in routes:
+        for method in route.methods:
+            op = spec["paths"][route.path_format][method.lower()]
+            _translate(op, route.name, law, lang)
+    if lang == "en":
+        app.openapi_schema = spec
+    return copy.deepcopy(spec) if lang != "en" else spec
+
+
+def _api_routes(routes) -> list[APIRoute]:
+    """The API routes of the app, those of included routers too (FastAPI ≥ 0.16x keeps an included router whole)."""
+    out: list[APIRoute] = []
+    for r in routes:
+        if isinstance(r, APIRoute):
+            out.append(r)
+        elif getattr(r, "original_router", None) is not None:
+            out += _api_routes(r.original_router.routes)
+    return out
+
+
+def _translate(op: dict[str, Any], name: str, law: Law, lang: str) -> None:
+    words = catalogue(lang)
+    op["summary"] = words[f"service.doc.{name}.summary"]
+    if f"service.doc.{name}.description" in words:
+        op["description"] = words[f"service.doc.{name}.description"]
+    if name in BODIES:
+        op.update(body(BODIES[name], law, lang))
+    for p in op.get("parameters", []):
+        if f"service.doc.param.{p['name']}" in words:
+            p["description"] = words[f"service.doc.param.{p['name']}"]

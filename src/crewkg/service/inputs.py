@@ -1,0 +1,108 @@
+"""What a request brings, read and checked the same way by every router: the evaluation date, the language, a
+JSON person record in the body or an uploaded record file. A bad value raises `RequestError`: an InputError (so
+the 422 body keeps its fields `error`, `file`, `field`, `expected`, `got`, in English as the CLI gives them) that
+also knows its catalogue key, so the answer's `detail` says it in the request's language (errors.py)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+
+from crewkg.errors import InputError
+from crewkg.messages.catalogue import say
+from crewkg.records.persons import Person
+
+
+class RequestError(InputError):
+    """A bad request value the service itself found. `key` names the expectation in the catalogue
+    (`service.expected.<key>`); the English text is the `expected` field, the request's language goes to `detail`."""
+
+    def __init__(self, file: str, field: str, key: str, got: object | None = None, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(file, field, self.expected_in("en"), got)
+
+    def __reduce__(self):
+        return (_rebuild, (self.file, self.field, self.key, self.got, self.fields))
+
+    def expected_in(self, lang: str) -> str:
+        """The expectation in `lang`; a field given as {"de": ..., "en": ...} is taken in that language."""
+        fields = {k: v[lang] if isinstance(v, dict) else v for k, v in self.fields.items()}
+        return say(lang, f"service.expected.{self.key}", **fields)
+
+
+def _rebuild(file, field, key, got, fields) -> RequestError:
+    return RequestError(file, field, key, got, **fields)
+
+
+def day(value: str | None) -> date:
+    if value is None or value == "":
+        return date.today()
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise RequestError("as_of", "as_of", "iso_date", value) from None
+
+
+def language(value: str) -> str:
+    if value not in ("de", "en"):
+        raise RequestError("lang", "lang", "lang", value)
+    return value
+
+
+def certificate_id(law, value: str, name: str) -> str:
+    """A certificate id of the kb in the query parameter `name` (explain's certificate, the report's target)."""
+    if value not in law.certificates:
+        raise RequestError(name, name, "certificate", value, ids=sorted(law.certificates))
+    return value
+
+
+async def json_body(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        raise RequestError("request body", "", "json_record")
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = say("de", "service.json_position", line=exc.lineno, column=exc.colno) if isinstance(exc, json.JSONDecodeError) \
+            else say("de", "service.json_encoding")
+        raise RequestError("request body", "", "valid_json", reason={"en": str(exc), "de": where}) from None
+
+
+def person_from_body(state, data: Any, as_of: date) -> Person:
+    """The schema check of the CLI on a JSON record (and the SHACL shapes where the service was told so)."""
+    from crewkg.records.load import shacl_check_person
+    from crewkg.records.persons import person_from_mapping
+
+    person = person_from_mapping(data, state.law, as_of, "request body")
+    if state.settings.shacl_json:
+        shacl_check_person(person)
+    return person
+
+
+async def person_from_upload(state, request: Request, as_of: date) -> Person:
+    """An uploaded record file read the CLI's way (load_person_file: schema check and SHACL)."""
+    from crewkg.records.load import load_person_file
+    from crewkg.records.persons import SUFFIXES
+
+    form = await request.form()
+    upload = form.get("file")
+    if upload is None or not hasattr(upload, "read"):
+        raise RequestError("request body", "file", "upload_form")
+    name = Path(upload.filename or "record").name
+    suffix = Path(name).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise RequestError(name, "", "record_suffix", suffix or None, suffixes=sorted(SUFFIXES))
+    content = await upload.read()
+    with tempfile.TemporaryDirectory(prefix="crewkg-upload-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(content)
+        try:
+            return load_person_file(path, state.law, as_of)
+        except InputError as exc:  # name the uploaded file, not the temporary path
+            raise InputError(name, exc.field, exc.expected, exc.got) from None

@@ -1,0 +1,106 @@
+"""Eligibility: the check of a record in the body or an uploaded file, the explanation for one certificate, the
+loaded persons' answers, and the terms a record may use. The same library calls as `crewkg check` and `explain`."""
+
+from __future__ import annotations
+
+import copy
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from crewkg.law.statute import Law
+from crewkg.service.docs import doc
+from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload
+from crewkg.service.refusals import no_person
+from crewkg.service.report import default_target
+from crewkg.service.state import SHARED, State
+
+router = APIRouter()
+
+
+@router.get("/api/terms", tags=["law"], **doc("terms"))
+def terms(lang: str = "de", st: State = SHARED):
+    from crewkg.answers.eligibility import regulation_in_force
+
+    law, lang = st.law, language(lang)
+
+    def items(ids):
+        return [{"id": i, "label": law.label(i, lang)} for i in ids]
+
+    reg = regulation_in_force(law, date.today())
+    certs = [c.id for c in law.certificates_in_order() if c.regulation]
+    exams = sorted(law.ids_of("Exam"), key=lambda e: (len(e), e))  # Anlage8 before Anlage10
+    return {"deck_roles": items(law.ids_of("DeckCrewRole")), "exams": items(exams),
+            "certificates": items(certs), "functions": items(law.ids_of("Function")),
+            "sea_capacities": [{"id": "deck_crew", "label": law.label("AsDeckCrew", lang)},
+                               {"id": "master", "label": law.label("AsMaster", lang)}],
+            "targets": items([c.id for c in law.certificates_in_order() if c.pathways]),
+            "default_target": default_target(law),
+            "regulation": reg.name if reg else None,
+            "kb_version": law.version, "career_graph": True}
+
+
+@router.post("/api/eligibility", tags=["eligibility"], **doc("eligibility"))
+async def eligibility(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
+    data = await json_body(request)
+    day_, lang_ = day(as_of), language(lang)
+    # a JSONResponse skips FastAPI's jsonable_encoder walk over the (large, plain) answer
+    return JSONResponse(await anyio.to_thread.run_sync(
+        lambda: st.evaluator.check(person_from_body(st, data, day_), day_, lang_)))
+
+
+@router.post("/api/eligibility/upload", tags=["eligibility"], **doc("eligibility_upload"))
+async def eligibility_upload(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
+    day_, lang_ = day(as_of), language(lang)
+    person = await person_from_upload(st, request, day_)
+    return JSONResponse(await anyio.to_thread.run_sync(st.evaluator.check, person, day_, lang_))
+
+
+@router.post("/api/explain", tags=["eligibility"], **doc("explain"))
+async def explain(request: Request, certificate: str, as_of: str | None = None, lang: str = "de",
+                  st: State = SHARED):
+    data = await json_body(request)
+    day_, lang_ = day(as_of), language(lang)
+    certificate_id(st.law, certificate, "certificate")
+    return await anyio.to_thread.run_sync(_explanation, st, data, certificate, day_, lang_)
+
+
+def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str) -> dict[str, Any]:
+    """The certificate's entry with the wording of every provision, and the text of `crewkg explain`."""
+    from crewkg.answers.render import console, print_explanation
+
+    person = person_from_body(st, data, as_of)
+    answer = st.evaluator.check(person, as_of, lang)
+    entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
+    if entry is not None:
+        entry = copy.deepcopy(entry)
+        for w in entry["pathways"]:
+            w["wording"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording
+            _add_wording(st.law, w["requirements"])
+    with st.render_lock, console.capture() as cap:
+        print_explanation(st.law, person, answer, certificate, lang)
+    return {"person": person.id, "as_of": answer["as_of"], "regulation": answer.get("regulation"),
+            "certificate": entry, "text": cap.get()}
+
+
+def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:
+    for r in reqs:
+        r["wording"] = law.provisions[law.requirements[r["id"]].provision].wording
+        _add_wording(law, r.get("alternatives") or r.get("parts") or [])
+
+
+@router.get("/api/persons", tags=["register"], **doc("persons_list"))
+def persons_list(st: State = SHARED):
+    return [{"id": p.id, "source": Path(p.source).name} for p in st.service.persons.values()]
+
+
+@router.get("/api/persons/{pid}", tags=["register"], **doc("person_answer"))
+def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: State = SHARED):
+    if pid not in st.service.persons:
+        return no_person(pid, lang if lang in ("de", "en") else "de")
+    day_ = day(as_of) if as_of else (st.service.as_of or date.today())
+    return st.evaluator.check(st.service.persons[pid], day_, language(lang))

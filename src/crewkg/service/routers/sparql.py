@@ -1,0 +1,107 @@
+"""The read-only SPARQL 1.1 Protocol endpoint (GET and POST) and the list of canned queries. Errors are plain text,
+as the protocol's clients expect: 400 for a malformed query or a dataset parameter, 403 for an update, 406 for no
+acceptable result format, 413/414 for an over-long query, 415 for a body of another type, 503 after the timeout."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+import anyio
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from crewkg.messages.catalogue import catalogue
+from crewkg.service.docs import doc
+from crewkg.service.inputs import language
+from crewkg.service.querying import Busy
+from crewkg.service.state import SHARED, State
+
+router = APIRouter()
+DATASET_PARAMS = ("default-graph-uri", "named-graph-uri", "using-graph-uri", "using-named-graph-uri")
+
+
+def sparql_response(st: State, query: str | None, accept: str | None, method: str) -> Response:
+    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused
+
+    if query is None or not query.strip():
+        return PlainTextResponse("missing the 'query' parameter (SPARQL 1.1 Protocol)", status_code=400)
+    size, limit = len(query.encode("utf-8")), st.settings.max_query_bytes
+    if size > limit:
+        return PlainTextResponse(f"query too long: {size} bytes > limit of {limit} bytes",
+                                 status_code=414 if method == "GET" else 413)
+    try:
+        body, media = st.runner.run(query, accept)
+    except UpdateRefused as exc:
+        return PlainTextResponse(str(exc), status_code=403)
+    except MalformedQuery as exc:
+        return PlainTextResponse(f"Malformed query: {exc}", status_code=400)
+    except NotAcceptable as exc:
+        return PlainTextResponse(str(exc), status_code=406)
+    except QueryTimeout as exc:
+        return PlainTextResponse(f"Query timed out: {exc}", status_code=503)
+    except Busy as exc:
+        return PlainTextResponse(str(exc), status_code=503)
+    return Response(content=body, media_type=media)
+
+
+def _refuse_update() -> Response:
+    return PlainTextResponse("SPARQL Update is not allowed: this endpoint is read-only", status_code=403)
+
+
+def _dataset_params(params) -> Response | None:
+    if any(k in params for k in DATASET_PARAMS):
+        return PlainTextResponse("dataset parameters are not supported: the endpoint has one default graph", status_code=400)
+    return None
+
+
+@router.get("/sparql", tags=["sparql"], **doc("sparql_get"))
+def sparql_get(request: Request, query: str | None = Query(None, description=catalogue("en")["service.doc.param.query"]),
+               st: State = SHARED):
+    params = request.query_params
+    if "update" in params:
+        return _refuse_update()
+    return _dataset_params(params) or sparql_response(st, query, request.headers.get("accept"), "GET")
+
+
+@router.post("/sparql", tags=["sparql"], **doc("sparql_post"))
+async def sparql_post(request: Request, st: State = SHARED):
+    ctype = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    if "update" in request.query_params or ctype == "application/sparql-update":
+        return _refuse_update()
+    refused = _dataset_params(request.query_params)
+    if refused:
+        return refused
+    query = _posted_query(ctype, await request.body())
+    if isinstance(query, Response):
+        return query
+    return await anyio.to_thread.run_sync(sparql_response, st, query, request.headers.get("accept"), "POST")
+
+
+def _posted_query(ctype: str, raw: bytes) -> str | None | Response:
+    """The query of a POST body, or the response that refuses the body."""
+    if ctype == "application/sparql-query":
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return PlainTextResponse("the query must be UTF-8", status_code=400)
+    if ctype == "application/x-www-form-urlencoded":
+        form = parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
+        if "update" in form:
+            return _refuse_update()
+        return _dataset_params(form) or (form.get("query") or [None])[0]
+    return PlainTextResponse("POST the query as application/x-www-form-urlencoded (query=...) or "
+                             "application/sparql-query", status_code=415)
+
+
+@router.get("/api/queries", tags=["sparql"], **doc("queries_list"))
+def queries_list(lang: str | None = None):
+    # without `lang` the titles and descriptions of the .rq files (as always); with it, the catalogue's
+    from crewkg.service.sparql import canned_queries
+
+    words = catalogue(language(lang)) if lang is not None else {}
+
+    def text(q, part: str, default: str) -> str:
+        return words.get(f"service.query.{q.name}.{part}", default)
+
+    return [{"name": q.name, "title": text(q, "title", q.title), "description": text(q, "description", q.description),
+             "query": q.text} for q in canned_queries()]

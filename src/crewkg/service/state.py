@@ -1,0 +1,68 @@
+"""What every route of the service shares: the settings, the loaded service (law, store, persons) and the engines
+built for it once (the batching evaluator, the SPARQL runner). The app keeps one `State` in `app.state.crewkg`;
+routes get it through the `state` dependency instead of a closure, so each router is a module of its own."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from fastapi import Depends, Request
+
+from crewkg.law.statute import Law
+from crewkg.records.persons import Person
+
+
+@dataclass
+class Settings:
+    query_timeout: float = 10.0  # seconds
+    max_query_bytes: int = 10_000  # SPARQL text, GET or POST
+    max_body_bytes: int = 1_000_000  # any request body (record uploads)
+    max_concurrent_queries: int = 4
+    max_batch: int = 64  # persons per Datalog run in the API
+    #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
+    #: enforces every constraint of ontology/shapes.ttl on a mapping record (tests/test_record_schema.py), and
+    #: pySHACL costs ≈ 0.5 s of CPU per unseen record, so it is off by default; uploaded files always go the CLI's
+    #: way (load_person_file, with SHACL).
+    shacl_json: bool = False
+
+
+@dataclass
+class Service:
+    """Everything a request needs: the law, the store, the loaded persons and the settings."""
+
+    law: Law
+    store: Any
+    persons: dict[str, Person] = field(default_factory=dict)
+    as_of: date | None = None  # the evaluation date of the loaded persons' derived facts
+    settings: Settings = field(default_factory=Settings)
+
+
+@dataclass
+class State:
+    """The service and the engines built for it when the app is created."""
+
+    service: Service
+    evaluator: Any  # evaluator.Evaluator
+    runner: Any  # queries.QueryRunner
+    triples: int  # read-only store: counted once (pyoxigraph counts by scanning)
+    render_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def law(self) -> Law:
+        return self.service.law
+
+    @property
+    def settings(self) -> Settings:
+        return self.service.settings
+
+
+def state(request: Request) -> State:
+    """The FastAPI dependency every router uses."""
+    return request.app.state.crewkg
+
+
+#: the parameter default that hands a route the State (`st: State = SHARED`)
+SHARED = Depends(state)
