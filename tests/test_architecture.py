@@ -15,7 +15,7 @@ LAYERS = [
     ("crewkg.rules",),
     ("crewkg.answers",),
     ("crewkg.careers",),
-    ("crewkg.api", "crewkg"),
+    ("crewkg.api", "crewkg.casebook", "crewkg"),
     ("crewkg.service",),
     ("crewkg.cli", "crewkg.__main__"),
 ]

@@ -187,6 +187,15 @@ MESSAGES: dict[str, str] = {
     "cli.unit.alternatives": "Alternativen",
     "cli.unit.parts": "Teile",
     "cli.cohort_errors": "crewkg: {errors} von {total} Auszubildenden konnten nicht ausgewertet werden; siehe die Spalte Fehler",
+    # ---- cli casebook ----
+    "cli.casebook.pass": "✓ {name}",
+    "cli.casebook.fail": "✗ {name}",
+    "cli.casebook.where": "  Datei: {file}; Bestimmung: {provision}; Stichtag: {as_of}",
+    "cli.casebook.description": "  {description}",
+    "cli.casebook.differs": "  {field}: erwartet {expected}, erhalten {actual}",
+    "cli.casebook.absent": "nicht in der Antwort",
+    "cli.casebook.summary": "{total} Fälle: {passed} bestanden, {failed} nicht bestanden",
+    "cli.casebook.no_cases": "keine Falldatei (*.yaml, *.yml) gefunden",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Das österreichische Besatzungsrecht der Binnenschifffahrt (SchBV 2022) als Wissensgraph: welche Unionsbefähigungszeugnisse ausgestellt werden können, mit den Bestimmungen, und ein SPARQL-Endpunkt, der nur liest.",
     "service.doc.health.summary": "Zustand des Dienstes: Speicher, Tripel, geladene Personen",

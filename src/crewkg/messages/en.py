@@ -187,6 +187,15 @@ MESSAGES: dict[str, str] = {
     "cli.unit.alternatives": "alternatives",
     "cli.unit.parts": "parts",
     "cli.cohort_errors": "crewkg: {errors} of {total} trainees could not be evaluated; see the error column",
+    # ---- cli casebook ----
+    "cli.casebook.pass": "✓ {name}",
+    "cli.casebook.fail": "✗ {name}",
+    "cli.casebook.where": "  File: {file}; provision: {provision}; evaluation date: {as_of}",
+    "cli.casebook.description": "  {description}",
+    "cli.casebook.differs": "  {field}: expected {expected}, got {actual}",
+    "cli.casebook.absent": "not in the answer",
+    "cli.casebook.summary": "{total} cases: {passed} passed, {failed} failed",
+    "cli.casebook.no_cases": "no case file (*.yaml, *.yml) found",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Austrian inland-navigation crew law (SchBV 2022) as a knowledge graph: eligibility for Unionsbefähigungszeugnisse with the provisions, and a read-only SPARQL endpoint.",
     "service.doc.health.summary": "Service status: store, triples, persons loaded",
