@@ -132,6 +132,28 @@ class Law:
         role = self.certificates[cid].role if cid in self.certificates else None
         return ("UBZ " + self.short_label(role, lang)) if role else self.label(cid, lang)
 
+    def certificate_named(self, name: str) -> str | None:
+        """The certificate a person means by `name`: its id ('UBZ-Steuermann'), the role it certifies ('Steuermann',
+        'Schiffsführer'), or a label of either, in any case; None when nothing or more than one matches."""
+        if name in self.certificates:
+            return name
+
+        def fold(x: str) -> str:
+            return x.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss").strip()
+
+        wanted = fold(name)
+        found = set()
+        for cid, c in self.certificates.items():
+            names = {cid, *c.label.values()}
+            if c.role:
+                names |= {c.role, *(self.label(c.role, lang) for lang in ("de", "en"))}
+                names |= {self.short_label(c.role, lang) for lang in ("de", "en")}
+            if wanted in {fold(n) for n in names}:
+                found.add(cid)
+        if len(found) > 1:  # a role's own UBZ before a certificate that only stands in for it (third country)
+            found = {cid for cid in found if self.certificates[cid].pathways}
+        return found.pop() if len(found) == 1 else None
+
     def below(self, role: str) -> frozenset[str]:
         """The roles `role` ranks above, transitively (crew:ranksAbove): the one reading of the role hierarchy."""
         return self._hierarchy()[0].get(role, frozenset())

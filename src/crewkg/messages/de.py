@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "document_expired": "fehlt: {item} (gültig bis {until}, abgelaufen)",
     "any_of": "eine davon fehlt: {items}",
     "all_of": "{items}",
+    "all_of_met": "{items}; bereits erfüllt: {met}",
     "or": " oder ",
     "and": " und ",
     # short phrases of the career graph, one per requirement kind (rules.kinds: summary)

@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "document_expired": "missing: {item} (valid until {until}, expired)",
     "any_of": "one of these is missing: {items}",
     "all_of": "{items}",
+    "all_of_met": "{items}; already met: {met}",
     "or": " or ",
     "and": " and ",
     # short phrases of the career graph, one per requirement kind (rules.kinds: summary)
