@@ -201,7 +201,7 @@ def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> 
     if r.kind == "Fahrzeit":
         keys = [f"sailing:{r.served_as}"] if r.served_as else [k for k in nodes if k.startswith("sailing:")]
     elif r.kind == "SeaTime":
-        keys = [k for k in nodes if k.startswith("sea:")] if r.capacity == "AnyCapacity" else [f"sea:{r.capacity}"]
+        keys = [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity or ""))]
     elif r.kind in ("Programme", "ProgrammeFahrzeit"):
         role = r.programme_for or (law.requirements[r.of_programme].programme_for if r.of_programme else None)
         keys = [f"programme:{role}"]

@@ -1,15 +1,22 @@
-"""SeaTime — professional experience on a sea-going ship, in one capacity or in any."""
+"""SeaTime — professional experience on a sea-going ship, in the capacity a requirement names.
+
+A requirement in one capacity counts the days of every capacity the kb says that capacity includes
+(crew:CapacityInclusion, e.g. § 2 Z 4 SchBV: the master is a member of the deck crew; 'in any capacity' includes
+them all), added. No capacity is named here: the inclusions are facts (`capacity_includes`, from the kb)."""
 
 NAME = "SeaTime"
 ORDER = 30
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
-(total_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, 'AnyCapacity') & person(P) & (total_sea[P] == V)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, C) & sea(P, C, V)
+# RULE sea-capacity — a capacity counts its own days and those of every capacity it includes, transitively
+counts_toward(C, C) <= req_capacity(R, C)
+counts_toward(A, B) <= capacity_includes(A, B)
+counts_toward(A, B) <= capacity_includes(A, X) & counts_toward(X, B)
+(counted_sea[P, R] == sum_(D, for_each=C)) <= req_capacity(R, A) & counts_toward(A, C) & sea(P, C, D)
+have(P, R, V) <= req_kind(R, 'SeaTime') & person(P) & (counted_sea[P, R] == V)
 """
-PREDICATES = {"req_capacity": 2, "sea": 3}
+PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3}
 
 
 def kb_facts(r):
