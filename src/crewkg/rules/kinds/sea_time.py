@@ -13,8 +13,8 @@ CLAUSES = """
 counts_toward(C, C) <= req_capacity(R, C)
 counts_toward(A, B) <= capacity_includes(A, B)
 counts_toward(A, B) <= capacity_includes(A, X) & counts_toward(X, B)
-(counted_sea[P, R] == sum_(D, for_each=C)) <= req_capacity(R, A) & counts_toward(A, C) & sea(P, C, D)
-have(P, R, V) <= req_kind(R, 'SeaTime') & person(P) & (counted_sea[P, R] == V)
+(sea_in[P, A] == sum_(D, for_each=C)) <= counts_toward(A, C) & sea(P, C, D)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & (sea_in[P, A] == V)
 """
 PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3}
 
