@@ -260,3 +260,20 @@ def test_the_kb_decides_the_age(tmp_path):
     edited = load_law(kb=copy)
     assert "Decksmann" not in answer(LEICHTMATROSE)["roles"]
     assert "Decksmann" in answer(LEICHTMATROSE, the_law=edited)["roles"]
+
+
+def test_the_exported_result_rests_on_the_sea_records_that_counted():
+    """The RDF export's provenance follows the same inclusion: the captain's deck-crew sea time (§ 15 Z 3 lit. b)
+    rests on both of his sea records, § 14 Z 3 lit. a (master only) on the master record alone."""
+    from rdflib import Graph, URIRef
+
+    from crewkg.law.namespaces import PERSON
+    from crewkg.service.export import D, export_graph, record_triples, requirement_iri
+
+    p = person_from_mapping({"id": "cap"} | CAPTAIN | {"sea_days": {"deck_crew": 100, "master": 400}}, law(), AS_OF, "test")
+    g = Graph()
+    for t in list(record_triples(p)) + list(export_graph(law(), [p], AS_OF)):
+        g.add(t)
+    deck, master = (URIRef(f"{PERSON['cap']}/sea/{c}") for c in ("AsDeckCrew", "AsMaster"))
+    assert set(g.objects(requirement_iri("cap", "Req-SchBV2022-P15-Z3-b-2a"), D.basedOnRecord)) == {deck, master}
+    assert set(g.objects(requirement_iri("cap", "Req-SchBV2022-P14-Z3-a"), D.basedOnRecord)) == {master}

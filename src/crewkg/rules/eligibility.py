@@ -112,7 +112,7 @@ class RoleAge:
 
 
 def role_ages(law: Law) -> dict[str, RoleAge]:
-    """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (READING, recorded
+    """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (INTERPRETATION, recorded
     in kb:RoleHierarchy). A pathway counts with the age of its own MinimumAge requirements; one that names none
     lets the certificate be issued at any age, so the role asks none. Certificates without encoded pathways (a
     heading only, a third-country certificate) ask nothing encoded and are left out."""
