@@ -43,6 +43,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
             table.add_row(w["provision"], mark, missing)
         console.print(table)
     console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
+    for w in answer.get("roles_withheld", []):
+        console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
     console.print()
 
 

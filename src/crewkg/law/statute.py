@@ -107,6 +107,8 @@ class Law:
     certificates: dict[str, Certificate]
     terms: dict[str, Term]
     ranks_above: list[tuple[str, str]] = field(default_factory=list)
+    #: (including, included) sea capacities, direct statements only (crew:CapacityInclusion)
+    capacity_includes: list[tuple[str, str]] = field(default_factory=list)
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
@@ -157,6 +159,18 @@ class Law:
     def below(self, role: str) -> frozenset[str]:
         """The roles `role` ranks above, transitively (crew:ranksAbove): the one reading of the role hierarchy."""
         return self._hierarchy()[0].get(role, frozenset())
+
+    def counted_capacities(self, capacity: str) -> frozenset[str]:
+        """The sea capacities whose days count toward a requirement in `capacity`: itself and every capacity it
+        includes, transitively (crew:CapacityInclusion) — the one reading of sea capacities outside the rules."""
+        found, todo = {capacity}, [capacity]
+        while todo:
+            c = todo.pop()
+            for a, b in self.capacity_includes:
+                if a == c and b not in found:
+                    found.add(b)
+                    todo.append(b)
+        return frozenset(found)
 
     def depth(self, role: str) -> int:
         """The role's level in the hierarchy: the longest chain of crew:ranksAbove below it (0 for the lowest)."""
@@ -279,4 +293,6 @@ def _compile(g, version: str) -> Law:
             terms[local(s)] = Term(local(s), frozenset(kinds_of), labels(s), num(s, CREW.statuteOrder) or 0)
 
     ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
-    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks)
+    includes = sorted({(local(one(s, CREW.includingCapacity)), local(one(s, CREW.includedCapacity)))
+                       for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
+    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes)

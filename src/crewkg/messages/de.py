@@ -63,6 +63,7 @@ MESSAGES: dict[str, str] = {
     "result": "Ergebnis",
     "missing": "Es fehlt",
     "roles": "Kann besetzen",
+    "roles_withheld": "Kann wegen des Alters nicht besetzen",
     "none": "—",
     "not_in_sources": "die Voraussetzungen von {provision} sind in den Quellen nicht enthalten (nur Überschrift)",
     "unit.days.one": "Tag",

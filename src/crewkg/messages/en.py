@@ -63,6 +63,7 @@ MESSAGES: dict[str, str] = {
     "result": "Result",
     "missing": "Missing",
     "roles": "Can fill",
+    "roles_withheld": "Cannot fill because of age",
     "none": "—",
     "not_in_sources": "the requirements of {provision} are not in the sources (heading only)",
     "unit.days.one": "day",
