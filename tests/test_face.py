@@ -79,3 +79,21 @@ def test_cohort_csv_flags_are_true_or_false_in_every_language():
         assert {r["holds_target"] for r in rows} <= {"true", "false"}
         assert "true" in {r["target_today"] for r in rows} | {r["holds_target"] for r in rows} or \
             "false" in {r["target_today"] for r in rows}
+
+
+def test_check_text_reads_well_in_an_80_column_terminal(monkeypatch):
+    """Issue 13 point 6: in a narrow terminal each missing requirement is a line of its own, wrapped at words under
+    its indent; no line is wider than the terminal, and no table border cuts a sentence."""
+    import crewkg
+    from rich.console import Console
+
+    from crewkg.answers import render
+
+    out = io.StringIO()
+    monkeypatch.setattr(render, "console", Console(file=out, width=80, highlight=False, emoji=False))
+    render.print_answer(crewkg.law(), crewkg.check(SEA, as_of="2026-11-30"), "de")
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "│" not in text and "┃" not in text
+    flat = " ".join(text.split())
+    assert "✗ § 13 Z 1 SchBV – noch 180 Tage Fahrzeit als Matrosin bzw. Matrose (§ 13 Z 1 SchBV)" in flat
