@@ -84,9 +84,9 @@ def test_cohort_csv_flags_are_true_or_false_in_every_language():
 def test_check_text_reads_well_in_an_80_column_terminal(monkeypatch):
     """Issue 13 point 6: in a narrow terminal each missing requirement is a line of its own, wrapped at words under
     its indent; no line is wider than the terminal, and no table border cuts a sentence."""
-    import crewkg
     from rich.console import Console
 
+    import crewkg
     from crewkg.answers import render
 
     out = io.StringIO()
