@@ -494,3 +494,23 @@ def test_a_runaway_query_is_stopped_by_the_timeout(client):
     assert r.status_code == 503 and "timed out" in r.text.lower()
     after = client.get("/sparql", params={"query": "ASK { kb:UBZ-Matrose a crew:Certificate }"})
     assert after.status_code == 200 and after.json()["boolean"] is True
+
+
+def test_a_foreign_host_name_is_refused(server):
+    """DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends Host: evil.example; the service answers
+    only to the loopback names (and those given with --allow-host)."""
+    with httpx.Client(timeout=30) as c:
+        assert c.get(server.url + "/health").status_code == 200
+        assert c.get(server.url + "/health", headers={"Host": f"localhost:{server.port}"}).status_code == 200
+        refused = c.get(server.url + "/sparql", params={"query": STEUERMANN}, headers={"Host": "evil.example"})
+        assert refused.status_code == 400 and "Host" in refused.text
+
+
+def test_a_chunked_body_over_the_limit_gets_413(server):
+    def chunks():
+        for _ in range(30):
+            yield b"x" * 10_000
+
+    with httpx.Client(timeout=30) as c:
+        r = c.post(server.url + "/api/eligibility", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
