@@ -14,6 +14,7 @@ from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
 from crewkg.messages.sections import section
 
+
 @app.command()
 def crew(
     vessel: Annotated[Path, typer.Argument(help="A vessel record (YAML or JSON).")],
