@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 
-from crewkg.law.statute import Law
+from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import T, value
 from crewkg.records.persons import Person
@@ -135,5 +135,5 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
         for req in w["requirements"]:
             _explain_req(law, req, p, lang, 1)
         for rid in [w["id"]]:
-            for note in law.provisions[law.pathways[rid].provision].notes:
+            for note in notes_in(law.provisions[law.pathways[rid].provision].notes, lang):
                 console.print("  " + t["cli.explain.note"].format(note=note), style="dim")

@@ -18,12 +18,21 @@ from crewkg.locations import kb_dir, ontology_dir
 
 T = TypeVar("T")
 
+#: Editorial notes (skos:editorialNote) per language, 'de' and 'en': the kb gives each reading in both.
+Notes = dict[str, tuple[str, ...]]
+
+
+def notes_in(notes: Notes, lang: str) -> tuple[str, ...]:
+    """The editorial notes in the language asked (the other language when the kb gives none in it)."""
+    return notes.get(lang) or next(iter(notes.values()), ())
+
+
 @dataclass(frozen=True)
 class Provision:
     id: str
     citation: str
     wording: str
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
     part_of: str | None = None
 
 
@@ -44,7 +53,7 @@ class Requirement:
     certificates: tuple[str, ...] = ()
     document: str | None = None
     children: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,7 @@ class Regulation:
     gazette: str
     in_force_from: date
     in_force_until: date | None
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
     @property
     def name(self) -> str:
