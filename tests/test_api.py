@@ -60,3 +60,11 @@ def test_plan_and_crew_through_the_api():
         assert exc.field == "target"
     else:
         raise AssertionError("an unknown target must raise InputError")
+
+
+def test_crewkg_law_stays_the_function_after_the_subpackage_is_imported():
+    import crewkg
+    import crewkg.law.statute  # noqa: F401 - the subpackage of the same name
+
+    crewkg.check({"id": "x", "birth_date": "2000-01-01"}, as_of="2026-11-30")
+    assert callable(crewkg.law) and "UBZ-Steuermann" in crewkg.law().certificates

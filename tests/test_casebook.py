@@ -275,11 +275,11 @@ def test_no_age_requirement_is_listed_for_a_pathway_that_names_none():
 ROLE_CASES = [
     case("Role hierarchy: the holder of the Bootsmann certificate can serve as Decksmann, Leichtmatrose, Matrose and "
          "Bootsmann but not as Steuermann",
-         {"certificates": ["UBZ-Bootsmann"]}, ["Decksmann", "Leichtmatrose", "Matrose", "Bootsmann"]),
+         {"certificates": ["UBZ-Bootsmann"], "birth_date": "1990-01-01"}, ["Decksmann", "Leichtmatrose", "Matrose", "Bootsmann"]),
     case("Role hierarchy: a person who holds no certificate can fill no role, whatever Fahrzeit they have",
          {"sailing_days": {"Matrose": 1000}, "birth_date": "1990-01-01", "medical_fitness": True}, []),
     case("Role hierarchy: the holder of the Schiffsführer certificate can fill all six deck roles",
-         {"certificates": ["UBZ-Schiffsfuehrer"]}, DECK_ROLES),
+         {"certificates": ["UBZ-Schiffsfuehrer"], "birth_date": "1990-01-01"}, DECK_ROLES),
     case("Role hierarchy: the holder of the Decksmann certificate can serve only as Decksmann",
          {"certificates": ["UBZ-Decksmann"]}, ["Decksmann"]),
 ]

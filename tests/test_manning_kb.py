@@ -88,7 +88,7 @@ def test_the_stufe_6_named_by_paragraph_42_Abs_3_has_no_row():
     ml = load_manning(load_law())
     for rid in ("SchBV2022-P42-Abs3-Reduction", "SchBesV2004-P13-Abs3-Reduction"):
         assert (6, "S1") in ml.rules[rid].cells
-        assert any("Stufe 6" in n for n in ml.rules[rid].notes)
+        assert any("Stufe 6" in n for n in ml.rules[rid].notes["en"])
     assert 6 not in _rows(ml, "SchBesV2004-P13-Table")
 
 
@@ -112,12 +112,12 @@ def test_the_interpretations_are_recorded_as_data():
     ml = load_manning(load_law())
     subs = [r for r in ml.rules_of("Substitution") if r.min_fahrzeit_days is not None]
     assert subs and all(r.min_fahrzeit_days == 180 for r in subs)
-    assert all(any("180" in n for n in r.notes) for r in subs)  # the day count and where it comes from
+    assert all(any("180" in n for n in r.notes["en"]) for r in subs)  # the day count and where it comes from
     for rid in ("SchBesV2004-P13-Abs1-Fn2-Equivalence", "SchBesV2004-P15-Abs1-Addition", "SchBV2022-P43-Abs6-Substitution-Decksmann",
                 "SchBV2022-P43-Abs5-Case-DayTrip"):
         assert rid in ml.rules or rid in ml.cases
-    assert any("INTERPRETATION" in n for n in ml.tables["SchBV2022-P43-Abs4-Z2-Table"].notes)  # Atemschutz not delegated
-    assert any("INTERPRETATION" in n for n in ml.tables["SchBV2022-P43-Abs2-Z2-Table"].notes)  # Ersthelfer not delegated
+    assert any("INTERPRETATION" in n for n in ml.tables["SchBV2022-P43-Abs4-Z2-Table"].notes["en"])  # Atemschutz not delegated
+    assert any("INTERPRETATION" in n for n in ml.tables["SchBV2022-P43-Abs2-Z2-Table"].notes["en"])  # Ersthelfer not delegated
 
 
 def test_every_manning_file_starts_with_a_comment_and_names_its_sources():

@@ -31,7 +31,8 @@ ORDER = 45
 UNIT = "days"
 MEASURED = True
 CLAUSES = """
-have(P, R, V) <= req_kind(R, 'CombinedTime') & (total_fahrzeit[P] == F) & (total_sea[P] == S) & (V == F + S)
+(all_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
+have(P, R, V) <= req_kind(R, 'CombinedTime') & (total_fahrzeit[P] == F) & (all_sea[P] == S) & (V == F + S)
 """
 PREDICATES = {}
 MESSAGES = {

@@ -229,9 +229,65 @@ def test_an_over_large_request_body_is_refused(client):
     assert r.status_code == 413
 
 
-def test_dataset_parameters_are_refused(client):
-    r = client.get("/sparql", params={"query": STEUERMANN, "default-graph-uri": "http://example.org/g"})
+GRAPH = "https://w3id.org/crewkg/graph/"
+COUNT_CERTIFICATES = "SELECT (COUNT(*) AS ?n) WHERE { ?c a <https://w3id.org/crewkg/onto#Certificate> }"
+NAMED = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"
+JSON_RESULTS = {"Accept": "application/sparql-results+json"}
+
+
+def _count(r) -> int:
+    assert r.status_code == 200, r.text
+    return int(r.json()["results"]["bindings"][0]["n"]["value"])
+
+
+def _graphs(r) -> set[str]:
+    assert r.status_code == 200, r.text
+    return {b["g"]["value"] for b in r.json()["results"]["bindings"]}
+
+
+# The requests of the W3C SPARQL 1.1 Protocol test suite's query tests (rdf-tests, sparql11/protocol), written
+# against this endpoint's own graphs: the dataset parameters, GET / POST form / POST direct, one `query` only.
+def test_protocol_default_graph_uri_chooses_the_default_graph(client):
+    kb_only = _count(client.get("/sparql", params={"query": COUNT_CERTIFICATES, "default-graph-uri": GRAPH + "kb"}, headers=JSON_RESULTS))
+    onto_only = _count(client.get("/sparql", params={"query": COUNT_CERTIFICATES, "default-graph-uri": GRAPH + "ontology"},
+                                  headers=JSON_RESULTS))
+    assert kb_only > 5 and onto_only == 0
+    posted = client.post("/sparql", data={"query": COUNT_CERTIFICATES, "default-graph-uri": GRAPH + "kb"}, headers=JSON_RESULTS)
+    assert _count(posted) == kb_only
+    direct = client.post("/sparql", params={"default-graph-uri": GRAPH + "kb"}, content=COUNT_CERTIFICATES,
+                         headers=JSON_RESULTS | {"Content-Type": "application/sparql-query"})
+    assert _count(direct) == kb_only
+
+
+def test_protocol_named_graph_uri_chooses_the_named_graphs(client):
+    one = client.get("/sparql", params={"query": NAMED, "named-graph-uri": GRAPH + "kb"}, headers=JSON_RESULTS)
+    assert _graphs(one) == {GRAPH + "kb"}
+    two = client.post("/sparql", data={"query": NAMED, "named-graph-uri": [GRAPH + "kb", GRAPH + "ontology"]}, headers=JSON_RESULTS)
+    assert _graphs(two) == {GRAPH + "kb", GRAPH + "ontology"}
+    full = client.get("/sparql", params={"query": NAMED, "default-graph-uri": GRAPH + "records",
+                                         "named-graph-uri": GRAPH + "derived"}, headers=JSON_RESULTS)
+    assert _graphs(full) == {GRAPH + "derived"}
+    # the protocol's dataset wins over the query's FROM NAMED (§ 2.1.4)
+    from_named = f"SELECT DISTINCT ?g FROM NAMED <{GRAPH}ontology> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}"
+    wins = client.get("/sparql", params={"query": from_named, "named-graph-uri": GRAPH + "kb"}, headers=JSON_RESULTS)
+    assert _graphs(wins) == {GRAPH + "kb"}
+
+
+def test_protocol_two_query_parameters_are_refused(client):
+    assert client.get("/sparql", params=[("query", STEUERMANN), ("query", COUNT_CERTIFICATES)]).status_code == 400
+    assert client.post("/sparql", data={"query": [STEUERMANN, COUNT_CERTIFICATES]}).status_code == 400
+
+
+def test_protocol_update_dataset_parameters_are_refused(client):
+    r = client.get("/sparql", params={"query": STEUERMANN, "using-graph-uri": GRAPH + "kb"})
     assert r.status_code == 400
+
+
+def test_answers_vary_with_accept(client):
+    r = client.get("/sparql", params={"query": STEUERMANN}, headers=JSON_RESULTS)
+    assert r.status_code == 200 and r.headers["vary"] == "Accept"
+    refused = client.get("/sparql", params={"query": STEUERMANN}, headers={"Accept": "image/png"})
+    assert refused.status_code == 406 and refused.headers["vary"] == "Accept"
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -438,3 +494,23 @@ def test_a_runaway_query_is_stopped_by_the_timeout(client):
     assert r.status_code == 503 and "timed out" in r.text.lower()
     after = client.get("/sparql", params={"query": "ASK { kb:UBZ-Matrose a crew:Certificate }"})
     assert after.status_code == 200 and after.json()["boolean"] is True
+
+
+def test_a_foreign_host_name_is_refused(server):
+    """DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends Host: evil.example; the service answers
+    only to the loopback names (and those given with --allow-host)."""
+    with httpx.Client(timeout=30) as c:
+        assert c.get(server.url + "/health").status_code == 200
+        assert c.get(server.url + "/health", headers={"Host": f"localhost:{server.port}"}).status_code == 200
+        refused = c.get(server.url + "/sparql", params={"query": STEUERMANN}, headers={"Host": "evil.example"})
+        assert refused.status_code == 400 and "Host" in refused.text
+
+
+def test_a_chunked_body_over_the_limit_gets_413(server):
+    def chunks():
+        for _ in range(30):
+            yield b"x" * 10_000
+
+    with httpx.Client(timeout=30) as c:
+        r = c.post(server.url + "/api/eligibility", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413

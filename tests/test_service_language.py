@@ -175,12 +175,6 @@ def test_the_refusal_keeps_the_fields_clients_match_on(client):
     assert r.json()["expected"] == "an ISO date YYYY-MM-DD" and "ISO-Datum JJJJ-MM-TT" in r.json()["detail"]
 
 
-#: the crew answers' reasons are written in answers/crew.py, answers/rosters.py and the kb's manning tables, which
-#: another change of issue 9 makes speak the language asked; strict once both are merged
-CREW_REASONS = pytest.mark.xfail(strict=False, reason="crew reasons (answers/crew.py, rosters.py, kb) not yet in the language asked")
-
-
-@CREW_REASONS
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_crew_answers_speak_the_language_asked(client, lang):
     assert _all_leaks(_crew_answers(client, lang), lang) == []

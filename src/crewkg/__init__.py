@@ -1,12 +1,24 @@
 """crewkg — Austrian inland-navigation crew law as a knowledge graph and a logic program.
 
-The Python API (``crewkg.law``, ``crewkg.person``, ``crewkg.check``, ``crewkg.explain``, ``crewkg.InputError``)
-lives in :mod:`crewkg.api` and is loaded on first use, so ``import crewkg`` stays light (no rdflib, no pyDatalog)."""
+The Python API (``crewkg.law``, ``crewkg.person``, ``crewkg.check``, ``crewkg.explain``, ``crewkg.plan``,
+``crewkg.crew``, ``crewkg.InputError``) lives in :mod:`crewkg.api` and is loaded on first use, so ``import crewkg``
+stays light (no rdflib, no pyDatalog)."""
 
 from typing import Any
 
+import crewkg.law as _law_package  # noqa: F401 - loaded first, so the function below keeps the name `law`
+
 __version__ = "0.1.0"
 __all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
+
+
+def law() -> Any:
+    """The compiled law (`crewkg.api.law`). The subpackage `crewkg.law` shares the name: importing it sets the
+    package attribute once, when it is first loaded — above, before this function is defined — so `crewkg.law()`
+    stays this function however much of the subpackage is imported later."""
+    from crewkg import api
+
+    return api.law()
 
 
 def __getattr__(name: str) -> Any:

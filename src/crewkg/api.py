@@ -109,14 +109,17 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     """
     from crewkg.answers.eligibility import check as run_check
     from crewkg.answers.render import console, print_explanation
+    from crewkg.records.persons import near
 
     day = _day(as_of)
     the_law = law()
     persons = _persons(record, the_law, day)
     if len(persons) != 1:
         raise InputError(str(record), "", "exactly one person record")
+    certificate = the_law.certificate_named(certificate) or certificate
     if certificate not in the_law.certificates:
-        raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(the_law.certificates)}", certificate)
+        raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(the_law.certificates)}"
+                         f"{near(certificate, the_law.certificates)}", certificate)
     answer = run_check(the_law, persons, day, lang)[0]
     with console.capture() as captured:
         print_explanation(the_law, persons[0], answer, certificate, lang)
@@ -139,6 +142,7 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     pace = Pace.from_kb(days=days_per_year)
     g = career_graph(the_law, lang, days_per_period=pace.days)
     choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    target = the_law.certificate_named(target) or target
     if target not in choices:
         raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
     p = record() if callable(record) else person(record, day) if not _is_person(record) else record

@@ -20,7 +20,7 @@ from crewkg.law.manning import (
     Substitution,
     Table,
 )
-from crewkg.law.statute import Law
+from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import say
 from crewkg.messages.sections import section
 from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
@@ -205,7 +205,7 @@ def _missing_table(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, A
 
 def _no_row(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     table = req.table = ask.ml.tables[names[0]]
-    return _table_fields(ask, table) | {"notes": list(table.notes),
+    return _table_fields(ask, table) | {"notes": list(notes_in(table.notes, ask.lang)),
                                         "reason": ask.say("crew.reason.no_row", provision=ask.cite(table.provision))}
 
 
@@ -215,7 +215,7 @@ def _several_rows(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, An
     reason = ask.say("crew.reason.several_rows", n=len(rows), provision=ask.cite(table.provision),
                      stufen=", ".join(str(r.stufe) for r in rows))
     return _table_fields(ask, table) | {"reason": reason, "rows": [{"stufe": r.stufe, "row": r.quoted} for r in rows],
-                                        "notes": list(table.notes)}
+                                        "notes": list(notes_in(table.notes, ask.lang))}
 
 
 def _no_column(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
@@ -377,12 +377,14 @@ def _changes(ask: _Ask, req: Requirement) -> dict[str, Any]:
 
 
 def _notes(ask: _Ask, req: Requirement, row: Row) -> list[str]:
-    """The readings and notes of the cases, the table, the row, the passenger-safety table and the rules, once each."""
-    notes = list(req.table.notes if req.table else ()) + list(row.notes)
+    """The readings and notes of the cases, the table, the row, the passenger-safety table and the rules, once each,
+    in the answer's language."""
+    sources = [ask.ml.cases[c].notes for c in row.cases if c in ask.d.cases]
+    sources += [req.table.notes if req.table else {}, row.notes]
     if req.function_table is not None:
-        notes += list(req.function_table.notes)
-    notes += [n for r in req.rules for n in r.notes]
-    return _unique([n for c in row.cases if c in ask.d.cases for n in ask.ml.cases[c].notes] + notes)
+        sources.append(req.function_table.notes)
+    sources += [r.notes for r in req.rules]
+    return _unique(n for notes in sources for n in notes_in(notes, ask.lang))
 
 
 def _unique(items) -> list:

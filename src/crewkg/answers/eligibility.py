@@ -88,8 +88,37 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
         certs.append(entry)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
+    withheld = roles_withheld(law, p, d, as_of, lang)
     return base | {"regulation": reg.name, "covered": True,
-                   "certificates": certs, "roles": roles}
+                   "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {})
+
+
+def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """Roles below a certificate held that the person cannot fill because of the minimum age the role's own
+    certificate asks, each with that age, the person's, the day it is reached and its provision (the program's
+    can_fill decides; this only says why)."""
+    from crewkg.law.age import birthday, completed_years
+    from crewkg.rules.eligibility import role_ages
+    from crewkg.rules.kinds import missing_sentence
+
+    ages = role_ages(law)
+    order = {r: i for i, r in enumerate(law.ids_of("Role"))}
+    out = []
+    for role in sorted({r for pid, r in d.reached if pid == p.id}, key=lambda r: (order.get(r, 99), r)):
+        if (p.id, role) in d.can_fill or (p.id, role) not in d.too_young or role not in ages:
+            continue
+        age = ages[role]
+        entry: dict[str, Any] = {
+            "role": role, "kind": "MinimumAge", "unit": "years", "met": False,
+            "provision": ", ".join(law.citation(law.requirements[r].provision) for r in age.requirements),
+            "needed": age.years,
+            "have": completed_years(p.birth_date, as_of) if p.birth_date else None,
+        }
+        if p.birth_date is not None:
+            entry["reached_on"] = birthday(p.birth_date, age.years).isoformat()
+        entry["text"] = missing_sentence(law, entry, lang)
+        out.append(entry)
+    return out
 
 
 def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> list[dict[str, Any]]:

@@ -3,20 +3,35 @@ exactly what is missing; and the derivation of one certificate for `crewkg expla
 
 from __future__ import annotations
 
+import shutil
+import sys
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
 
-from crewkg.law.statute import Law
+from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import T, value
 from crewkg.records.persons import Person
 from crewkg.rules.kinds import kind, missing_sentence
 
+#: below this many columns a certificate's pathways are listed line by line instead of in a table
+NARROW = 100
+
+
+def output_width() -> int:
+    """The terminal's width when the output is a terminal; 140 columns for a file or a pipe (lines a program or a
+    pager reads whole)."""
+    if sys.stdout.isatty():
+        return max(40, shutil.get_terminal_size((140, 24)).columns)
+    return 140
+
+
 # emoji=False: the law, ids and SPARQL values are printed as written (no ":name:" turned into a picture), and
 # it spares a regex pass per cell (a third of the rendering time of a check).
-console = Console(highlight=False, soft_wrap=False, width=140, emoji=False)
+console = Console(highlight=False, soft_wrap=False, width=output_width(), emoji=False)
 
 
 def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
@@ -31,6 +46,9 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         else:
             verdict = f"[yellow]? {t['not_covered']}[/yellow]"
         console.print(f"[bold]{c['label']}[/bold] ({c['provision']}) — {verdict}")
+        if console.width < NARROW:
+            _print_pathways_narrow(law, c, lang)
+            continue
         table = Table(show_lines=False)
         table.add_column(t["pathway"], no_wrap=True)
         table.add_column(t["result"], justify="center")
@@ -43,7 +61,22 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
             table.add_row(w["provision"], mark, missing)
         console.print(table)
     console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
+    for w in answer.get("roles_withheld", []):
+        console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
     console.print()
+
+
+def _print_pathways_narrow(law: Law, c: dict[str, Any], lang: str) -> None:
+    """A certificate's pathways as lines for a narrow terminal: the provision with ✓/✗, then each missing
+    requirement on its own line, wrapped at words under its own indent."""
+    t = T[lang]
+    if not c["covered"]:
+        console.print(Padding(f"? {t['not_in_sources'].format(provision=c['provision'])}", (0, 0, 0, 2), expand=False))
+    for w in c["pathways"]:
+        mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
+        console.print(Padding(f"{mark} {w['provision']}", (0, 0, 0, 2), expand=False))
+        for m in w["missing"]:
+            console.print(Padding(f"– {missing_sentence(law, m, lang)}", (0, 0, 0, 6), expand=False))
 
 
 def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
@@ -102,5 +135,5 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
         for req in w["requirements"]:
             _explain_req(law, req, p, lang, 1)
         for rid in [w["id"]]:
-            for note in law.provisions[law.pathways[rid].provision].notes:
+            for note in notes_in(law.provisions[law.pathways[rid].provision].notes, lang):
                 console.print("  " + t["cli.explain.note"].format(note=note), style="dim")

@@ -142,10 +142,16 @@ def kth_day(ledger: Ledger, start: int, n: int, pace: Pace) -> int:
     return accrue(ledger, start, n, pace)[0]
 
 
+class BeyondCalendar(ArithmeticError):
+    """A step would end after 31 December 9999, the last day a date can name: it cannot be planned."""
+
+
 def add_months(d: date, months: int) -> date:
     """The same day `months` calendar months later; the last day of the month where it lacks that day."""
     y, m = divmod(d.month - 1 + months, 12)
     year, month = d.year + y, m + 1
+    if year > date.max.year:
+        raise BeyondCalendar(months)
     for day in (d.day, 30, 29, 28):
         try:
             return date(year, month, min(d.day, day))
@@ -184,7 +190,10 @@ class Context:
     prior_met: bool = False                 # edge minimum: sea time and prior experience are there
 
     def date(self, offset: int) -> date:
-        return self.as_of + timedelta(days=offset)
+        try:
+            return self.as_of + timedelta(days=offset)
+        except OverflowError:
+            raise BeyondCalendar(offset) from None
 
     def offset(self, d: date) -> int:
         return (d - self.as_of).days
@@ -304,7 +313,17 @@ class StepResult:
 
 
 def step(ctx: Context, state: State, pathway_id: str) -> StepResult:
-    """Plan one pathway from `state`: what remains, the day it can be completed and the state after it."""
+    """Plan one pathway from `state`: what remains, the day it can be completed and the state after it. A step
+    that would end after the last day of the calendar cannot be planned (an evaluation date near 9999, or a
+    record's numbers far beyond any the law asks)."""
+    try:
+        return _step(ctx, state, pathway_id)
+    except BeyondCalendar:
+        remaining = _unplanned_step(ctx.items[pathway_id], set(state.held))
+        return StepResult(pathway_id, ctx.law.pathways[pathway_id].certificate, remaining, None, None, remaining)
+
+
+def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     law = ctx.law
     w = law.pathways[pathway_id]
     items = ctx.items[pathway_id]

@@ -74,9 +74,13 @@ def _covered(law, day) -> None:
 
 
 def _target(law, g, target: str) -> str:
+    """The target certificate: its id or a short name ('Steuermann', 'Schiffsführer')."""
+    from crewkg.records.persons import near
+
     choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    target = law.certificate_named(target) or target
     if target not in choices:
-        raise InputError("--target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
+        raise InputError("--target", "target", f"a certificate the kb has pathways to, one of {choices}{near(target, choices)}", target)
     return target
 
 
@@ -140,7 +144,7 @@ def plan(
             raise InputError(str(person), "", "exactly one person record")
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        _target(law, g, target)
+        target = _target(law, g, target)
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
             raise InputError("--as-of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
@@ -239,7 +243,7 @@ def cohort(
         _covered(law, day)
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        _target(law, g, target)
+        target = _target(law, g, target)
         trainees = load_cohort(cohort_file, law, day)
         rows = _run_cohort(law, trainees, target, day, pace, lang.value, g, workers, LARGE)
         report = None

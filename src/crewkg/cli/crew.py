@@ -12,33 +12,7 @@ import typer
 
 from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
-
-TEXT = {
-    "de": {
-        "not_covered": "nicht abgedeckt", "reason": "Grund", "authority": "Die Behörde entscheidet nach",
-        "last_known": "Zur Information — NICHT die Antwort", "row": "Tabellenzeile", "why": "Warum",
-        "column": "Spalte", "crew": "Mindestbesatzung", "or": "oder", "functions": "Funktionen und Befähigungen",
-        "engine": "Maschine", "first_aid": "Erste Hilfe", "lng": "Sachkundige LNG (Schiffsführer)", "none": "—",
-        "adjusted": "angewandt", "temporary": "vorübergehend möglich (nur auf Verlangen: --school-attendance)",
-        "substitutions": "Ersetzungen", "transitional": "Übergang", "notes": "Lesarten und Hinweise",
-        "roster": "Besatzungsliste", "satisfied": "erfüllt", "not_satisfied": "nicht erfüllt", "undecided": "nicht entscheidbar",
-        "missing": "Es fehlt", "near": "beinahe", "rules": "Bekannte Vorschriften neben der fehlenden Tabelle",
-        "alternative": "Variante", "via_certificate": "Befähigungszeugnis", "via_hierarchy": "höhere Befähigung",
-        "via_function": "Befähigung", "via_substitution": "Ersetzung als", "rows": "Zutreffende Zeilen",
-    },
-    "en": {
-        "not_covered": "not covered", "reason": "Reason", "authority": "The authority decides under",
-        "last_known": "For information — NOT the answer", "row": "Table row", "why": "Why",
-        "column": "Column", "crew": "Minimum crew", "or": "or", "functions": "Functions and qualifications",
-        "engine": "Engine", "first_aid": "First aid", "lng": "LNG expert (boatmaster)", "none": "—",
-        "adjusted": "applied", "temporary": "temporarily possible (only when asked: --school-attendance)",
-        "substitutions": "Substitutions", "transitional": "Transition", "notes": "Readings and notes",
-        "roster": "Roster", "satisfied": "satisfied", "not_satisfied": "not satisfied", "undecided": "cannot be decided",
-        "missing": "Missing", "near": "almost", "rules": "Known rules beside the missing table",
-        "alternative": "alternative", "via_certificate": "certificate", "via_hierarchy": "higher certificate",
-        "via_function": "qualification", "via_substitution": "substitution as", "rows": "Rows that apply",
-    },
-}
+from crewkg.messages.sections import section
 
 
 @app.command()
@@ -73,14 +47,14 @@ def crew(
 
 
 def _counts(law, counts: dict[str, int], lang: str) -> str:
-    return ", ".join(f"{n} {law.label(role, lang)}" for role, n in counts.items()) or TEXT[lang]["none"]
+    return ", ".join(f"{n} {law.label(role, lang)}" for role, n in counts.items()) or section("crew.cli.", lang)["none"]
 
 
 def print_crew(law, a: dict[str, Any], lang: str) -> None:
     """The answer for people: the row that applies, why, the functions, and the roster verdict."""
     from rich.console import Console
 
-    t = TEXT[lang]
+    t = section("crew.cli.", lang)
     con = Console(highlight=False, soft_wrap=True, width=140, emoji=False)
     con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or ''} — {a['as_of']}")
     if not a["covered"]:
@@ -127,7 +101,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
     if a.get("function_row"):
         con.print(f"  „{a['function_row']}“ ({a['function_provisions'].get('FahrgastErsthelfer', '')})", style="italic")
     for x in a["transitional"]:
-        con.print(f"{t['transitional']} ({x['provision']}, bis {x['until']}): {x['reason']}", style="dim")
+        con.print(t["transitional_line"].format(provision=x["provision"], until=x["until"], reason=x["reason"]), style="dim")
     if a["notes"]:
         con.print(f"{t['notes']}:", style="dim")
         for n in a["notes"]:
@@ -157,4 +131,5 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         for m in r["missing"]:
             con.print(f"   [red]✗[/red] {m['fill_with']} ({m['provision']})")
             for nm in m.get("near_misses", []):
-                con.print(f"      {t['near']}: {nm['person']} als {law.label(nm['as'], lang)}: {'; '.join(nm['lacks'])}")
+                con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
+                                                   lacks="; ".join(nm["lacks"])))

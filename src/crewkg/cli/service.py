@@ -163,6 +163,7 @@ def serve(
     max_query_bytes: Annotated[int, typer.Option("--max-query-bytes", help="Longest SPARQL query accepted.")] = 10_000,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
     shacl: Annotated[bool, typer.Option("--shacl/--no-shacl", help="Also run the SHACL shapes on JSON records of the API (uploads always are).")] = False,
+    allow_host: Annotated[list[str] | None, typer.Option("--allow-host", help="A Host name the service answers to besides the loopback names and --host (repeatable).")] = None,
 ) -> None:
     """The SPARQL endpoint (/sparql), the JSON API (/docs) and the web pages (/, /queries) in one process."""
     day = _as_of(as_of)
@@ -182,5 +183,9 @@ def serve(
     except InputError as exc:
         _fail(exc)
         return
-    settings = Settings(query_timeout=timeout, max_query_bytes=max_query_bytes, max_body_bytes=max_body_bytes, shacl_json=shacl)
+    hosts = {"localhost", "127.0.0.1", "::1", *(allow_host or [])}
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.add(host.strip("[]"))
+    settings = Settings(query_timeout=timeout, max_query_bytes=max_query_bytes, max_body_bytes=max_body_bytes, shacl_json=shacl,
+                        allowed_hosts=tuple(sorted(hosts)))
     run(Service(law, graph_store, {p.id: p for p in people}, day, settings), host, port)

@@ -24,7 +24,7 @@ from rdflib.namespace import DefinedNamespace
 from rdflib.term import URIRef
 
 from crewkg.law.namespaces import CREW_IRI
-from crewkg.law.statute import Law
+from crewkg.law.statute import Law, Notes
 
 
 class MANNING(DefinedNamespace):
@@ -148,7 +148,7 @@ class Case:
     label: dict[str, str]
     introduced_by: str | None = None
     replaced_by: str | None = None
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,7 +163,7 @@ class Table:
     reason: dict[str, str] = field(default_factory=dict)  # language -> why the table is not in the sources
     authority: tuple[str, ...] = ()
     last_known: str | None = None
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,7 +175,7 @@ class Row:
     cases: tuple[str, ...]
     stufe: int | None = None
     counts: tuple[tuple[str, int], ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,7 +198,7 @@ class Rule:
     tables: tuple[str, ...] = ()  # appliesToTable
     cases: tuple[str, ...] = ()  # appliesWhen
     regulation: str | None = None  # inRegulation
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,7 +284,7 @@ class Amendment:
     in_force_from: date | None
     earliest: date | None
     latest: date | None
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -103,6 +103,9 @@ class CREW(DefinedNamespace):
     AsDeckCrew: URIRef
     AsMaster: URIRef
     AnyCapacity: URIRef
+    CapacityInclusion: URIRef
+    includingCapacity: URIRef
+    includedCapacity: URIRef
     WithinProgramme: URIRef
     AfterProgramme: URIRef
     WithinOrAfterProgramme: URIRef

@@ -48,7 +48,27 @@ class GraphReader:
         v = self.one(s, p)
         return "" if v is None else str(v)
 
-    def notes(self, s) -> tuple[str, ...]:
+    def notes(self, s) -> dict[str, tuple[str, ...]]:
+        """skos:editorialNote per language ('de', 'en'; an untagged note counts as English, the language the
+        maintainers write readings in). A language without notes falls back to the other, so an answer in either
+        language lists the readings the kb gives."""
         from rdflib.namespace import SKOS
 
-        return tuple(sorted(str(o) for o in self.g.objects(s, SKOS.editorialNote)))
+        out: dict[str, list[str]] = {}
+        for o in self.g.objects(s, SKOS.editorialNote):
+            out.setdefault(getattr(o, "language", None) or "en", []).append(str(o))
+        return per_language({k: tuple(sorted(v)) for k, v in out.items()})
+
+
+#: The languages of the kb's texts; each falls back to the other.
+LANGUAGES = ("de", "en")
+
+
+def per_language(texts: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Texts per language with the fallback filled in: a language the kb gives none in takes the other's."""
+    out = {lang: texts[lang] for lang in LANGUAGES if texts.get(lang)}
+    for a, b in (("de", "en"), ("en", "de")):
+        if a not in out and b in out:
+            out[a] = out[b]
+    return out
+

@@ -18,12 +18,21 @@ from crewkg.locations import kb_dir, ontology_dir
 
 T = TypeVar("T")
 
+#: Editorial notes (skos:editorialNote) per language, 'de' and 'en': the kb gives each reading in both.
+Notes = dict[str, tuple[str, ...]]
+
+
+def notes_in(notes: Notes, lang: str) -> tuple[str, ...]:
+    """The editorial notes in the language asked (the other language when the kb gives none in it)."""
+    return notes.get(lang) or next(iter(notes.values()), ())
+
+
 @dataclass(frozen=True)
 class Provision:
     id: str
     citation: str
     wording: str
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
     part_of: str | None = None
 
 
@@ -44,7 +53,7 @@ class Requirement:
     certificates: tuple[str, ...] = ()
     document: str | None = None
     children: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,7 @@ class Regulation:
     gazette: str
     in_force_from: date
     in_force_until: date | None
-    notes: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
 
     @property
     def name(self) -> str:
@@ -107,6 +116,8 @@ class Law:
     certificates: dict[str, Certificate]
     terms: dict[str, Term]
     ranks_above: list[tuple[str, str]] = field(default_factory=list)
+    #: (including, included) sea capacities, direct statements only (crew:CapacityInclusion)
+    capacity_includes: list[tuple[str, str]] = field(default_factory=list)
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
@@ -132,9 +143,43 @@ class Law:
         role = self.certificates[cid].role if cid in self.certificates else None
         return ("UBZ " + self.short_label(role, lang)) if role else self.label(cid, lang)
 
+    def certificate_named(self, name: str) -> str | None:
+        """The certificate a person means by `name`: its id ('UBZ-Steuermann'), the role it certifies ('Steuermann',
+        'Schiffsführer'), or a label of either, in any case; None when nothing or more than one matches."""
+        if name in self.certificates:
+            return name
+
+        def fold(x: str) -> str:
+            return x.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss").strip()
+
+        wanted = fold(name)
+        found = set()
+        for cid, c in self.certificates.items():
+            names = {cid, *c.label.values()}
+            if c.role:
+                names |= {c.role, *(self.label(c.role, lang) for lang in ("de", "en"))}
+                names |= {self.short_label(c.role, lang) for lang in ("de", "en")}
+            if wanted in {fold(n) for n in names}:
+                found.add(cid)
+        if len(found) > 1:  # a role's own UBZ before a certificate that only stands in for it (third country)
+            found = {cid for cid in found if self.certificates[cid].pathways}
+        return found.pop() if len(found) == 1 else None
+
     def below(self, role: str) -> frozenset[str]:
         """The roles `role` ranks above, transitively (crew:ranksAbove): the one reading of the role hierarchy."""
         return self._hierarchy()[0].get(role, frozenset())
+
+    def counted_capacities(self, capacity: str) -> frozenset[str]:
+        """The sea capacities whose days count toward a requirement in `capacity`: itself and every capacity it
+        includes, transitively (crew:CapacityInclusion) — the one reading of sea capacities outside the rules."""
+        found, todo = {capacity}, [capacity]
+        while todo:
+            c = todo.pop()
+            for a, b in self.capacity_includes:
+                if a == c and b not in found:
+                    found.add(b)
+                    todo.append(b)
+        return frozenset(found)
 
     def depth(self, role: str) -> int:
         """The role's level in the hierarchy: the longest chain of crew:ranksAbove below it (0 for the lowest)."""
@@ -257,4 +302,6 @@ def _compile(g, version: str) -> Law:
             terms[local(s)] = Term(local(s), frozenset(kinds_of), labels(s), num(s, CREW.statuteOrder) or 0)
 
     ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
-    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks)
+    includes = sorted({(local(one(s, CREW.includingCapacity)), local(one(s, CREW.includedCapacity)))
+                       for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
+    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes)

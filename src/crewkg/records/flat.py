@@ -13,6 +13,7 @@ from typing import Any
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
+from crewkg.records.persons import near
 from crewkg.records.reading import read_text
 
 BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
@@ -83,7 +84,7 @@ def csv_rows(path: Path, law: Law, what: str = "CSV file") -> Iterator[tuple[str
         raise InputError(str(path), "id", "a CSV header row with an 'id' column and any of " + ", ".join(sorted(cols)))
     for h in header:
         if h not in cols:
-            raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)), h)
+            raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)) + near(h, cols), h)
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
         if None in row:

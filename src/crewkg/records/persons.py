@@ -93,6 +93,17 @@ def record_files(path: Path) -> list[Path]:
         raise InputError(str(path), "", "an existing file or folder")
     return [path]
 
+def near(value: object, known) -> str:
+    """'; did you mean 'sailing_days'?' when a known name is close to what was written (a typo, another case)."""
+    import difflib
+
+    if not isinstance(value, str):
+        return ""
+    names = {str(k).lower(): str(k) for k in known}
+    found = difflib.get_close_matches(value.lower(), list(names), n=1, cutoff=0.6)
+    return f"; did you mean {names[found[0]]!r}?" if found else ""
+
+
 class Checker:
     """Small typed accessors that raise InputError with the field path (person, vessel and roster records)."""
 
@@ -137,7 +148,7 @@ class Checker:
         if keys is not None:
             for k in value:
                 if k not in keys:
-                    raise self.fail(f"{fld}.{k}" if fld else str(k), f"one of the known keys {sorted(keys)}", k)
+                    raise self.fail(f"{fld}.{k}" if fld else str(k), f"one of the known keys {sorted(keys)}{near(k, keys)}", k)
         return value
 
     def id_list(self, value: Any, fld: str, allowed: list[str], what: str) -> list[str]:
@@ -145,7 +156,7 @@ class Checker:
             raise self.fail(fld, f"a list of {what} ids", value)
         for i, v in enumerate(value):
             if v not in allowed:
-                raise self.fail(f"{fld}[{i}]", f"a known {what} id, one of {allowed}", v)
+                raise self.fail(f"{fld}[{i}]", f"a known {what} id, one of {allowed}{near(v, allowed)}", v)
         return list(dict.fromkeys(value))
 
 
@@ -189,7 +200,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         sd = c.mapping(data["sailing_days"], "sailing_days")
         for role, days in sd.items():
             if role not in roles:
-                raise c.fail(f"sailing_days.{role}", f"a deck role id, one of {roles}", role)
+                raise c.fail(f"sailing_days.{role}", f"a deck role id, one of {roles}{near(role, roles)}", role)
             p.sailing_days[role] = c.count(days, f"sailing_days.{role}")
     if "sea_days" in data:
         sea = c.mapping(data["sea_days"], "sea_days", set(SEA_KEYS))
@@ -207,7 +218,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
             f = f"programmes[{i}]"
             c.mapping(g, f, PROGRAMME_KEYS)
             if g.get("for") not in roles:
-                raise c.fail(f"{f}.for", f"the role the programme trains for, one of {roles}", g.get("for"))
+                raise c.fail(f"{f}.for", f"the role the programme trains for, one of {roles}{near(g.get('for'), roles)}", g.get("for"))
             if "months" not in g:
                 raise c.fail(f"{f}.months", "the programme length in months")
             months = c.count(g["months"], f"{f}.months")

@@ -23,7 +23,7 @@ from crewkg.errors import InputError
 from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
-from crewkg.records.persons import ID_RE, Checker, Person, person_from_mapping
+from crewkg.records.persons import ID_RE, Checker, Person, near, person_from_mapping
 from crewkg.records.reading import read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
@@ -86,7 +86,7 @@ class _Check(Checker):
 
     def token(self, value: Any, fld: str, allowed: list[str]) -> str:
         if not isinstance(value, str) or value not in allowed:
-            raise self.fail(fld, f"one of {allowed}", value)
+            raise self.fail(fld, f"one of {allowed}{near(value, allowed)}", value)
         return value
 
 
@@ -100,7 +100,7 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
     known = sorted({k for k in attrs if "." not in k} | nested)
     for k in data:
         if k not in known:
-            raise c.fail(str(k), f"one of the known keys {known}", k)
+            raise c.fail(str(k), f"one of the known keys {known}{near(k, known)}", k)
     vid = data.get("id")
     if not isinstance(vid, str) or not ID_RE.match(vid):
         raise c.fail("id", "an id of letters, digits, _ and -", vid)
@@ -115,7 +115,7 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
             raise c.fail(group, f"a mapping with the keys {inner}", sub)
         for k, val in sub.items():
             if k not in inner:
-                raise c.fail(f"{group}.{k}", f"one of the known keys {inner}", k)
+                raise c.fail(f"{group}.{k}", f"one of the known keys {inner}{near(k, inner)}", k)
             flat[f"{group}.{k}"] = val
     for key, raw in flat.items():
         attr = attrs[key]

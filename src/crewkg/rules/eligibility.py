@@ -10,7 +10,7 @@ variables (docs/architecture.md, engine notes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from crewkg.law.age import birthday, completed_years  # noqa: F401 - re-exported for the roster check
@@ -41,7 +41,13 @@ eligible(P, C) <= pathway_satisfied(P, W) & leads_to(W, C)
 above(A, B) <= ranks_above(A, B)
 above(A, B) <= ranks_above(A, X) & above(X, B)
 can_fill(P, Role) <= holds(P, C) & certifies(C, Role)
-can_fill(P, Role) <= holds(P, C) & certifies(C, Top) & above(Top, Role)
+reached(P, Role) <= holds(P, C) & certifies(C, Top) & above(Top, Role)
+
+# RULE role-age — a role reached through the hierarchy still needs the age its own certificate asks (role_age, the
+# least minimum age over the pathways of the role's certificate, from the kb); an unknown birth date shows no age
+too_young(P, Role) <= role_age(Role, N) & age(P, A) & (A < N)
+too_young(P, Role) <= role_age(Role, N) & age_unknown(P)
+can_fill(P, Role) <= reached(P, Role) & ~too_young(P, Role)
 
 # One query for everything: a single tabled evaluation, so met/have are not resolved again per question
 derived(P, 'have', R, V) <= have(P, R, V)
@@ -49,6 +55,8 @@ derived(P, 'met', R, 1) <= met(P, R)
 derived(P, 'pathway_satisfied', W, 1) <= pathway_satisfied(P, W)
 derived(P, 'eligible', C, 1) <= eligible(P, C)
 derived(P, 'can_fill', Role, 1) <= can_fill(P, Role)
+derived(P, 'reached', Role, 1) <= reached(P, Role)
+derived(P, 'too_young', Role, 1) <= too_young(P, Role)
 """
 
 
@@ -81,7 +89,45 @@ def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
         if c.role:
             facts.append(("certifies", c.id, c.role))
     facts += [("ranks_above", a, b) for a, b in law.ranks_above]
+    facts += [("capacity_includes", a, b) for a, b in law.capacity_includes]
+    facts += [("role_age", role, age.years) for role, age in role_ages(law).items()]
     return facts
+
+
+@dataclass(frozen=True)
+class RoleAge:
+    """The minimum age a role's own certificate asks: the least over its pathways (0 where one names none), with
+    the provisions of the age requirements that ask it."""
+
+    years: int
+    requirements: tuple[str, ...]
+
+
+def role_ages(law: Law) -> dict[str, RoleAge]:
+    """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (INTERPRETATION, recorded
+    in kb:RoleHierarchy). A pathway counts with the age of its own MinimumAge requirements; one that names none
+    lets the certificate be issued at any age, so the role asks none. Certificates without encoded pathways (a
+    heading only, a third-country certificate) ask nothing encoded and are left out."""
+    found: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for c in law.certificates.values():
+        if not c.role or not c.pathways:
+            continue
+        for wid in c.pathways:
+            w = law.pathways.get(wid)
+            if w is None:
+                continue
+            ages = [law.requirements[r] for r in w.requirements
+                    if r in law.requirements and law.requirements[r].kind == "MinimumAge"]
+            years = max((r.minimum or 0 for r in ages), default=0)
+            found.setdefault(c.role, []).append((years, tuple(r.id for r in ages if (r.minimum or 0) == years)))
+    out: dict[str, RoleAge] = {}
+    for role, per_pathway in found.items():
+        least = min(years for years, _ in per_pathway)
+        if least > 0:
+            reqs = sorted({r for years, rs in per_pathway if years == least for r in rs},
+                          key=lambda r: (law.requirements[r].provision, r))
+            out[role] = RoleAge(least, tuple(reqs))
+    return out
 
 
 def _requirement_ids(law: Law, rids):
@@ -91,8 +137,13 @@ def _requirement_ids(law: Law, rids):
 
 
 def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
-    """A person record as facts: the generic ones here, the rest from each requirement kind."""
+    """A person record as facts: the generic ones here (the age, which the role-age rule reads too; the
+    certificates held), the rest from each requirement kind."""
     f: list[tuple] = [("person", p.id)]
+    if p.birth_date:
+        f.append(("age", p.id, completed_years(p.birth_date, as_of)))
+    else:
+        f.append(("age_unknown", p.id))
     f += [("holds", p.id, c) for c in p.certificates]
     for k in kinds().values():
         f += k.person_facts(p, law, as_of)
@@ -108,12 +159,16 @@ class Derived:
     satisfied: set[tuple[str, str]]
     eligible: set[tuple[str, str]]
     can_fill: set[tuple[str, str]]
+    #: roles below a certificate held (the hierarchy), whether or not the age lets the person fill them
+    reached: set[tuple[str, str]] = field(default_factory=set)
+    #: (person, role) where the person is younger than the role's certificate asks, or the birth date is unknown
+    too_young: set[tuple[str, str]] = field(default_factory=set)
 
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
 GENERIC_PREDICATES = {
     "req_kind": 2, "req_min": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2,
-    "ranks_above": 2, "person": 1, "holds": 2,
+    "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1,
 }
 
 
@@ -125,25 +180,27 @@ def fact_predicates() -> dict[str, int]:
     return found
 
 
-def derive(persons: list[Person], law: Law, as_of: date) -> Derived:
+def derive(persons: list[Person], law: Law, as_of: date, *, extra_facts: list[tuple] | None = None) -> Derived:
     """Run the program once for a batch of persons (a fresh database each call)."""
-    return derive_dated([(p, as_of) for p in persons], law)
+    return derive_dated([(p, as_of) for p in persons], law, extra_facts=extra_facts)
 
 
-def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str] | None = None) -> Derived:
+def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str] | None = None, *,
+                 extra_facts: list[tuple] | None = None) -> Derived:
     """Run the program once for persons each evaluated on their own date (the planner's projected records),
     on every pathway or only on the named ones."""
-    facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
+    facts = kb_facts(law, pathways) + (extra_facts or []) + [fact for p, on in records for fact in person_facts(p, law, on)]
     rows = evaluate(rules(), fact_predicates(), facts, "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
-    sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
+    sets: dict[str, set[tuple[str, str]]] = {
+        k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill", "reached", "too_young")}
     for pid, what, x, v in rows:
         if what == "have":
             have.setdefault((pid, x), []).append(v)
         else:
             sets[what].add((pid, x))
     return Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
-                   can_fill=sets["can_fill"])
+                   can_fill=sets["can_fill"], reached=sets["reached"], too_young=sets["too_young"])
 
 
 def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:
@@ -151,6 +208,16 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     planner's question about its projected records; it asks only for this, so nothing else is derived."""
     facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
     return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
+
+
+def derive_roles(persons: list[Person], law: Law, as_of: date) -> Derived:
+    """The can_fill rule alone, for answers that need no pathway (the roster check): the program runs over the
+    certificates and the role hierarchy only, about four times faster, with the role ages read from the whole law
+    first so that the hierarchy keeps each role's minimum age."""
+    import dataclasses
+
+    ages = [("role_age", role, age.years) for role, age in role_ages(law).items()]
+    return derive(persons, dataclasses.replace(law, requirements={}, pathways={}), as_of, extra_facts=ages)
 
 
 def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):

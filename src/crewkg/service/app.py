@@ -45,7 +45,7 @@ def create_app(service: Service):
     refusals.install(app)
     for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router):
         app.include_router(router)
-    guard = RequestGuard(app, settings.max_body_bytes)
+    guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
     return guard
 

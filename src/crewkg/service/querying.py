@@ -20,7 +20,7 @@ class QueryRunner:
         self.timeout = timeout
         self._slots = threading.BoundedSemaphore(slots)
 
-    def run(self, query: str, accept: str | None) -> tuple[bytes, str]:
+    def run(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str]:
         from crewkg.service.sparql import QueryTimeout
 
         if not self._slots.acquire(timeout=self.timeout):
@@ -31,7 +31,7 @@ class QueryRunner:
 
         def work() -> None:
             try:
-                box["result"] = self.store.serialize(query, accept, deadline)
+                box["result"] = self.store.serialize(query, accept, deadline, dataset)
             except BaseException as exc:  # handed to the waiting request
                 box["error"] = exc
             finally:

@@ -27,6 +27,9 @@ class Settings:
     #: pySHACL costs ≈ 0.5 s of CPU per unseen record, so it is off by default; uploaded files always go the CLI's
     #: way (load_person_file, with SHACL).
     shacl_json: bool = False
+    #: the Host header names the service answers to (a DNS-rebinding page in a browser names its own host); None
+    #: answers any (an app built in a program or a test); `crewkg serve` allows the loopback names and --allow-host
+    allowed_hosts: tuple[str, ...] | None = None
 
 
 @dataclass

@@ -29,8 +29,11 @@ def missing(law, req, lang):
     from crewkg.rules.kinds import missing_sentence
 
     t = catalogue(lang)
-    inner = [missing_sentence(law, a, lang, cite=False) for a in req["parts"] if not a["met"]]
-    return t["all_of"].format(items=t["and"].join(inner))
+    inner = t["and"].join(missing_sentence(law, a, lang, cite=False) for a in req["parts"] if not a["met"])
+    met = [a["text"] for a in req["parts"] if a["met"]]
+    if met:  # say what already counts, so "one of" lines show how close each alternative is
+        return t["all_of_met"].format(items=inner, met=t["and"].join(met))
+    return t["all_of"].format(items=inner)
 
 
 def summary(law, r, lang):

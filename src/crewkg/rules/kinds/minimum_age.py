@@ -13,11 +13,8 @@ MEASURED = True
 CLAUSES = """
 have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
 """
+#: age(P, V) is a generic fact (rules.eligibility.person_facts): the role-age rule reads it too
 PREDICATES = {"age": 2}
-
-
-def person_facts(p, law, as_of):
-    return [("age", p.id, completed_years(p.birth_date, as_of))] if p.birth_date else []
 
 
 def have(r, p, d, as_of):

@@ -1,10 +1,13 @@
-"""SeaTime — professional experience on a sea-going ship, in one capacity or in any."""
+"""SeaTime — professional experience on a sea-going ship, in the capacity a requirement names.
+
+A requirement in one capacity counts the days of every capacity the kb says that capacity includes
+(crew:CapacityInclusion, e.g. § 2 Z 4 SchBV: the master is a member of the deck crew; 'in any capacity' includes
+them all), added. No capacity is named here: the inclusions are facts (`capacity_includes`, from the kb)."""
 
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import count
-from crewkg.records.persons import SEA_KEYS
 
 NAME = "SeaTime"
 ORDER = 30
@@ -12,11 +15,14 @@ UNIT = "days"
 #: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
 MEASURED = True
 CLAUSES = """
-(total_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, 'AnyCapacity') & person(P) & (total_sea[P] == V)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, C) & sea(P, C, V)
+# RULE sea-capacity — a capacity counts its own days and those of every capacity it includes, transitively
+counts_toward(C, C) <= req_capacity(R, C)
+counts_toward(A, B) <= capacity_includes(A, B)
+counts_toward(A, B) <= capacity_includes(A, X) & counts_toward(X, B)
+(sea_in[P, A] == sum_(D, for_each=C)) <= counts_toward(A, C) & sea(P, C, D)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & (sea_in[P, A] == V)
 """
-PREDICATES = {"req_capacity": 2, "sea": 3}
+PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3}
 
 
 def kb_facts(r):
@@ -24,7 +30,7 @@ def kb_facts(r):
 
 
 def person_facts(p, law, as_of):
-    return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in SEA_KEYS.values()]
+    return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in law.ids_of("SeaCapacity")]
 
 
 def answer(law, r, p, d, as_of):
@@ -46,4 +52,4 @@ def summary(law, r, lang):
 
 
 def based_on(law, r, nodes):
-    return [k for k in nodes if k.startswith("sea:")] if r.capacity == "AnyCapacity" else [f"sea:{r.capacity}"]
+    return [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity or ""))]

@@ -1,6 +1,9 @@
 """The read-only SPARQL 1.1 Protocol endpoint (GET and POST) and the list of canned queries. Errors are plain text,
-as the protocol's clients expect: 400 for a malformed query or a dataset parameter, 403 for an update, 406 for no
-acceptable result format, 413/414 for an over-long query, 415 for a body of another type, 503 after the timeout."""
+as the protocol's clients expect: 400 for a malformed query, a second `query` or an update's dataset parameter, 403
+for an update, 406 for no acceptable result format, 413/414 for an over-long query, 415 for a body of another type,
+503 after the timeout. `default-graph-uri` and `named-graph-uri` choose the query's RDF dataset among the store's
+named graphs (SPARQL 1.1 Protocol § 2.1.4); they win over the query's FROM / FROM NAMED. Every answer varies with
+the Accept header, and says so (`Vary: Accept`), so caches keep one answer per format."""
 
 from __future__ import annotations
 
@@ -17,10 +20,16 @@ from crewkg.service.querying import Busy
 from crewkg.service.state import SHARED, State
 
 router = APIRouter()
-DATASET_PARAMS = ("default-graph-uri", "named-graph-uri", "using-graph-uri", "using-named-graph-uri")
+UPDATE_DATASET_PARAMS = ("using-graph-uri", "using-named-graph-uri")
 
 
-def sparql_response(st: State, query: str | None, accept: str | None, method: str) -> Response:
+def sparql_response(st: State, query: str | None, accept: str | None, method: str, dataset=None) -> Response:
+    answer = _answer(st, query, accept, method, dataset)
+    answer.headers["Vary"] = "Accept"
+    return answer
+
+
+def _answer(st: State, query: str | None, accept: str | None, method: str, dataset) -> Response:
     from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused
 
     if query is None or not query.strip():
@@ -30,7 +39,7 @@ def sparql_response(st: State, query: str | None, accept: str | None, method: st
         return PlainTextResponse(f"query too long: {size} bytes > limit of {limit} bytes",
                                  status_code=414 if method == "GET" else 413)
     try:
-        body, media = st.runner.run(query, accept)
+        body, media = st.runner.run(query, accept, dataset)
     except UpdateRefused as exc:
         return PlainTextResponse(str(exc), status_code=403)
     except MalformedQuery as exc:
@@ -48,10 +57,25 @@ def _refuse_update() -> Response:
     return PlainTextResponse("SPARQL Update is not allowed: this endpoint is read-only", status_code=403)
 
 
-def _dataset_params(params) -> Response | None:
-    if any(k in params for k in DATASET_PARAMS):
-        return PlainTextResponse("dataset parameters are not supported: the endpoint has one default graph", status_code=400)
+def _refuse(params) -> Response | None:
+    """A request the protocol does not allow for a query: an update's dataset parameters, or more than one query."""
+    if any(k in params for k in UPDATE_DATASET_PARAMS):
+        return PlainTextResponse("using-graph-uri and using-named-graph-uri belong to SPARQL Update; this endpoint "
+                                 "is read-only (use default-graph-uri / named-graph-uri for a query)", status_code=400)
+    if len(_all(params, "query")) > 1:
+        return PlainTextResponse("exactly one 'query' parameter (SPARQL 1.1 Protocol § 2.1)", status_code=400)
     return None
+
+
+def _all(params, name: str) -> list[str]:
+    return list(params.getlist(name)) if hasattr(params, "getlist") else list(params.get(name) or [])
+
+
+def _dataset(params):
+    """The RDF dataset the protocol's parameters choose (empty: the store's union of graphs)."""
+    from crewkg.service.sparql import DatasetSpec
+
+    return DatasetSpec(tuple(_all(params, "default-graph-uri")), tuple(_all(params, "named-graph-uri")))
 
 
 @router.get("/sparql", tags=["sparql"], **doc("sparql_get"))
@@ -60,7 +84,7 @@ def sparql_get(request: Request, query: str | None = Query(None, description=cat
     params = request.query_params
     if "update" in params:
         return _refuse_update()
-    return _dataset_params(params) or sparql_response(st, query, request.headers.get("accept"), "GET")
+    return _refuse(params) or sparql_response(st, query, request.headers.get("accept"), "GET", _dataset(params))
 
 
 @router.post("/sparql", tags=["sparql"], **doc("sparql_post"))
@@ -68,27 +92,31 @@ async def sparql_post(request: Request, st: State = SHARED):
     ctype = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
     if "update" in request.query_params or ctype == "application/sparql-update":
         return _refuse_update()
-    refused = _dataset_params(request.query_params)
+    refused = _refuse(request.query_params)
     if refused:
         return refused
-    query = _posted_query(ctype, await request.body())
-    if isinstance(query, Response):
-        return query
-    return await anyio.to_thread.run_sync(sparql_response, st, query, request.headers.get("accept"), "POST")
+    posted = _posted_query(ctype, await request.body())
+    if isinstance(posted, Response):
+        return posted
+    query, form = posted
+    params = form if form is not None else request.query_params
+    return await anyio.to_thread.run_sync(sparql_response, st, query, request.headers.get("accept"), "POST",
+                                          _dataset(params))
 
 
-def _posted_query(ctype: str, raw: bytes) -> str | None | Response:
-    """The query of a POST body, or the response that refuses the body."""
+def _posted_query(ctype: str, raw: bytes) -> tuple[str | None, dict | None] | Response:
+    """The query of a POST body with the form's parameters (None for a direct POST, whose dataset parameters are
+    in the URL), or the response that refuses the body."""
     if ctype == "application/sparql-query":
         try:
-            return raw.decode("utf-8")
+            return raw.decode("utf-8"), None
         except UnicodeDecodeError:
             return PlainTextResponse("the query must be UTF-8", status_code=400)
     if ctype == "application/x-www-form-urlencoded":
         form = parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
         if "update" in form:
             return _refuse_update()
-        return _dataset_params(form) or (form.get("query") or [None])[0]
+        return _refuse(form) or ((form.get("query") or [None])[0], form)
     return PlainTextResponse("POST the query as application/x-www-form-urlencoded (query=...) or "
                              "application/sparql-query", status_code=415)
 

@@ -1,0 +1,35 @@
+"""The end of the calendar (issue 14): a plan whose steps would end after 31 December 9999, or a record whose
+numbers are far beyond any the law asks, is answered — "not plannable" — never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from crewkg.cli.common import app
+
+runner = CliRunner()
+ANNA = "kb/examples/persons/anna-matrose.yaml"
+
+
+def test_plan_on_the_last_day_of_the_calendar_says_not_plannable():
+    result = runner.invoke(app, ["plan", ANNA, "--target", "UBZ-Steuermann", "--as-of", "9999-12-31", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    routes = json.loads(result.stdout)["routes"]
+    assert routes and all(r["earliest"] is None for r in routes)
+
+
+def test_a_record_with_numbers_beyond_the_law_is_answered(tmp_path):
+    huge = 10 ** 100
+    record = {"id": "big", "birth_date": "1990-01-01", "medical_fitness": True,
+              "sailing_days": {"Decksmann": huge},
+              "programmes": [{"for": "Matrose", "months": huge, "sailing_days": 10}]}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    check = runner.invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert check.exit_code == 0, check.output
+    decksmann = next(c for c in json.loads(check.stdout)["certificates"] if c["id"] == "UBZ-Decksmann")
+    assert decksmann["eligible"] is True
+    plan = runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", "2026-11-30", "--format", "json"])
+    assert plan.exit_code == 0, plan.output
