@@ -18,6 +18,7 @@ import csv
 import html
 import io
 import multiprocessing
+import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -324,6 +325,30 @@ def summary(rows: list[dict[str, Any]], lang: str = "de") -> str:
     return TEXT[lang]["summary"].format(n=len(rows), ok=len(rows) - err, err=err, today=today, planned=planned)
 
 
+#: what must not break over a line in the report: a citation ("§ 14 Z 1 lit. a SchBV", up to its closing bracket or
+#: separator) and an ISO date
+_UNBREAKABLE = re.compile(r"§[^();,:→]*[^();,:→\s]|\d{4}-\d{2}-\d{2}")
+#: the columns kept on one line whole (earliest date) and the columns whose items are (certificates, route steps)
+_NOWRAP_COLUMNS = {3}
+_ITEM_SEPARATORS = {1: ", ", 4: " → "}
+
+
+def cell_html(text: str, column: int) -> str:
+    """A table cell's HTML: citations and dates in `<span class="nw">` (CSS white-space: nowrap), so "§ 14 Z 1 lit.
+    a SchBV" and "2027-06-28" never break inside; a list of certificates or route steps breaks only between items."""
+    e = html.escape
+    if column in _NOWRAP_COLUMNS:
+        return f'<td class="nw">{e(text)}</td>'
+    if column in _ITEM_SEPARATORS and text:
+        sep = _ITEM_SEPARATORS[column]
+        return "<td>" + e(sep).join(f'<span class="nw">{e(item)}</span>' for item in text.split(sep)) + "</td>"
+    out, last = [], 0
+    for m in _UNBREAKABLE.finditer(text):
+        out += [e(text[last:m.start()]), f'<span class="nw">{e(m.group())}</span>']
+        last = m.end()
+    return "<td>" + "".join(out) + e(text[last:]) + "</td>"
+
+
 def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str, as_of: date, pace: Pace, lang: str = "de") -> str:
     """A self-contained page: summary, chart (inline PNG), one table row per trainee, errors. No external URL."""
     t = TEXT[lang]
@@ -335,7 +360,7 @@ def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str,
     for row in rows:
         cells = row_cells(law, row, lang)
         cls = ' class="error"' if row["error"] else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+        body.append(f"<tr{cls}>" + "".join(cell_html(c, i) for i, c in enumerate(cells)) + "</tr>")
     errors = [f"<li>{e(r['error'])}</li>" for r in rows if r["error"]]
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
@@ -349,6 +374,7 @@ th, td {{ border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-al
 th {{ background: #eef3f8; }}
 tr.error td {{ background: #fff0f0; }}
 img {{ max-width: 100%; }}
+.nw {{ white-space: nowrap; }}
 </style>
 </head>
 <body>

@@ -42,6 +42,22 @@ def pathway_summary(law: Law, pathway_id: str, lang: str = "de") -> str:
     return catalogue(lang)["kind.summary.sep"].join(requirement_summary(law, r, lang) for r in w.requirements)
 
 
+def pathway_kinds(law: Law, pathway_id: str) -> list[str]:
+    """The requirement kinds a pathway uses, its composite requirements' parts included, in order of first use."""
+    out: list[str] = []
+
+    def walk(rid: str) -> None:
+        r = law.requirements[rid]
+        if r.kind not in out:
+            out.append(r.kind)
+        for child in r.children:
+            walk(child)
+
+    for rid in law.pathways[pathway_id].requirements:
+        walk(rid)
+    return out
+
+
 # ------------------------------------------------------------------------------------------------------------
 # The graph
 
@@ -58,7 +74,8 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
 
     Node attributes: kind (start/certificate), label, provision, role, rank (longest chain of pathways from
     `start`, for drawing left to right), covered (False where the kb has no pathway to the certificate).
-    Edge attributes: pathway, provision, label, summary, min_days (fewest calendar days from holding the presupposed
+    Edge attributes: pathway, provision, label, summary, kinds (the requirement kinds it uses, space-separated: the
+    legend of the pictures), min_days (fewest calendar days from holding the presupposed
     certificate, counting sea time and prior experience as already there), min_days_inland (the same without sea
     time or prior experience; absent when the pathway cannot do without them), duration (a short text)."""
     import networkx as nx
@@ -78,7 +95,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
         with_prior, inland = pathway_minimum_days(law, w.id, pace)
         attrs: dict[str, Any] = {
             "pathway": w.id, "provision": law.citation(w.provision), "label": w.label.get(lang) or w.id,
-            "summary": pathway_summary(law, w.id, lang), "min_days": with_prior,
+            "summary": pathway_summary(law, w.id, lang), "kinds": " ".join(pathway_kinds(law, w.id)), "min_days": with_prior,
             "duration": duration_text(with_prior, inland, lang),
         }
         if inland is not None:

@@ -11,12 +11,15 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from crewkg.messages.catalogue import say
 from crewkg.messages.sections import sections
 
 #: the pictures texts, from the message catalogue (section "careers", keys careers.picture.*)
 TEXT = sections("careers.picture.")
 
 COLOR = {"node": "#dbe8f5", "start": "#eeeeee", "edge": "#35608f", "dim": "#c4c9cf", "hi": "#d9480f", "held": "#ffd8a8"}
+#: the background box of an edge label in the interactive page (vis-network draws no border round it: a tint shows the box)
+LABEL_BACKGROUND = {"edge": "#e6edf6", "hi": "#ffe8d9"}
 
 
 def _drawn_nodes(g) -> list[str]:
@@ -95,7 +98,7 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
     y0, y1 = min(ys) - 0.9, max(ys) + 1.0
     width = 16.0
     graph_h = width * (y1 - y0) / (x1 - x0)
-    legend_h, header_h = 0.23 * n_lines + 0.1, 0.75
+    legend_h, header_h = 0.23 * n_lines + 0.1, 1.2  # header: title, pace, the colour legend
     height = header_h + graph_h + legend_h
     fig = Figure(figsize=(width, height), dpi=110)
     ax = fig.add_axes((0.0, legend_h / height, 1.0, graph_h / height))
@@ -108,17 +111,18 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
     fig.text(0.01, 1 - 0.62 / height, t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"),
                                                        prov=g.graph.get("pace_provision")), fontsize=9, color="#444444", va="center")
 
+    origin = route_origin(highlight)
     boxes = {}
     for n, (x, y) in pos.items():
         a = g.nodes[n]
         text = a.get("short") or a.get("label") or n
         if a.get("provision"):
             text += "\n" + a["provision"]
-        face = COLOR["start"] if a.get("kind") == "start" else (COLOR["held"] if n in held else COLOR["node"])
+        face = node_colour(g, n, held)
         edge_color = COLOR["hi"] if hi and any(n in (u, v) for u, v, _ in hi) else "#4a6d94"
         # drawn before the arrows (lower zorder), so each arrow is clipped to the box as it is drawn in this renderer
-        boxes[n] = ax.text(x, y, text, ha="center", va="center", fontsize=9, zorder=1,
-                           bbox={"boxstyle": "round,pad=0.45", "fc": face, "ec": edge_color, "lw": 1.4})
+        boxes[n] = ax.text(x, y, text, ha="center", va="center", fontsize=9, zorder=1, gid=f"node-{n}",
+                           bbox={"boxstyle": "round,pad=0.45", "fc": face, "ec": edge_color, "lw": 3.0 if n == origin else 1.4})
     for u, v, k, a in edges:
         if (u, v, k) not in geo:
             continue
@@ -130,8 +134,10 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
                                 patchB=boxes[v].get_bbox_patch(), shrinkA=1, shrinkB=1, zorder=3 if on else 2)
         ax.add_patch(arrow)
         label = a["provision"].replace(" SchBV", "") + "\n" + a.get("duration", "")
+        # the label sits on its own white box (its gid names the pathway: the SVG's <g id="edge-label-…">)
         ax.text(lx, ly, label, ha="center", va="center", fontsize=7, zorder=4, color="#222222" if (on or not hi) else "#888888",
-                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color, "lw": 0.6, "alpha": 0.95})
+                gid=f"edge-label-{k}", bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color, "lw": 0.6, "alpha": 0.95})
+    _colour_key(fig, t, g, bool(hi), held, height)
 
     legend = fig.add_axes((0.0, 0.0, 1.0, legend_h / height))
     legend.set_axis_off()
@@ -147,6 +153,91 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
     return buf.getvalue()
 
 
+def route_origin(highlight: list[tuple[str, str, str]] | None) -> str | None:
+    """Where a highlighted route begins: the certificate the person holds, or `start` (the first step's source)."""
+    return highlight[0][0] if highlight else None
+
+
+def node_colour(g, n: str, held: set[str]) -> str:
+    if g.nodes[n].get("kind") == "start":
+        return COLOR["start"]
+    return COLOR["held"] if n in held else COLOR["node"]
+
+
+def colour_key(g, route: bool, held: set[str], lang: str) -> list[dict[str, str]]:
+    """The entries of the colour legend: what a fill or a line colour means, only those the picture uses.
+    Each entry: key, text, and either fill+outline (a box) or line (an arrow)."""
+    t = TEXT[lang]
+    drawn = set(_drawn_nodes(g))
+    out = [{"key": "start", "text": t["key.start"], "fill": COLOR["start"], "outline": "#4a6d94"},
+           {"key": "certificate", "text": t["key.certificate"], "fill": COLOR["node"], "outline": "#4a6d94"}]
+    if held & drawn:
+        out.append({"key": "held", "text": t["key.held"], "fill": COLOR["held"], "outline": "#4a6d94"})
+    if route:
+        out.append({"key": "from", "text": t["key.from"], "fill": "#ffffff", "outline": COLOR["hi"]})
+        out.append({"key": "route", "text": t["key.route"], "line": COLOR["hi"]})
+        out.append({"key": "other", "text": t["key.other"], "line": COLOR["dim"]})
+    else:
+        out.append({"key": "edge", "text": t["key.edge"], "line": COLOR["edge"]})
+    return out
+
+
+def _colour_key(fig, t: dict[str, str], g, route: bool, held: set[str], height: float) -> None:
+    """The colour legend in the header's right half (boxes for nodes, lines for edges)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    lang = g.graph.get("lang", "de")
+    handles = []
+    entries = colour_key(g, route, held, lang)
+    for e in entries:
+        if "line" in e:
+            handles.append(Line2D([], [], color=e["line"], lw=2.6 if e["key"] == "route" else 1.2, label=e["text"]))
+        else:
+            handles.append(Patch(facecolor=e["fill"], edgecolor=e["outline"], lw=3.0 if e["key"] == "from" else 1.2,
+                                 label=e["text"]))
+    leg = fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.005, 1 - 0.8 / height), ncol=len(handles),
+                     fontsize=8, frameon=False, title=t["colours"] + ":", title_fontsize=8, alignment="left",
+                     handlelength=2.2, borderpad=0.2, columnspacing=1.6)
+    leg.set_gid("colour-key")
+
+
+def kinds_used(g) -> list[str]:
+    """The requirement kinds of the graph's pathways (edge attribute `kinds`), in the registry's order."""
+    from crewkg.rules.kinds import kinds
+
+    used = {k for _, _, a in g.edges(data=True) for k in (a.get("kinds") or "").split()}
+    order = list(kinds())
+    return sorted(used, key=lambda k: (order.index(k) if k in order else len(order), k))
+
+
+def kind_legend(kind_name: str, lang: str) -> str:
+    """What a kind's short phrase means (catalogue key kind.legend.<Kind>, or the kind's own MESSAGES); a kind
+    that brings no legend text is named by its name."""
+    from crewkg.rules.kinds import say
+
+    try:
+        return say(kind_name, lang, f"kind.legend.{kind_name}")
+    except KeyError:
+        return kind_name
+
+
+def route_title(g, result: dict[str, Any], highlight: list[tuple[str, str, str]], held: set[str], lang: str) -> str:
+    """'Route for P: UBZ Bootsmann (held) → UBZ Steuermann (§ 14 Z 1 SchBV) — earliest D': the route from where
+    the person stands (the certificate held, or no certificate) to the target."""
+    t = TEXT[lang]
+    best = result["routes"][0] if result.get("routes") else {"steps": [], "earliest": None}
+    parts = []
+    origin = route_origin(highlight)
+    if origin is not None and best["steps"]:
+        name = g.nodes[origin].get("short") or g.nodes[origin].get("label") or origin
+        parts.append(t["held"].format(cert=name) if origin in held else name)
+    for st in best["steps"]:
+        node = g.nodes[st["certificate"]] if st["certificate"] in g else {}
+        parts.append(f"{node.get('short') or st['certificate']} ({st['provision']})")
+    return t["route"].format(person=result.get("person", ""), steps=" → ".join(parts) or "—", date=best.get("earliest") or "—")
+
+
 def _vis_assets() -> tuple[str, str]:
     """vis-network's script and style from the installed pyvis package, to be inlined (works offline)."""
     import pyvis
@@ -158,40 +249,48 @@ def _vis_assets() -> tuple[str, str]:
 
 def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[str] | None = None,
               title: str | None = None) -> str:
-    """A self-contained interactive page: drag and zoom; hovering an edge shows its provision and requirements.
-    Every script and style is inlined; the page references no external URL."""
+    """A self-contained interactive page: zoom (wheel or buttons) and drag; hovering an edge shows its provision and
+    requirements. Every edge label sits on a background box; below the graph the colour legend, the legend of the
+    requirement kinds the pathways use and every pathway with its requirements. Every script and style is inlined;
+    the page references no external URL."""
     lang = g.graph.get("lang", "de")
     t = TEXT[lang]
+    e = html.escape
     hi = set(highlight or [])
     held = held or set()
+    origin = route_origin(highlight)
     pos = layout(g)
     geo = _edge_geometry(g, pos)
     scale = 62  # pixels per layout unit; the same layout as the static picture, y pointing down on a canvas
     nodes = []
     for n in _drawn_nodes(g):
         a = g.nodes[n]
+        on_route = any(n in (u, v) for u, v, _ in hi)
         nodes.append({"id": n, "x": pos[n][0] * scale, "y": -pos[n][1] * scale,
                       "label": (a.get("short") or a["label"]) + ("\n" + a["provision"] if a.get("provision") else ""),
                       "title": a["label"] + (f" ({a['provision']})" if a.get("provision") else ""),
-                      "color": COLOR["start"] if a.get("kind") == "start" else (COLOR["held"] if n in held else COLOR["node"])})
+                      "borderWidth": 4 if n == origin else (2 if on_route else 1),
+                      "color": {"background": node_colour(g, n, held), "border": COLOR["hi"] if on_route else "#4a6d94"}})
     edges = []
     for u, v, k, a in g.edges(keys=True, data=True):
         if (u, v, k) not in geo:
             continue
         rad = geo[(u, v, k)][0]
         on = (u, v, k) in hi
+        colour = COLOR["hi"] if on else (COLOR["dim"] if hi else COLOR["edge"])
         edges.append({"from": u, "to": v, "id": k, "label": a["provision"].replace(" SchBV", "") + "\n" + a.get("duration", ""),
                       "arrows": "to", "title": f"{a['provision']} — {a['label']}\n{a['summary']}\n{t['min']}: {a.get('duration', '')}",
                       "smooth": {"enabled": True, "type": "curvedCCW", "roundness": round(rad, 4)} if rad else {"enabled": False},
-                      "width": 3 if on else 1, "color": COLOR["hi"] if on else (COLOR["dim"] if hi else COLOR["edge"])})
+                      "width": 3 if on else 1, "color": colour,
+                      "font": {"background": LABEL_BACKGROUND["hi" if on else "edge"], "color": "#222222" if (on or not hi) else "#777777"}})
     script, style = _vis_assets()
-    heading = html.escape(title or t["title"].format(reg=g.graph.get("regulation", "")))
-    pace = html.escape(t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"), prov=g.graph.get("pace_provision")))
+    heading = e(title or t["title"].format(reg=g.graph.get("regulation", "")))
+    pace = e(t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"), prov=g.graph.get("pace_provision")))
     uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
-    foot = html.escape(t["uncovered"].format(items=", ".join(uncovered))) if uncovered else ""
-    options = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80},
+    foot = e(t["uncovered"].format(items=", ".join(uncovered))) if uncovered else ""
+    options = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80, "zoomView": True, "dragView": True},
                "nodes": {"shape": "box", "font": {"face": "sans-serif", "size": 14}, "margin": 10},
-               "edges": {"font": {"size": 11, "align": "horizontal", "background": "white", "strokeWidth": 0},
+               "edges": {"font": {"size": 11, "align": "horizontal", "background": LABEL_BACKGROUND["edge"], "strokeWidth": 0},
                          "smooth": {"enabled": False}}}
     xs = [p[0] for p in pos.values()]
     ys = [-p[1] for p in pos.values()] + [-m[1] for _, m in geo.values()]
@@ -199,6 +298,26 @@ def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[
             "w": (max(xs) - min(xs) + 4) * scale, "h": (max(ys) - min(ys) + 2.5) * scale}
     data = json.dumps({"nodes": nodes, "edges": edges, "options": options, "view": view},
                       ensure_ascii=False).replace("</", "<\\/")
+    key = []
+    for entry in colour_key(g, bool(hi), held, lang):
+        if "line" in entry:
+            swatch = f'<span class="line" style="border-top-color:{entry["line"]}"></span>'
+        else:
+            swatch = f'<span class="box" style="background:{entry["fill"]};border-color:{entry["outline"]}"></span>'
+        key.append(f'<li data-key="{e(entry["key"])}">{swatch}{e(entry["text"])}</li>')
+    key.append(f'<li data-key="label"><span class="label-box">§ …<br>min. …</span>{e(t["key.label"])}</li>')
+    kinds = []
+    for k in kinds_used(g):
+        phrase, dash, meaning = kind_legend(k, lang).partition(" — ")
+        kinds.append(f'<li data-kind="{e(k)}"><span><b>{e(phrase)}</b>{e(dash + meaning)}</span></li>')
+    phrase, dash, meaning = say(lang, "kind.legend.sep").partition(" — ")
+    kinds.append(f'<li data-kind="sep"><span><b>{e(phrase)}</b>{e(dash + meaning)}</span></li>')
+    rows = []
+    for u, v, k, a in sorted(g.edges(keys=True, data=True), key=lambda x: (g.nodes[x[1]]["rank"], x[1], x[2])):
+        cls = ' class="on"' if (u, v, k) in hi else ""
+        target = g.nodes[v].get("short") or v
+        rows.append(f'<tr data-pathway="{e(k)}"{cls}><td class="nw">{e(a["provision"])}</td><td class="nw">{e(target)}</td>'
+                    f'<td>{e(a["summary"])}</td><td class="nw">{e(a.get("duration", ""))}</td></tr>')
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
@@ -206,23 +325,59 @@ def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[
 <title>{heading}</title>
 <style>{style}</style>
 <style>
-body {{ font-family: sans-serif; margin: 1em; }}
-#graph {{ width: 100%; height: 720px; border: 1px solid #ccc; }}
+body {{ font-family: sans-serif; margin: 1em; color: #222; }}
+h1 {{ font-size: 1.5em; }}
+#graph {{ width: 100%; height: 78vh; min-height: 560px; border: 1px solid #ccc; }}
 div.vis-tooltip {{ white-space: pre-wrap; max-width: 480px; font-size: 13px; }}
+.zoom {{ display: flex; gap: 6px; align-items: center; margin: 0 0 6px; font-size: 13px; color: #555; }}
+.zoom button {{ font: inherit; min-width: 2.2em; padding: 3px 8px; border: 1px solid #8aa4c2; border-radius: 4px; background: #fff; cursor: pointer; }}
+.legend {{ display: flex; flex-wrap: wrap; gap: 8px 32px; margin-top: 10px; font-size: 13px; }}
+.legend h2 {{ font-size: 14px; margin: 8px 0 4px; }}
+.legend ul {{ list-style: none; margin: 0; padding: 0; }}
+.legend li {{ margin: 3px 0; display: flex; align-items: center; gap: 8px; }}
+.legend .box {{ display: inline-block; width: 26px; height: 16px; border: 1.5px solid; border-radius: 4px; }}
+.legend li[data-key="from"] .box {{ border-width: 4px; }}
+.legend .line {{ display: inline-block; width: 30px; border-top: 3px solid; }}
+.legend .label-box {{ display: inline-block; font-size: 10px; line-height: 1.1; padding: 1px 4px; text-align: center;
+  background: {LABEL_BACKGROUND["edge"]}; border: 1px solid #c8d3e0; }}
+table.pathways {{ border-collapse: collapse; font-size: 13px; margin-top: 6px; }}
+table.pathways td {{ border-top: 1px solid #ddd; padding: 3px 10px 3px 0; vertical-align: top; }}
+table.pathways tr.on td {{ color: {COLOR["hi"]}; font-weight: bold; }}
+.nw {{ white-space: nowrap; }}
 </style>
 <script>{script}</script>
 </head>
 <body>
 <h1>{heading}</h1>
 <p>{pace}</p>
+<div class="zoom"><button type="button" data-zoom="in" title="{e(t["zoom_in"])}">+</button>
+<button type="button" data-zoom="out" title="{e(t["zoom_out"])}">−</button>
+<button type="button" data-zoom="fit">{e(t["zoom_fit"])}</button><span>{e(t["zoom"])}</span></div>
 <div id="graph"></div>
+<div class="legend">
+<section id="colour-key"><h2>{e(t["colours"])}</h2><ul>{"".join(key)}</ul></section>
+<section id="kind-legend"><h2>{e(t["kinds"])}</h2><ul>{"".join(kinds)}</ul></section>
+</div>
+<section id="pathway-legend"><h2 style="font-size:14px">{e(t["legend"])}</h2>
+<table class="pathways"><tbody>
+{chr(10).join(rows)}
+</tbody></table></section>
 <p>{foot}</p>
 <script>
 const data = {data};
 const box = document.getElementById("graph");
 const network = new vis.Network(box, {{nodes: new vis.DataSet(data.nodes), edges: new vis.DataSet(data.edges)}}, data.options);
 // fit nodes and the arcs below them (vis fits nodes only)
-network.moveTo({{position: {{x: data.view.x, y: data.view.y}}, scale: Math.min(box.clientWidth / data.view.w, box.clientHeight / data.view.h)}});
+function fit() {{
+  network.moveTo({{position: {{x: data.view.x, y: data.view.y}}, scale: Math.min(box.clientWidth / data.view.w, box.clientHeight / data.view.h)}});
+}}
+fit();
+document.querySelectorAll("button[data-zoom]").forEach((b) => b.addEventListener("click", () => {{
+  const how = b.getAttribute("data-zoom");
+  if (how === "fit") {{ fit(); return; }}
+  network.moveTo({{scale: network.getScale() * (how === "in" ? 1.25 : 0.8)}});
+}}));
+network.once("afterDrawing", () => {{ window.crewkgReady = true; }});
 </script>
 </body>
 </html>

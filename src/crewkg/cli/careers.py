@@ -151,12 +151,12 @@ def plan(
         result = make_plan(law, persons[0], answer, target, day, pace, graph=g)
         picture = None
         if out is not None:
-            from crewkg.careers.pictures import draw, html_page, route_edges
+            from crewkg.careers.pictures import draw, html_page, route_edges, route_title
 
             best = result["routes"][0] if result["routes"] else {"steps": []}
             edges = route_edges(best, g)
             held = set(persons[0].certificates)
-            title = _route_title(law, result, lang.value)
+            title = route_title(g, result, edges, held, lang.value)
             kind = PICTURES[out.suffix.lower()]
             picture = html_page(g, edges, held, title) if kind == "html" else draw(g, kind, edges, held, title)
     except InputError as exc:
@@ -177,15 +177,6 @@ def plan(
     console = Console(highlight=False, soft_wrap=True, emoji=False)
     for line in plan_lines(law, result, pace, lang.value):
         console.print(line, markup=False)
-
-
-def _route_title(law, result, lang: str) -> str:
-    from crewkg.careers.graph import certificate_short
-    from crewkg.careers.pictures import TEXT
-
-    best = result["routes"][0] if result["routes"] else None
-    steps = " → ".join(f"{certificate_short(law, s['certificate'], lang)} ({s['provision']})" for s in (best or {}).get("steps", []))
-    return TEXT[lang]["route"].format(person=result["person"], steps=steps or "—", date=(best or {}).get("earliest") or "—")
 
 
 @app.command()

@@ -55,8 +55,8 @@ def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date
     planned route to the target marked."""
     import base64
 
-    from crewkg.careers.graph import career_graph, certificate_short
-    from crewkg.careers.pictures import TEXT, draw, route_edges
+    from crewkg.careers.graph import career_graph
+    from crewkg.careers.pictures import draw, route_edges, route_title
     from crewkg.careers.planning import Pace
     from crewkg.careers.routes import plan
 
@@ -65,9 +65,9 @@ def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date
     g = career_graph(law, lang, days_per_period=pace.days)
     result = plan(law, person, answer, target, as_of, pace, graph=g) if target in g else {"routes": []}
     best = result["routes"][0] if result["routes"] else {"steps": [], "earliest": None}
-    steps = " → ".join(f"{certificate_short(law, st['certificate'], lang)} ({st['provision']})" for st in best["steps"])
-    title = TEXT[lang]["route"].format(person=person.id, steps=steps or "—", date=best.get("earliest") or "—")
+    edges, held = route_edges(best, g), set(person.certificates)
+    title = route_title(g, {"person": person.id, **result}, edges, held, lang)
     with _DRAW_LOCK:  # matplotlib's text layout is not thread-safe
-        svg = draw(g, "svg", route_edges(best, g), set(person.certificates), title)
+        svg = draw(g, "svg", edges, held, title)
     return {"svg": base64.b64encode(svg).decode("ascii"), "target": target, "route_text": title,
             "earliest": best.get("earliest"), "steps": best["steps"]}

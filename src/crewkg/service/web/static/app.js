@@ -21,7 +21,8 @@ const UI = {
     career: "Karriereweg", eligible: "✓ ausstellbar", not_eligible: "✗ nicht ausstellbar", not_covered: "? nicht abgedeckt",
     roles: "Kann besetzen", none: "—", regulation: "Rechtsgrundlage", person_label: "Person", date_label: "Stichtag",
     nothing_missing: "Für jedes Zeugnis ist mindestens ein Weg erfüllt.", no_file: "Bitte zuerst eine Datei wählen.",
-    checking: "Prüfe …",
+    checking: "Prüfe …", zoom_in: "vergrößern", zoom_out: "verkleinern", zoom_fit: "ganzes Bild",
+    zoom_hint: "Strg + Mausrad: zoomen; ziehen: verschieben",
   },
   en: {
     title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
@@ -41,7 +42,8 @@ const UI = {
     career: "Career path", eligible: "✓ can be issued", not_eligible: "✗ cannot be issued", not_covered: "? not covered",
     roles: "Can fill", none: "—", regulation: "Regulation", person_label: "Person", date_label: "Evaluation date",
     nothing_missing: "Every certificate has at least one satisfied pathway.", no_file: "Please choose a file first.",
-    checking: "Checking …",
+    checking: "Checking …", zoom_in: "zoom in", zoom_out: "zoom out", zoom_fit: "whole picture",
+    zoom_hint: "Ctrl + mouse wheel: zoom; drag: move",
   },
 };
 
@@ -222,13 +224,49 @@ function show(data) {
   const career = $("career");
   if (data.career && data.career.svg) {
     const img = el("img", { alt: t("career"), src: `data:image/svg+xml;base64,${data.career.svg}` });
-    career.replaceChildren(img);
+    const frame = el("div", { class: "career-frame" }, img);
+    career.replaceChildren(zoomControls(frame, img), frame);
     if (data.career.route_text) career.append(el("p", { class: "hint" }, data.career.route_text));
   } else {
     career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
   }
   $("result").classList.remove("hidden");
   $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+/** Buttons (and Ctrl + mouse wheel) that zoom the career graph inside its frame; the frame scrolls and can be
+ * dragged. Zoom 1 fits the frame's width. */
+function zoomControls(frame, img) {
+  let zoom = 1;
+  const label = el("span", { class: "hint zoom-level" }, "100 %");
+  const apply = (z) => {
+    zoom = Math.min(4, Math.max(1, z));
+    img.style.width = `${zoom * 100}%`;
+    label.textContent = `${Math.round(zoom * 100)} %`;
+    frame.classList.toggle("zoomed", zoom > 1);
+  };
+  const button = (how, text, title, step) => {
+    const b = el("button", { type: "button", className: "secondary", title: t(title) }, text);
+    b.setAttribute("data-zoom", how);
+    b.addEventListener("click", () => apply(step(zoom)));
+    return b;
+  };
+  frame.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey) return;
+    ev.preventDefault();
+    apply(zoom * (ev.deltaY < 0 ? 1.25 : 0.8));
+  }, { passive: false });
+  let drag = null;
+  frame.addEventListener("mousedown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, left: frame.scrollLeft, top: frame.scrollTop }; ev.preventDefault(); });
+  window.addEventListener("mouseup", () => { drag = null; });
+  frame.addEventListener("mousemove", (ev) => {
+    if (!drag) return;
+    frame.scrollLeft = drag.left - (ev.clientX - drag.x);
+    frame.scrollTop = drag.top - (ev.clientY - drag.y);
+  });
+  return el("div", { class: "zoom row" },
+    button("out", "−", "zoom_out", (z) => z / 1.25), button("in", "+", "zoom_in", (z) => z * 1.25),
+    button("fit", t("zoom_fit"), "zoom_fit", () => 1), label, el("span", { class: "hint" }, t("zoom_hint")));
 }
 
 function init() {
