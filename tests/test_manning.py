@@ -152,8 +152,8 @@ CASES = [
     C("§ 13 Abs. 1 SchBesV: 86.01 m is Stufe 3 with both alternatives of S1", convoy(86.01), OLD, stufe=3,
       alternatives=[{SF: 1, StM: 1, M: 1}, {SF: 1, StM: 1, LM: 2}]),
     C("§ 13 Abs. 1 SchBesV: Stufe 3, column S2", convoy(100, standard="S2"), OLD, stufe=3, alternatives=[{SF: 1, StM: 1, LM: 1}]),
-    C("§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4",
-      convoy(116.5, by="motor_vessel", kind="coupled_convoy"), OLD, covered=False, reason="Stufen 3, 4"),
+    C("§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4: Stufe 4 applies",
+      convoy(116.5, by="motor_vessel", kind="coupled_convoy"), OLD, stufe=4, alternatives=[{SF: 1, StM: 1, M: 1, LM: 1}]),
     C("§ 13 Abs. 1 SchBesV: at 116.51 m only Stufe 4 remains", convoy(116.51, by="motor_vessel", kind="coupled_convoy"), OLD, stufe=4,
       alternatives=[{SF: 1, StM: 1, M: 1, LM: 1}]),
     C("§ 13 Abs. 1 SchBesV: a pusher with 1 lighter longer than 86 m and wider than 15 m is Stufe 3", convoy(120, 16), OLD, stufe=3),
@@ -172,8 +172,8 @@ CASES = [
     C("§ 13 Abs. 1 SchBesV: in 2009 pusher + 4 lighters are Stufe 5 under either wording", convoy(188, 22.8, barges=4), date(2009, 6, 1), stufe=5),
     C("§ 13 Abs. 1 SchBesV footnote *2: two 38 m lighters in line count as one (Stufe 3)",
       convoy(100, barges=[{"length_m": 38, "breadth_m": 11.4}, {"length_m": 38, "breadth_m": 11.4}]), OLD, stufe=3),
-    C("§ 13 Abs. 1 SchBesV footnote *2: two 40 m lighters in line count as two (Stufe 4 with the dimension row 3)",
-      convoy(100, barges=[{"length_m": 40, "breadth_m": 11.4}, {"length_m": 40, "breadth_m": 11.4}]), OLD, covered=False, reason="Stufen 3, 4"),
+    C("§ 13 Abs. 1 SchBesV footnote *2: two 40 m lighters in line count as two (Stufe 4 before the dimension row 3)",
+      convoy(100, barges=[{"length_m": 40, "breadth_m": 11.4}, {"length_m": 40, "breadth_m": 11.4}]), OLD, stufe=4),
     C("§ 13 Abs. 4 SchBesV: 1001 kW on a convoy need a Maschinist", convoy(188, 22.8, barges=4, kw=1001), OLD, functions={"engine": "Maschinist", "FirstAid": 2}),
     # --- dates -----------------------------------------------------------------------------------------------------------
     C("§ 19 Abs. 1 SchBesV: before 1 Jan 2005 no encoded law governs", day_trip(100), date(2004, 12, 31), covered=False,
@@ -310,7 +310,9 @@ def test_the_answer_says_why_the_row_applies(answers):
     assert any("76" in line for line in a["why"])
 
 
-def test_two_rows_are_named_not_chosen(answers):
-    a = answers["§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4"]
-    assert [r["stufe"] for r in a["rows"]] == [3, 4]
-    assert a["provisions"] == ["§ 16 Abs. 1 SchBesV", "§ 17 SchBesV"]
+def test_where_two_rows_meet_the_answer_states_the_other_reading(answers):
+    """Stufe 3 (dimensions) and Stufe 4 (composition): Stufe 4 applies, Stufe 3 is the other reading (tests/test_readings.py)."""
+    a = answers["§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4: Stufe 4 applies"]
+    (r,) = a["readings"]
+    assert r["id"] == "SchBesV2004-P13-Abs1-Reading-Stufe3" and r["provision"] == "§ 13 Abs. 1 SchBesV"
+    assert r["differs"] is True and r["under_other_reading"]["stufe"] == 3
