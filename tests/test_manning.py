@@ -72,15 +72,15 @@ CASES = [
     C("§ 43 Abs. 3 Z 1 SchBV: 61 passengers with a mooring system keep the Decksmann",
       day_trip(61, waters="other", length=18, mooring_system=True), alternatives=[{SF: 1, D: 1}], adjusted=[]),
     # --- § 13 SchBesV: convoys, lengths and compositions -------------------------------------------------------------------
-    C("§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4",
-      convoy(116.5, by="motor_vessel", kind="coupled_convoy"), OLD, covered=False, reason="Stufen 3, 4"),
+    C("§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4: Stufe 4 applies",
+      convoy(116.5, by="motor_vessel", kind="coupled_convoy"), OLD, stufe=4, alternatives=[{SF: 1, StM: 1, M: 1, LM: 1}]),
     C("§ 13 Abs. 1 SchBesV (D.3 iv): a pusher with 1 lighter of 80 m and 16 m: no Stufe", convoy(80, 16), OLD, covered=False, reason="no Stufe"),
     C("§ 13 Abs. 1 SchBesV (H.9): pusher + 3 lighters had no Stufe in the original wording", convoy(200, 22.8, barges=3), date(2008, 12, 31),
       covered=False, reason="no Stufe"),
     C("§ 13 Abs. 1 SchBesV: in 2009 the day of BGBl. II 199/2009 is not known, so pusher + 3 lighters are not covered",
       convoy(200, 22.8, barges=3), date(2009, 6, 1), covered=False, reason="BGBl. II Nr. 199/2009"),
-    C("§ 13 Abs. 1 SchBesV footnote *2: two 40 m lighters in line count as two (Stufe 4 with the dimension row 3)",
-      convoy(100, barges=[{"length_m": 40, "breadth_m": 11.4}, {"length_m": 40, "breadth_m": 11.4}]), OLD, covered=False, reason="Stufen 3, 4"),
+    C("§ 13 Abs. 1 SchBesV footnote *2: two 40 m lighters in line count as two (Stufe 4 before the dimension row 3)",
+      convoy(100, barges=[{"length_m": 40, "breadth_m": 11.4}, {"length_m": 40, "breadth_m": 11.4}]), OLD, stufe=4),
     # --- dates -----------------------------------------------------------------------------------------------------------
     C("§ 19 Abs. 1 SchBesV: before 1 Jan 2005 no encoded law governs", day_trip(100), date(2004, 12, 31), covered=False,
       reason="2005-01-01", regulation=None),
@@ -203,7 +203,9 @@ def test_the_answer_says_why_the_row_applies(answers):
     assert any("76" in line for line in a["why"])
 
 
-def test_two_rows_are_named_not_chosen(answers):
-    a = answers["§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4"]
-    assert [r["stufe"] for r in a["rows"]] == [3, 4]
-    assert a["provisions"] == ["§ 16 Abs. 1 SchBesV", "§ 17 SchBesV"]
+def test_where_two_rows_meet_the_answer_states_the_other_reading(answers):
+    """Stufe 3 (dimensions) and Stufe 4 (composition): Stufe 4 applies, Stufe 3 is the other reading (tests/test_readings.py)."""
+    a = answers["§ 13 Abs. 1 SchBesV: a motor vessel with 1 lighter of 116.5 m and 11.4 m meets Stufe 3 and Stufe 4: Stufe 4 applies"]
+    (r,) = a["readings"]
+    assert r["id"] == "SchBesV2004-P13-Abs1-Reading-Stufe3" and r["provision"] == "§ 13 Abs. 1 SchBesV"
+    assert r["differs"] is True and r["under_other_reading"]["stufe"] == 3

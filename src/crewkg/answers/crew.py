@@ -98,8 +98,25 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
         from crewkg.errors import InputError
 
         raise InputError("", "id", "vessel ids that are unique within one evaluation", sorted(v.id for v in vessels))
-    runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in _scenarios(ml, as_of)]
-    return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang) for v in vessels]
+    scenarios = _scenarios(ml, as_of)
+    runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in scenarios]
+    others = _other_readings(law, ml, vessels, as_of, temporary, scenarios[0][0], runs[0][0])
+    return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang, others.get(v.id, {}))
+            for v in vessels]
+
+
+def _other_readings(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary: bool, amended: frozenset[str],
+                    first: dict[str, Derived]) -> dict[str, dict[str, Derived]]:
+    """For each other reading of a doubtful provision (kb crew:Reading), one more run of the program for the vessels
+    it reaches, with the reading's cases and rules in force instead of those it replaces: vessel -> reading -> result."""
+    out: dict[str, dict[str, Derived]] = {}
+    for rid in sorted(ml.readings):
+        reach = [v for v in vessels if rid in first[v.id].readings]
+        if reach:
+            run = derive(ml, law, reach, as_of, temporary, amended | {rid})
+            for v in reach:
+                out.setdefault(v.id, {})[rid] = run[v.id]
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,11 +139,13 @@ class _Ask:
 
 
 def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tuple[Derived, str | None]],
-                 temporary: bool, lang: str) -> Requirement:
-    """The answer for one vessel: the program's verdict (`covered`, or `uncovered` with one reason), formatted.
+                 temporary: bool, lang: str, others: dict[str, Derived] | None = None) -> Requirement:
+    """The answer for one vessel: the program's verdict (`covered`, or `uncovered` with one reason), formatted, and
+    beside it each other reading of a doubtful provision that reaches the vessel.
 
-    The one decision left in Python compares the runs of the amendment scenarios: each run is a separate database,
-    so whether they agree is a question about two programs' answers, not one a rule inside either could ask."""
+    The one decision left in Python compares the runs of the amendment scenarios (and of the readings): each run is a
+    separate database, so whether they agree is a question about two programs' answers, not one a rule inside either
+    could ask."""
     ask = _Ask(law=law, ml=ml, vessel=vessel, as_of=as_of, d=results[0][0], temporary=temporary, lang=lang)
     if len({r.key() for r, _ in results}) > 1:
         return _amendment_unknown(ask, next(u for _, u in results if u))
@@ -136,10 +155,30 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
     req = Requirement(vessel, as_of, reg, False)
     base: dict[str, Any] = {"vessel": vessel.id, "as_of": as_of.isoformat(), "regulation": reg.name}
     if ask.d.covered:
-        return _covered(ask, req, base)
-    ((reason, names),) = ask.d.uncovered.items()
-    req.answer = base | {"alternatives": [], "functions": None, "covered": False} | _UNCOVERED[reason](ask, req, sorted(names))
+        req = _covered(ask, req, base)
+    else:
+        ((reason, names),) = ask.d.uncovered.items()
+        req.answer = base | {"alternatives": [], "functions": None, "covered": False} | _UNCOVERED[reason](ask, req, sorted(names))
+    if others:
+        _readings(ask, req, others)
     return req
+
+
+def _readings(ask: _Ask, req: Requirement, others: dict[str, Derived]) -> None:
+    """The answer's `readings`: for each doubtful provision that reaches the vessel, the reading applied, the other
+    reading, whether the other one requires something else, and what it requires."""
+    entries = []
+    for rid, d_other in sorted(others.items()):
+        rd = ask.ml.readings[rid]
+        other = _requirement(ask.law, ask.ml, ask.vessel, ask.as_of, [(d_other, None)], ask.temporary, ask.lang)
+        req.readings.append((rd, other))
+        a = other.answer
+        under = {k: a[k] for k in ("covered", "provision", "stufe", "row", "alternatives", "functions", "function_row", "reason")
+                 if k in a}
+        entries.append({"id": rd.id, "provision": ask.cite(rd.provision), "applied": _text(rd.applied, ask.lang),
+                        "other": _text(rd.other, ask.lang), "differs": d_other.key() != ask.d.key(),
+                        "under_other_reading": under, "notes": list(notes_in(rd.notes, ask.lang))})
+    req.answer["readings"] = entries
 
 
 def _amendment_unknown(ask: _Ask, amendment: str) -> Requirement:
@@ -410,4 +449,29 @@ def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, tem
         from crewkg.answers.rosters import check_roster
 
         answer["roster"] = check_roster(law, ml, req, persons, lang)
+        for entry, (_, other) in zip(answer.get("readings", []), req.readings, strict=True):
+            entry["roster"] = _roster_under(answer["roster"], check_roster(law, ml, other, persons, lang))
     return answer
+
+
+def _roster_under(applied: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """The roster verdict under the other reading, and what it changes: the positions and functions it would fill
+    that the reading applied leaves open (with who fills them), those it would no longer require, and those it would
+    leave open."""
+    from collections import Counter
+
+    def open_slots(r: dict[str, Any]) -> Counter:
+        return Counter((m["kind"], m["role"]) for m in r.get("missing", []))
+
+    gained, lost = open_slots(applied) - open_slots(other), open_slots(other) - open_slots(applied)
+    fills, not_required = [], []
+    for (kind, role), n in sorted(gained.items()):
+        holders = sorted({d["person"] for d in other.get("details", []) if d["kind"] == kind and d["role"] == role})
+        (fills if holders else not_required).extend([{"kind": kind, "role": role, "persons": holders}] * n)
+    opens = []
+    for m in other.get("missing", []):
+        if lost[(m["kind"], m["role"])] > 0:
+            lost[(m["kind"], m["role"])] -= 1
+            opens.append(m)
+    return {"satisfied": other["satisfied"], "verdict_differs": other["satisfied"] != applied["satisfied"],
+            "assignment": other.get("assignment", {}), "fills": fills, "not_required": not_required, "leaves_open": opens}

@@ -78,6 +78,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
             else:
                 con.print(f"  {lk.get('reason', '')}")
         _print_roster(law, a, con, t, lang)
+        _print_readings(law, a, con, t, lang)
         return
     con.print(f"{t['crew']}: [bold]{a['provision']}, Stufe {a['stufe']}[/bold] ({t['column']} {a['standard']})")
     con.print(f"  {t['row']}: „{a['row']}“", style="italic")
@@ -107,6 +108,46 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         for n in a["notes"]:
             con.print(f"  • {n}", style="dim")
     _print_roster(law, a, con, t, lang)
+    _print_readings(law, a, con, t, lang)
+
+
+def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:
+    """Each doubtful provision that reaches the vessel: the reading applied, the other reading, what the other one
+    would require, and the roster verdict under it."""
+    if not a.get("readings"):
+        return
+    con.print(f"\n[bold]{t['readings']}[/bold]")
+    for r in a["readings"]:
+        con.print(f"  {r['provision']}")
+        con.print(f"    {t['reading_applied']}: {r['applied']}")
+        con.print(f"    {t['reading_other']}: {r['other']}")
+        u = r["under_other_reading"]
+        if not r["differs"] or (u.get("covered") and u["alternatives"] == a.get("alternatives") and u["functions"] == a.get("functions")):
+            con.print(f"    {t['reading_same']}")
+        elif u.get("covered"):
+            alts = " | ".join(_counts(law, alt, lang) for alt in u["alternatives"])
+            con.print(f"    {t['reading_would']}: {u['provision']}, Stufe {u['stufe']}: {alts}")
+            f = u["functions"]
+            parts = [f"{n} {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and k != "FirstAid"
+                     and n != a["functions"].get(k)] if a.get("functions") else []
+            if a.get("functions") and f.get("engine") != a["functions"].get("engine"):
+                parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")
+            if parts:
+                con.print(f"      {t['functions']}: " + "; ".join(parts))
+        else:
+            con.print(f"    {t['reading_would']}: {t['not_covered']} — {u.get('reason', '')}")
+        ro = r.get("roster")
+        if ro is None:
+            continue
+        verdict = {True: t["satisfied"], False: t["not_satisfied"], None: t["undecided"]}[ro["satisfied"]]
+        same = t["reading_differs"] if ro["verdict_differs"] else t["reading_agrees"]
+        con.print(f"    {t['reading_roster']}: {verdict} ({same})")
+        for x in ro["fills"]:
+            con.print(f"      {t['reading_fills']}: {law.label(x['role'], lang)} ({', '.join(x['persons']) or t['none']})")
+        for x in ro["not_required"]:
+            con.print(f"      {t['reading_not_required']}: {law.label(x['role'], lang)}")
+        for m in ro["leaves_open"]:
+            con.print(f"      {t['reading_opens']}: {m['fill_with']} ({m['provision']})")
 
 
 def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:

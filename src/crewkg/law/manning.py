@@ -54,6 +54,12 @@ class MANNING(DefinedNamespace):
     Amendment: URIRef
     TransitionalRule: URIRef
     LighterEquivalence: URIRef
+    Reading: URIRef
+    RowPrecedence: URIRef
+    appliedReading: URIRef
+    otherReading: URIRef
+    preferredRow: URIRef
+    overRow: URIRef
     NoStandard: URIRef
     hasCrewMember: URIRef
     requiresAttribute: URIRef
@@ -192,13 +198,15 @@ class Rule:
     """What every rule beside the tables has; one record type per kind below adds what that kind says."""
 
     id: str
-    kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | TransitionalRule | LighterEquivalence
+    kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | TransitionalRule | LighterEquivalence | RowPrecedence
     provision: str
     label: dict[str, str]
     tables: tuple[str, ...] = ()  # appliesToTable
     cases: tuple[str, ...] = ()  # appliesWhen
     regulation: str | None = None  # inRegulation
     notes: Notes = field(default_factory=dict, hash=False)
+    introduced_by: str | None = None  # an amendment or an other reading the rule belongs to
+    replaced_by: str | None = None  # an amendment or an other reading the rule gives way to
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -277,6 +285,28 @@ class LighterEquivalence(Rule):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RowPrecedence(Rule):
+    """Where both rows cover a vessel, `preferred` applies and `over` does not (a reading of the table)."""
+
+    preferred: str | None = None
+    over: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reading:
+    """A doubtful provision: the reading applied and the other one. Cases and rules introduced by the reading
+    hold only when the answer evaluates it; those it replaces give way then."""
+
+    id: str
+    provision: str
+    applied: dict[str, str]  # language -> the reading applied
+    other: dict[str, str]  # language -> the other reading
+    tables: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+    notes: Notes = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Amendment:
     id: str
     label: dict[str, str]
@@ -322,6 +352,7 @@ class ManningLaw:
     values: dict[str, Value]
     s1_literae: tuple[str, ...]
     provision_litera: dict[str, str] = field(default_factory=dict)
+    readings: dict[str, Reading] = field(default_factory=dict)
 
     def rules_of(self, kind: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.kind == kind]
@@ -424,7 +455,7 @@ def _compile(g, version: str) -> ManningLaw:
     rules: dict[str, Rule] = {}
     kinds = {M.Reduction: "Reduction", M.Addition: "Addition", M.Substitution: "Substitution", M.FunctionRule: "FunctionRule",
              M.FunctionDelegation: "FunctionDelegation", M.CoverageGap: "CoverageGap", M.TransitionalRule: "TransitionalRule",
-             M.LighterEquivalence: "LighterEquivalence"}
+             M.LighterEquivalence: "LighterEquivalence", M.RowPrecedence: "RowPrecedence"}
     for cls, kind in kinds.items():
         for s in g.subjects(RDF.type, cls):
             rules[local(s)] = _RULE_READERS[kind](s, _RuleFields(r=r, M=M, s=s, kind=kind, texts=texts))
@@ -435,6 +466,12 @@ def _compile(g, version: str) -> ManningLaw:
                                          in_force_from=as_date(one(s, _CREW("inForceFrom"))),
                                          earliest=as_date(one(s, M.inForceFromEarliest)),
                                          latest=as_date(one(s, M.inForceFromLatest)), notes=notes(s))
+
+    readings: dict[str, Reading] = {}
+    for s in g.subjects(RDF.type, M.Reading):
+        readings[local(s)] = Reading(id=local(s), provision=opt(s, _CREW("provision")) or "", applied=texts(s, M.appliedReading),
+                                     other=texts(s, M.otherReading), tables=many(s, M.appliesToTable),
+                                     cases=many(s, M.appliesWhen), notes=notes(s))
 
     attributes: dict[str, Attribute] = {}
     for s, key in g.subject_objects(M.recordKey):
@@ -468,7 +505,7 @@ def _compile(g, version: str) -> ManningLaw:
     provision_litera = {local(p): str(lit) for p, lit in g.subject_objects(_CREW("litera"))}
     return ManningLaw(version=version, tables=tables, rows=rows, alternatives=alternatives, cases=cases, rules=rules,
                       amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
-                      provision_litera=provision_litera)
+                      provision_litera=provision_litera, readings=readings)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -485,7 +522,8 @@ class _RuleFields:
         r, M, s = self.r, self.M, self.s
         return {"id": _local(s), "kind": self.kind, "provision": r.opt(s, _CREW("provision")) or "", "label": r.labels(s),
                 "tables": r.many(s, M.appliesToTable), "cases": r.many(s, M.appliesWhen),
-                "regulation": r.opt(s, _CREW("inRegulation")), "notes": r.notes(s)}
+                "regulation": r.opt(s, _CREW("inRegulation")), "notes": r.notes(s),
+                "introduced_by": r.opt(s, M.introducedBy), "replaced_by": r.opt(s, M.replacedBy)}
 
     def integer(self, p) -> int | None:
         v = self.r.value(self.s, p)
@@ -551,9 +589,14 @@ def _equivalence(s, f: _RuleFields) -> LighterEquivalence:
                               quoted=f.r.text(s, M.quotedText))
 
 
+def _precedence(s, f: _RuleFields) -> RowPrecedence:
+    M = f.M
+    return RowPrecedence(**f.common(), preferred=f.opt(M.preferredRow), over=f.opt(M.overRow))
+
+
 _RULE_READERS = {"Reduction": _adjustment, "Addition": _adjustment, "Substitution": _substitution,
                  "FunctionRule": _function_rule, "FunctionDelegation": _delegation, "CoverageGap": _gap,
-                 "TransitionalRule": _transitional, "LighterEquivalence": _equivalence}
+                 "TransitionalRule": _transitional, "LighterEquivalence": _equivalence, "RowPrecedence": _precedence}
 
 
 def _local(s) -> str:

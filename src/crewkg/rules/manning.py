@@ -13,6 +13,7 @@ from crewkg.law.manning import (
     FunctionRule,
     ManningLaw,
     Row,
+    RowPrecedence,
     Substitution,
     Table,
     TransitionalRule,
@@ -33,7 +34,8 @@ holds(V, K) <= cond_le(K, A, X) & num(V, A, Y) & (Y <= X)
 holds(V, K) <= cond_lt(K, A, X) & num(V, A, Y) & (Y < X)
 holds(V, K) <= cond_is(K, A, X) & cat(V, A, X)
 
-# RULE wording — a case worded by an amendment counts only while that wording is in force
+# RULE wording — a case or rule worded by an amendment counts only while that wording is in force; one that belongs to
+# an other reading of a doubtful provision only while that reading is evaluated (both are 'amended' facts)
 stale(C) <= introduced_by(C, M) & ~amended(M)
 stale(C) <= replaced_by(C, M) & amended(M)
 
@@ -49,8 +51,11 @@ table_applies(V, T) <= table_regulation(T, Reg) & in_force(Reg) & table_case(T, 
 # RULE gap — a provision the sources lack governs the vessel
 gap_applies(V, G) <= gap_regulation(G, Reg) & in_force(Reg) & gap_case(G, C) & case_ok(V, C)
 
-# RULE stufe — the rows of a governing table that cover the vessel
-row_applies(V, R) <= table_applies(V, T) & row_table(R, T) & row_case(R, C) & case_ok(V, C)
+# RULE stufe — the rows of a governing table that cover the vessel; where a precedence prefers another row that covers
+# it too, the row set aside does not apply
+row_match(V, R) <= table_applies(V, T) & row_table(R, T) & row_case(R, C) & case_ok(V, C)
+row_set_aside(V, R) <= row_match(V, R) & prec_over(P, R) & prec_row(P, W) & row_match(V, W) & ~stale(P)
+row_applies(V, R) <= row_match(V, R) & ~row_set_aside(V, R)
 
 # RULE adjustment — reductions and additions of a governing table whose cases hold; temporary ones only when asked for
 adj_fits(V, M) <= table_applies(V, T) & adj_table(M, T) & adj_always(M)
@@ -90,8 +95,8 @@ idle(V, M, A) <= adj_reaches(V, M, A) & adj_role(M, Role) & adj_change(M, D) & (
 function_row(V, R) <= table_applies(V, T) & table_functions(T) & row_table(R, T) & row_case(R, C) & case_ok(V, C)
 
 # RULE function-rules — qualifications the crew must hold: engine power, first aid, LNG
-rule_applies(V, F) <= rule_table(F, T) & table_applies(V, T) & rule_always(F)
-rule_applies(V, F) <= rule_table(F, T) & table_applies(V, T) & rule_case(F, C) & case_ok(V, C)
+rule_applies(V, F) <= rule_table(F, T) & table_applies(V, T) & rule_always(F) & ~stale(F)
+rule_applies(V, F) <= rule_table(F, T) & table_applies(V, T) & rule_case(F, C) & case_ok(V, C) & ~stale(F)
 
 # RULE substitutions — who may take a prescribed place, in the whole table or in the cells a footnote names
 sub_applies(V, S) <= sub_table(S, T) & table_applies(V, T) & sub_always(S)
@@ -100,7 +105,12 @@ sub_reaches(V, S, A) <= sub_applies(V, S) & alternative(V, A) & alt_table(A, T) 
 sub_reaches(V, S, A) <= sub_applies(V, S) & alternative(V, A) & alt_table(A, T) & sub_table(S, T) & alt_cell(A, N, Std) & sub_cell(S, N, Std)
 
 # RULE delegation, transitional — who may perform a function besides a position; rules that end on a date
-delegation_applies(V, G) <= delegation_table(G, T) & table_applies(V, T)
+delegation_applies(V, G) <= delegation_table(G, T) & table_applies(V, T) & ~stale(G)
+
+# RULE reading — an other reading of a doubtful provision reaches the vessel: one of its tables governs it and, where
+# it names cases, one of them holds
+reading_applies(V, Rd) <= reading_table(Rd, T) & table_applies(V, T) & reading_always(Rd)
+reading_applies(V, Rd) <= reading_table(Rd, T) & table_applies(V, T) & reading_case(Rd, C) & case_ok(V, C)
 transitional_applies(V, X) <= transitional_table(X, T) & table_applies(V, T) & today(D) & transitional_until(X, U) & (D <= U)
 
 # RULE verdict — whether the vessel is covered, and if not the one reason why, in the order the answer checks them:
@@ -172,6 +182,7 @@ derived(V, 'function_required', Fn, F, 0) <= function_required(V, Fn, F)
 derived(V, 'function_counted', Fn, F, 0) <= function_counted(V, Fn, F)
 derived(V, 'function_count', Fn, '', N) <= function_count(V, Fn, N)
 derived(V, 'engine', Role, F, 0) <= engine(V, Role, F)
+derived(V, 'reading', Rd, '', 0) <= reading_applies(V, Rd)
 """
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact)
@@ -183,7 +194,8 @@ FACT_PREDICATES = {
     "adj_base": 2, "adj_all_cells": 1, "adj_cell": 3, "adj_role": 2, "adj_change": 2, "rule_table": 2, "rule_always": 1,
     "rule_case": 2, "sub_table": 2, "sub_always": 1, "sub_case": 2, "sub_all_cells": 1, "sub_cell": 3,
     "delegation_table": 2, "transitional_table": 2, "transitional_until": 2, "table_missing": 1, "rule_kind": 2,
-    "rule_role": 2, "rule_count": 2, "row_count": 3,
+    "rule_role": 2, "rule_count": 2, "row_count": 3, "prec_over": 2, "prec_row": 2, "reading_table": 2,
+    "reading_always": 1, "reading_case": 2,
 }
 
 
@@ -208,6 +220,9 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
             f.append(("introduced_by", c.id, c.introduced_by))
         if c.replaced_by:
             f.append(("replaced_by", c.id, c.replaced_by))
+    for rd in ml.readings.values():
+        f += [("reading_table", rd.id, t) for t in rd.tables]
+        f += [("reading_case", rd.id, c) for c in rd.cases] if rd.cases else [("reading_always", rd.id)]
     for t in ml.tables.values():
         f.append(("table_regulation", t.id, t.regulation))
         f += [("table_case", t.id, c) for c in t.cases]
@@ -224,6 +239,12 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
         f.append(("alt", a.id, a.row, row.table, a.standard, row.stufe or 0))
         f += [("alt_count", a.id, role, n) for role, n in a.counts]
     for r in ml.rules.values():
+        if r.introduced_by:
+            f.append(("introduced_by", r.id, r.introduced_by))
+        if r.replaced_by:
+            f.append(("replaced_by", r.id, r.replaced_by))
+        if isinstance(r, RowPrecedence):
+            f += [("prec_row", r.id, r.preferred), ("prec_over", r.id, r.over)]
         if r.kind in ("Reduction", "Addition"):
             f += [("adj_table", r.id, t) for t in r.tables]
             f += [("adj_case", r.id, c) for c in r.cases] if r.cases else [("adj_always", r.id)]
@@ -287,12 +308,13 @@ class Derived:
     function_counted: set[tuple[str, str]] = field(default_factory=set)  # (function, rule)
     function_counts: dict[str, int] = field(default_factory=dict)  # function -> the largest count that applies
     engines: set[tuple[str, str]] = field(default_factory=set)  # (role, rule)
+    readings: set[str] = field(default_factory=set)  # other readings of doubtful provisions that reach the vessel
 
     def key(self) -> tuple:
-        """Everything an answer depends on, to compare two scenarios of an uncertain amendment date."""
+        """Everything an answer depends on, to compare two scenarios of an uncertain amendment date or two readings."""
         return (tuple(sorted(self.in_force)), tuple(sorted(self.tables)), tuple(sorted(self.gaps)), tuple(sorted(self.rows)),
                 tuple(sorted(self.columns.items())), tuple(sorted((a, tuple(sorted(c.items()))) for a, c in self.required.items())),
-                tuple(sorted(self.function_rows)), tuple(sorted(self.rules)))
+                tuple(sorted(self.function_rows)), tuple(sorted(self.rules)), tuple(sorted(self.delegations)))
 
 
 def vessel_facts(vessel, ml: ManningLaw) -> list[tuple]:
@@ -338,7 +360,7 @@ _KINDS = {  # derived kind -> how it is stored in Derived
     "delegation": ("delegations", "add1"), "transitional": ("transitional", "add1"), "adjusted": ("adjusted", "add2"),
     "idle": ("idle", "add2"), "offered": ("offered", "add2"), "substitution": ("substitutions", "add2"),
     "function_required": ("function_required", "add2"), "function_counted": ("function_counted", "add2"),
-    "engine": ("engines", "add2"), "function_table": ("function_tables", "add1"),
+    "engine": ("engines", "add2"), "function_table": ("function_tables", "add1"), "reading": ("readings", "add1"),
 }
 
 
@@ -421,4 +443,6 @@ class Requirement:
     rules: list[FunctionRule] = field(default_factory=list)
     transitional: list[TransitionalRule] = field(default_factory=list)
     answer: dict[str, Any] = field(default_factory=dict)
+    #: the other readings of doubtful provisions that reach the vessel, each with the requirement under it
+    readings: list[tuple[Any, Requirement]] = field(default_factory=list)
 
