@@ -120,7 +120,7 @@ def _run_bad(tmp_path: Path, case: Case, caplog: pytest.LogCaptureFixture):
     _write(base, case.files)
     target = base / case.target
     before = _tree(tmp_path)
-    result = _runner().invoke(app, ["check", str(target), "--as-of", case.as_of, "--format", "json"])
+    result = _runner().invoke(app, ["check", str(target), "--as-of", case.as_of, "--format", "json", "--lang", "en"])
     msg = _stderr(result)
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     assert result.stdout == "", "nothing may be written to standard output"

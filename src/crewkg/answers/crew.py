@@ -97,7 +97,7 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
     if len({v.id for v in vessels}) != len(vessels):
         from crewkg.errors import InputError
 
-        raise InputError("", "id", "vessel ids that are unique within one evaluation", sorted(v.id for v in vessels))
+        raise InputError("", "id", "unique_vessel_ids", sorted(v.id for v in vessels))
     runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in _scenarios(ml, as_of)]
     return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang) for v in vessels]
 

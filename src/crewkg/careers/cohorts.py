@@ -60,22 +60,22 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     """Read a cohort file. A bad file (unreadable, unknown column, no trainees) raises InputError; a bad row becomes
     a Trainee with its error, and the other rows are read all the same."""
     if not path.is_file():
-        raise InputError(str(path), "", "an existing cohort file (.csv, .yaml, .yml or .json)")
+        raise InputError(str(path), "", "cohort_file")
     suffix = path.suffix.lower()
     rows: list[tuple[str, Any]] = []
     if suffix == ".csv":
-        rows = list(csv_rows(path, law, "cohort file"))
+        rows = list(csv_rows(path, law, "cohort"))
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:
             data = data["trainees"]
         if not isinstance(data, list):
-            raise InputError(str(path), "trainees", "a list of person records (or a mapping with the key 'trainees')")
+            raise InputError(str(path), "trainees", "trainees")
         rows = [(f"{path}: trainees[{i}]", rec) for i, rec in enumerate(data)]
     else:
-        raise InputError(str(path), "", "a cohort file ending in .csv, .yaml, .yml or .json", path.suffix)
+        raise InputError(str(path), "", "cohort_suffix", path.suffix)
     if not rows:
-        raise InputError(str(path), "", "at least one trainee")
+        raise InputError(str(path), "", "one_trainee")
     out: list[Trainee] = []
     seen: dict[str, str] = {}
     for source, rec in rows:
@@ -90,7 +90,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
             out.append(Trainee(source, label, error=exc.message()))
             continue
         if p.id in seen:
-            out.append(Trainee(source, p.id, error=InputError(source, "id", f"an id not used by another trainee (also in {seen[p.id]})", p.id).message()))
+            out.append(Trainee(source, p.id, error=InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id]).message()))
             continue
         seen[p.id] = source
         out.append(Trainee(source, p.id, person=p))

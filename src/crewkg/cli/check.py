@@ -28,7 +28,7 @@ def check(
     workers: Annotated[int | None, typer.Option("--workers", help="Worker processes for a register (default: the cores).")] = None,
 ) -> None:
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
         from crewkg.cli.register import check_register
 
@@ -47,7 +47,7 @@ def check(
         good = [p for p in loaded if not isinstance(p, InputError)]
         answers = iter(run_check(law, good, day, lang.value))
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     # a folder: every good record answered in file order, every bad one named where it stands, exit 1 if any failed
     results = [{"file": x.file, "error": x.message()} if isinstance(x, InputError) else next(answers) for x in loaded]
@@ -80,12 +80,12 @@ def explain(
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         from crewkg.api import explain as api_explain
 
         out = api_explain(person, certificate, day, lang.value)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     sys.stdout.write(out["text"])

@@ -21,7 +21,7 @@ def write_atomically(out: Path, chunks: Iterable[str]) -> None:
     import tempfile
 
     if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "a file in an existing folder", str(out.parent))
+        raise InputError(str(out), "--out", "out_folder", str(out.parent))
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -38,9 +38,9 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
     from crewkg.records.register import read_register
 
     if workers is not None and workers < 1:
-        _fail(InputError("--workers", "workers", "a number of processes of 1 or more", workers))
+        _fail(InputError("--workers", "workers", "workers", workers), lang)
     if not path.exists():
-        _fail(InputError(str(path), "", "an existing register file or folder"))
+        _fail(InputError(str(path), "", "register_path"), lang)
     law = load_law()
     failed = [0]
 
@@ -58,7 +58,7 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
             for chunk in lines():
                 sys.stdout.write(chunk)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang)
         return
     if failed[0]:
         typer.echo(f"crewkg: {failed[0]} record(s) could not be evaluated; see their error lines", err=True)

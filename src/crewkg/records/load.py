@@ -35,7 +35,7 @@ def load_each(path: Path, law: Law, as_of: date) -> list[Person | InputError]:
         try:
             p = load_person_file(f, law, as_of)
             if p.id in seen:
-                raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+                raise InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])
         except InputError as exc:
             out.append(exc)
             continue
@@ -49,7 +49,7 @@ def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
     seen: dict[str, str] = {}
     for p in persons:
         if p.id in seen:
-            raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+            raise InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])
         seen[p.id] = p.source
     return persons
 

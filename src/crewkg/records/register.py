@@ -40,8 +40,8 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
     for entry in _entries(path, law, as_of, shacl):
         if entry.person is not None:
             if entry.person.id in seen:
-                entry.error = InputError(entry.where, "id", f"an id not used by another record (also at {seen[entry.person.id]})",
-                                         entry.person.id)
+                entry.error = InputError(entry.where, "id", "unique_id_at", entry.person.id,
+                                         other=seen[entry.person.id])
                 entry.person = None
             else:
                 seen[entry.person.id] = entry.where
@@ -96,14 +96,14 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     try:
         f = path.open("r", encoding="utf-8-sig")
     except OSError as exc:
-        raise InputError(str(path), "", "a readable JSON Lines register", type(exc).__name__) from None
+        raise InputError(str(path), "", "jsonl", type(exc).__name__) from None
     with f:
         for n, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             source = f"{path}: line {n}"
             if len(line) > MAX_BYTES:
-                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "a record of at most 16 MiB"))
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"))
                 continue
             try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
                 rec = parse_mapping(line, source, json_syntax=True)
