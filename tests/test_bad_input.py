@@ -194,7 +194,7 @@ def test_a_folder_answers_the_good_records_and_names_each_bad_one(tmp_path):
     assert "an id not used by another record" in out[1]["error"] and "a.yaml" in out[1]["error"]
     assert "valid YAML" in out[2]["error"]
     assert "e.yaml" in out[4]["error"]
-    text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30"])
+    text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30", "--lang", "en"])
     assert text.exit_code == 1 and _stderr(text).count("crewkg: error:") == 3
 
 

@@ -32,6 +32,7 @@ from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
 from crewkg.records.persons import Person, person_from_mapping
+from crewkg.records.problems import Problem, all_errors
 from crewkg.records.reading import read_mapping
 
 BATCH = 100
@@ -48,6 +49,7 @@ class Trainee:
     id: str
     person: Person | None = None
     error: str | None = None
+    problem: Problem | None = None  # the row's errors, all of them where cheap (records.problems)
 
 
 
@@ -81,16 +83,17 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     for source, rec in rows:
         rid = rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
+        where = source.rsplit(": ", 1)[-1]
         if isinstance(rec, InputError):
-            out.append(Trainee(source, label, error=rec.message()))
+            out.append(_bad(source, label, Problem(where, [rec])))
             continue
         try:
             p = person_from_mapping(rec, law, as_of, source)
         except InputError as exc:
-            out.append(Trainee(source, label, error=exc.message()))
+            out.append(_bad(source, label, Problem(where, all_errors(exc, rec, law, as_of, source))))
             continue
         if p.id in seen:
-            out.append(Trainee(source, p.id, error=InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id]).message()))
+            out.append(_bad(source, p.id, Problem(where, [InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id])])))
             continue
         seen[p.id] = source
         out.append(Trainee(source, p.id, person=p))
@@ -145,8 +148,13 @@ def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_
     return planners
 
 
+def _bad(source: str, label: str, problem: Problem) -> Trainee:
+    return Trainee(source, label, error=problem.first.message(), problem=problem)
+
+
 def _error_row(t: Trainee | Person, message: str) -> dict[str, Any]:
-    return {"id": t.id, "error": message, "eligible_today": [], "target_today": None, "holds_target": None,
+    problem = t.problem if isinstance(t, Trainee) else None
+    return {"id": t.id, "error": message, "errors": problem.entry()["errors"] if problem else [message], "eligible_today": [], "target_today": None, "holds_target": None,
             "earliest": None, "route": [], "missing": [], "reach": {}}
 
 

@@ -269,6 +269,9 @@ def cohort(
     if errors:
         from crewkg.messages.catalogue import say
 
+        for t in trainees:  # each bad row with all its errors, in the language asked (records.problems)
+            for line in t.problem.lines(lang.value) if t.problem else ():
+                typer.echo(line, err=True)
         typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(rows)), err=True)
         raise typer.Exit(1)  # as `check FOLDER`: the good rows are answered, the status says some failed
 

@@ -61,7 +61,9 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
         _fail(exc, lang)
         return
     if failed[0]:
-        typer.echo(f"crewkg: {failed[0]} record(s) could not be evaluated; see their error lines", err=True)
+        from crewkg.records.problems import summary
+
+        typer.echo(summary(failed[0], lang), err=True)
         raise typer.Exit(1)
 
 
@@ -79,6 +81,7 @@ def _compact_lines(law, entries, day, workers, failed) -> Iterable[str]:
 def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
     """The full answers of `--format json` (one JSON list) or text tables, batch by batch."""
     from crewkg.answers.eligibility import check
+    from crewkg.records.problems import Problem
 
     batch, first = [], True
 
@@ -88,18 +91,19 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
         for e in batch:
             if e.person is None:
                 failed[0] += 1
-                yield {"file" if os.sep in e.where else "line": e.where, "error": e.error.message()}
+                yield e.problem()
             else:
                 yield next(answers)
 
     def render(item) -> str:
         nonlocal first
         if fmt == "json":
-            text = ("[\n" if first else ",\n") + json_text(item).rstrip("\n")
+            text = ("[\n" if first else ",\n") + json_text(item.entry() if isinstance(item, Problem) else item).rstrip("\n")
             first = False
             return text
-        if "error" in item:
-            typer.echo(f"crewkg: error: {item['error']}", err=True)
+        if isinstance(item, Problem):
+            for line in item.lines(lang):
+                typer.echo(line, err=True)
             return ""
         from crewkg.answers.render import print_answer
 

@@ -40,18 +40,19 @@ def _persons(paths: list[Path], day):
     left out, and the command ends with exit status 1 (`_report_failures`), as `check FOLDER` does."""
     from crewkg.law.statute import load_law
     from crewkg.records.load import load_each
+    from crewkg.records.problems import Problem
 
     law = load_law()
     persons, failures, seen = [], [], {}
     for path in paths:
         for p in load_each(path, law, day):
-            if isinstance(p, InputError):
+            if isinstance(p, Problem):
                 if not path.is_dir():
-                    raise p
+                    raise p.first
                 failures.append(p)
                 continue
             if p.id in seen:
-                failures.append(InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id]))
+                failures.append(Problem(p.source, [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])]))
                 continue
             seen[p.id] = p.source
             persons.append(p)
@@ -59,8 +60,14 @@ def _persons(paths: list[Path], day):
 
 
 def _report_failures(failures) -> None:
-    for exc in failures:
-        typer.echo(f"crewkg: error: {exc.message()}", err=True)
+    """Each bad record with all its errors (records.problems), then the summary line."""
+    from crewkg.records.problems import summary
+
+    for problem in failures:
+        for line in problem.lines(LANG):
+            typer.echo(line, err=True)
+    if failures:
+        typer.echo(summary(len(failures), LANG), err=True)
 
 
 @app.command()
