@@ -78,10 +78,6 @@ class InputError(Exception):
                    expected=self.expected_in(lang),
                    got="" if self.got is None else say(lang, "error.got", got=quote(self.got)))
 
-    def entry(self, lang: str = "en") -> dict[str, object]:
-        """The error as a JSON value's fields: the message, and `errors` with it as the only one."""
-        return {"error": self.message(lang), "errors": [self.message(lang)]}
-
 
 def place(file: str, lang: str) -> str:
     """Where a record stands, in `lang`: the faces write a register's 'PATH: line 7', a CSV's 'PATH: row 3' or the
