@@ -8,9 +8,9 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 #: the layers, lowest first; a module may import its own layer and those before it
 LAYERS = [
+    ("crewkg.messages",),  # the words, no logic: every layer, the error type included, may say a sentence
     ("crewkg.errors", "crewkg.locations"),
     ("crewkg.law",),
-    ("crewkg.messages",),
     ("crewkg.records",),
     ("crewkg.rules",),
     ("crewkg.answers",),

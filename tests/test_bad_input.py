@@ -120,7 +120,7 @@ def _run_bad(tmp_path: Path, case: Case, caplog: pytest.LogCaptureFixture):
     _write(base, case.files)
     target = base / case.target
     before = _tree(tmp_path)
-    result = _runner().invoke(app, ["check", str(target), "--as-of", case.as_of, "--format", "json"])
+    result = _runner().invoke(app, ["check", str(target), "--as-of", case.as_of, "--format", "json", "--lang", "en"])
     msg = _stderr(result)
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     assert result.stdout == "", "nothing may be written to standard output"
@@ -194,7 +194,7 @@ def test_a_folder_answers_the_good_records_and_names_each_bad_one(tmp_path):
     assert "an id not used by another record" in out[1]["error"] and "a.yaml" in out[1]["error"]
     assert "valid YAML" in out[2]["error"]
     assert "e.yaml" in out[4]["error"]
-    text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30"])
+    text = _runner().invoke(app, ["check", str(base), "--as-of", "2026-11-30", "--lang", "en"])
     assert text.exit_code == 1 and _stderr(text).count("crewkg: error:") == 3
 
 

@@ -28,7 +28,7 @@ CASES = {
 
 def _run(path: Path):
     t0 = time.monotonic()
-    r = CliRunner().invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    r = CliRunner().invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json", "--lang", "en"])
     return r, time.monotonic() - t0
 
 

@@ -151,7 +151,7 @@ BAD_VESSELS = {
 def test_a_bad_vessel_record_exits_2_with_one_clear_message(tmp_path, name):
     data, expected = BAD_VESSELS[name]
     path = _write(tmp_path, data)
-    result = runner.invoke(app, ["crew", str(path), "--format", "json"])
+    result = runner.invoke(app, ["crew", str(path), "--format", "json", "--lang", "en"])
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.startswith(f"crewkg: error: {path}: ")
@@ -165,7 +165,7 @@ def test_a_bad_vessel_record_exits_2_with_one_clear_message(tmp_path, name):
 def test_a_vessel_path_that_is_no_record_exits_2(tmp_path, target, expected):
     (tmp_path / "folder").mkdir()
     (tmp_path / "v.txt").write_text("id: v\n", encoding="utf-8")
-    result = runner.invoke(app, ["crew", str(tmp_path / target)])
+    result = runner.invoke(app, ["crew", str(tmp_path / target), "--lang", "en"])
     assert result.exit_code == 2 and expected in result.stderr
 
 
@@ -185,12 +185,12 @@ def test_a_bad_roster_record_exits_2_with_one_clear_message(tmp_path, name):
     data, expected = BAD_ROSTERS[name]
     vessel = _write(tmp_path, DAY_TRIP)
     roster = _write(tmp_path, data, "r.json") if name == "duplicate ids" else _write(tmp_path, data, "r.yaml")
-    result = runner.invoke(app, ["crew", str(vessel), "--roster", str(roster), "--as-of", "2026-11-30"])
+    result = runner.invoke(app, ["crew", str(vessel), "--roster", str(roster), "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and result.stderr.startswith(f"crewkg: error: {roster}: ")
     assert expected in result.stderr, result.stderr
 
 
 def test_a_bad_date_exits_2():
-    result = runner.invoke(app, ["crew", str(WACHAU), "--as-of", "30.11.2026"])
+    result = runner.invoke(app, ["crew", str(WACHAU), "--as-of", "30.11.2026", "--lang", "en"])
     assert result.exit_code == 2 and "--as-of" in result.stderr and "YYYY-MM-DD" in result.stderr

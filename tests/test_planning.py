@@ -273,12 +273,12 @@ def test_plan_draws_the_route_on_the_career_graph(tmp_path):
 ])
 def test_bad_plan_arguments_exit_2_with_one_message(tmp_path, args, expected):
     args = [a if a != "route.txt" else str(tmp_path / a) for a in args]
-    result = runner.invoke(app, ["plan", str(EXAMPLES / "09-ali-newcomer.yaml"), "--as-of", "2026-11-30", *args])
+    result = runner.invoke(app, ["plan", str(EXAMPLES / "09-ali-newcomer.yaml"), "--as-of", "2026-11-30", *args, "--lang", "en"])
     assert result.exit_code == 2
     assert expected in result.output and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
 
 
 def test_plan_needs_exactly_one_person():
-    result = runner.invoke(app, ["plan", str(EXAMPLES), "--target", "UBZ-Matrose", "--as-of", "2026-11-30"])
+    result = runner.invoke(app, ["plan", str(EXAMPLES), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2 and "exactly one person record" in result.output

@@ -106,7 +106,7 @@ def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():
 def test_a_bad_programme_file_exits_2_naming_the_field(tmp_path, design, field):
     path = tmp_path / "p.yaml"
     path.write_text(yaml.safe_dump(design), encoding="utf-8")
-    result = runner.invoke(app, ["programme", str(path)])
+    result = runner.invoke(app, ["programme", str(path), "--lang", "en"])
     assert result.exit_code == 2
     assert f"field '{field}'" in result.output and str(path) in result.output and "Traceback" not in result.output
 
@@ -212,7 +212,7 @@ def test_a_bad_cohort_file_exits_2_and_writes_nothing(tmp_path, text, expected):
     path = tmp_path / "cohort.csv"
     path.write_text(text, encoding="utf-8")
     out = tmp_path / "report.html"
-    result = runner.invoke(app, ["cohort", str(path), "--target", "UBZ-Matrose", "--out", str(out)])
+    result = runner.invoke(app, ["cohort", str(path), "--target", "UBZ-Matrose", "--out", str(out), "--lang", "en"])
     assert result.exit_code == 2
     assert expected in result.output and "Traceback" not in result.output
     assert not out.exists()

@@ -50,7 +50,7 @@ def _day(as_of: date | str | None) -> date:
     try:
         return date.fromisoformat(as_of)
     except (TypeError, ValueError):
-        raise InputError("as_of", "as_of", "an ISO date YYYY-MM-DD", as_of) from None
+        raise InputError("as_of", "as_of", "iso_date", as_of) from None
 
 
 def _persons(record: Any, the_law: Law, day: date) -> list[Person]:
@@ -69,7 +69,7 @@ def _persons(record: Any, the_law: Law, day: date) -> list[Person]:
         p = person_from_mapping(dict(record), the_law, day, "<record>")
         shacl_check_person(p)
         return [p]
-    raise InputError("<record>", "", "a mapping, a path to a record or a Person", type(record).__name__)
+    raise InputError("<record>", "", "record_kind", type(record).__name__)
 
 
 def person(record: Mapping[str, Any] | str | Path | Person, as_of: date | str | None = None) -> Person:
@@ -81,7 +81,7 @@ def person(record: Mapping[str, Any] | str | Path | Person, as_of: date | str | 
     day = _day(as_of)
     persons = _persons(record, law(), day)
     if len(persons) != 1:
-        raise InputError(str(record), "", "exactly one person record")
+        raise InputError(str(record), "", "one_record")
     return persons[0]
 
 
@@ -115,11 +115,11 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     the_law = law()
     persons = _persons(record, the_law, day)
     if len(persons) != 1:
-        raise InputError(str(record), "", "exactly one person record")
+        raise InputError(str(record), "", "one_record")
     certificate = the_law.certificate_named(certificate) or certificate
     if certificate not in the_law.certificates:
-        raise InputError("CERTIFICATE", "certificate", f"a certificate id, one of {sorted(the_law.certificates)}"
-                         f"{near(certificate, the_law.certificates)}", certificate)
+        raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
+                         near=near(certificate, the_law.certificates))
     answer = run_check(the_law, persons, day, lang)[0]
     with console.capture() as captured:
         print_explanation(the_law, persons[0], answer, certificate, lang)
@@ -144,11 +144,11 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
     target = the_law.certificate_named(target) or target
     if target not in choices:
-        raise InputError("target", "target", f"a certificate the kb has pathways to, one of {choices}", target)
+        raise InputError("target", "target", "target", target, ids=choices, near="")
     p = record() if callable(record) else person(record, day) if not _is_person(record) else record
     answer = evaluate(p) if evaluate is not None else check(p, day, lang)
     if not answer.get("covered", True):
-        raise InputError("as_of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
+        raise InputError("as_of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
     return make_plan(the_law, p, answer, target, day, pace, graph=g)
 
 

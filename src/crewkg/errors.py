@@ -1,28 +1,121 @@
-"""One error type for bad input, so every face (CLI, API) can report file, field and expectation alike."""
+"""One error type for bad input, so every face (CLI, API) can report file, field and expectation alike, in German
+or English. The words live in the message catalogue (`error.*`): an error holds the key of its expectation
+(`error.expected.<key>`) and the values that fill it, and says itself in the language asked."""
 
 from __future__ import annotations
 
+import re
+import string
+from functools import cache
+
+from crewkg.messages.catalogue import catalogue, say
+
+
+class Phrase:
+    """A catalogue sentence by its full key and the values that fill it, said in the language asked (a phrase of a
+    message, e.g. the did-you-mean of `error.near`)."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+
+    def say(self, lang: str) -> str:
+        return say(lang, self.key, **fill(self.fields, lang))
+
+    def __str__(self) -> str:
+        return self.say("en")
+
+
+def fill(fields: dict[str, object], lang: str) -> dict[str, object]:
+    """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it."""
+    out = {}
+    for k, v in fields.items():
+        if isinstance(v, Phrase):
+            v = v.say(lang)
+        elif isinstance(v, dict) and set(v) == {"de", "en"}:
+            v = v[lang if lang in v else "de"]
+        out[k] = v
+    return out
+
 
 class InputError(Exception):
-    """Bad input: names the file, the field and what was expected."""
+    """Bad input: names the file, the field and what was expected.
 
-    def __init__(self, file: str, field: str, expected: str, got: object | None = None) -> None:
+    `expected` is the name of the expectation in the catalogue (`error.expected.<name>`), its placeholders filled
+    from `fields`; a text that is no such name is taken as the expectation itself (in every language: for programs
+    that raise InputError of their own). `exc.expected` is the English expectation (the API's field), and
+    `exc.message(lang)` the whole sentence."""
+
+    def __init__(self, file: str, field: str, expected: str, got: object | None = None, **fields: object) -> None:
         self.file = file
         self.field = field
-        self.expected = expected
+        self.key = expected
+        self.fields = fields
         self.got = got
+        self.expected = self.expected_in("en")
         super().__init__(self.message())
 
     def __reduce__(self):
         """Picklable with its fields (worker processes send errors back and forth; Exception's default would call
         __init__ with the message alone)."""
-        return (type(self), (self.file, self.field, self.expected, self.got))
+        return (_rebuild, (type(self), self.file, self.field, self.key, self.got, self.fields))
 
-    def message(self) -> str:
-        got = "" if self.got is None else f" (got {quote(self.got)})"
-        where = f"{self.file}: " if self.file else ""
-        field = f"field '{self.field}': " if self.field else ""
-        return f"{where}{field}expected {self.expected}{got}"
+    def at(self, file: str | None = None, field: str | None = None) -> InputError:
+        """The same error, said of another file or field (a record inside a roster, an uploaded file's name)."""
+        return InputError(self.file if file is None else file, self.field if field is None else field, self.key,
+                          self.got, **self.fields)
+
+    def expected_in(self, lang: str) -> str:
+        text = catalogue(lang).get("error.expected." + self.key)
+        if text is None:
+            return self.key
+        return text.format(**fill(self.fields, lang))
+
+    def message(self, lang: str = "en") -> str:
+        """'FILE: field 'x': expected … (got …)' in English, 'FILE: Feld „x“: erwartet wird … (erhalten: …)' in German."""
+        return say(lang, "error.message", where=say(lang, "error.where", file=place(self.file, lang)) if self.file else "",
+                   field=say(lang, "error.field", field=self.field) if self.field else "",
+                   expected=self.expected_in(lang),
+                   got="" if self.got is None else say(lang, "error.got", got=quote(self.got)))
+
+
+def place(file: str, lang: str) -> str:
+    """Where a record stands, in `lang`: the faces write a register's 'PATH: line 7', a CSV's 'PATH: row 3' or the
+    service's 'request body' in English (the JSON `file`/`line` fields keep that); a message says it in the language
+    asked, after the catalogue's `error.source.*` forms."""
+    if lang == "en" or not file:
+        return file
+    for key, pattern in _sources():
+        m = pattern.fullmatch(file)
+        if m:
+            return say(lang, key, **m.groupdict())
+    return file
+
+
+@cache
+def _sources() -> list[tuple[str, re.Pattern]]:
+    out = []
+    for key, text in catalogue("en").items():
+        if key.startswith("error.source."):
+            parts = [re.escape(lit) + ("" if name is None else rf"(?P<{name}>\d+)" if name == "n" else rf"(?P<{name}>.+)")
+                     for lit, name, _, _ in string.Formatter().parse(text)]
+            out.append((key, re.compile("".join(parts), re.S)))
+    return out
+
+
+def _rebuild(cls, file, field, key, got, fields):
+    return cls(file, field, key, got, **fields)
+
+
+def near(value: object, known) -> Phrase | str:
+    """'; did you mean 'sailing_days'?' when a known name is close to what was written (a typo, another case)."""
+    import difflib
+
+    if not isinstance(value, str):
+        return ""
+    names = {str(k).lower(): str(k) for k in known}
+    found = difflib.get_close_matches(value.lower(), list(names), n=1, cutoff=0.6)
+    return Phrase("error.near", name=repr(names[found[0]])) if found else ""
 
 
 #: at most this many characters of a value are quoted in a message: enough to recognise it, never a whole file

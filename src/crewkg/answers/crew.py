@@ -97,7 +97,7 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
     if len({v.id for v in vessels}) != len(vessels):
         from crewkg.errors import InputError
 
-        raise InputError("", "id", "vessel ids that are unique within one evaluation", sorted(v.id for v in vessels))
+        raise InputError("", "id", "unique_vessel_ids", sorted(v.id for v in vessels))
     scenarios = _scenarios(ml, as_of)
     runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in scenarios]
     others = _other_readings(law, ml, vessels, as_of, temporary, scenarios[0][0], runs[0][0])

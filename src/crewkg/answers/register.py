@@ -45,11 +45,13 @@ def _batch_lines(law: Law, batch: list[Entry], as_of: date) -> list[dict[str, An
 
 
 def _error(e: Entry) -> dict[str, Any]:
-    """{"person": id, "error": …} where the record's id could be read, else {"line"|"file": …, "error": …}."""
-    msg = e.error.message() if e.error else ""
+    """{"person": id, "error": …, "errors": […]} where the record's id could be read, else {"line"|"file": …, "error": …,
+    "errors": […]}."""
+    entry = e.problem().entry()  # records.problems: {"file"|"line", "error", "errors"}
     if e.label != e.where:
-        return {"person": e.label, "error": msg}
-    return {"file" if os.sep in e.where else "line": e.where, "error": msg}
+        del entry["file" if os.sep in e.where else "line"]
+        return {"person": e.label, **entry}
+    return entry
 
 
 _WORKER: dict[str, Any] = {}

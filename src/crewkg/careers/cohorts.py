@@ -33,6 +33,7 @@ from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
 from crewkg.records.persons import Person, person_from_mapping
+from crewkg.records.problems import Problem, all_errors
 from crewkg.records.reading import read_mapping
 
 BATCH = 100
@@ -49,6 +50,7 @@ class Trainee:
     id: str
     person: Person | None = None
     error: str | None = None
+    problem: Problem | None = None  # the row's errors, all of them where cheap (records.problems)
 
 
 
@@ -61,37 +63,38 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     """Read a cohort file. A bad file (unreadable, unknown column, no trainees) raises InputError; a bad row becomes
     a Trainee with its error, and the other rows are read all the same."""
     if not path.is_file():
-        raise InputError(str(path), "", "an existing cohort file (.csv, .yaml, .yml or .json)")
+        raise InputError(str(path), "", "cohort_file")
     suffix = path.suffix.lower()
     rows: list[tuple[str, Any]] = []
     if suffix == ".csv":
-        rows = list(csv_rows(path, law, "cohort file"))
+        rows = list(csv_rows(path, law, "cohort"))
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:
             data = data["trainees"]
         if not isinstance(data, list):
-            raise InputError(str(path), "trainees", "a list of person records (or a mapping with the key 'trainees')")
+            raise InputError(str(path), "trainees", "trainees")
         rows = [(f"{path}: trainees[{i}]", rec) for i, rec in enumerate(data)]
     else:
-        raise InputError(str(path), "", "a cohort file ending in .csv, .yaml, .yml or .json", path.suffix)
+        raise InputError(str(path), "", "cohort_suffix", path.suffix)
     if not rows:
-        raise InputError(str(path), "", "at least one trainee")
+        raise InputError(str(path), "", "one_trainee")
     out: list[Trainee] = []
     seen: dict[str, str] = {}
     for source, rec in rows:
         rid = rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
+        where = source.rsplit(": ", 1)[-1]
         if isinstance(rec, InputError):
-            out.append(Trainee(source, label, error=rec.message()))
+            out.append(_bad(source, label, Problem(where, [rec])))
             continue
         try:
             p = person_from_mapping(rec, law, as_of, source)
         except InputError as exc:
-            out.append(Trainee(source, label, error=exc.message()))
+            out.append(_bad(source, label, Problem(where, all_errors(exc, rec, law, as_of, source))))
             continue
         if p.id in seen:
-            out.append(Trainee(source, p.id, error=InputError(source, "id", f"an id not used by another trainee (also in {seen[p.id]})", p.id).message()))
+            out.append(_bad(source, p.id, Problem(where, [InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id])])))
             continue
         seen[p.id] = source
         out.append(Trainee(source, p.id, person=p))
@@ -146,8 +149,13 @@ def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_
     return planners
 
 
+def _bad(source: str, label: str, problem: Problem) -> Trainee:
+    return Trainee(source, label, error=problem.first.message(), problem=problem)
+
+
 def _error_row(t: Trainee | Person, message: str) -> dict[str, Any]:
-    return {"id": t.id, "error": message, "eligible_today": [], "target_today": None, "holds_target": None,
+    problem = t.problem if isinstance(t, Trainee) else None
+    return {"id": t.id, "error": message, "errors": problem.entry()["errors"] if problem else [message], "eligible_today": [], "target_today": None, "holds_target": None,
             "earliest": None, "route": [], "missing": [], "reach": {}}
 
 

@@ -64,14 +64,12 @@ class Pace:
 
         inland = crediting_limits(kb).get("InlandNavigation")
         if inland is None:
-            raise InputError("kb", "crew:CreditingLimit", "a crediting limit for inland navigation in the kb "
-                             "(§ 6 Abs. 4 SchBV); without it crewkg cannot project Fahrzeit")
+            raise InputError("kb", "crew:CreditingLimit", "crediting_limit")
         if days is None:
             return cls(inland.days, inland.period, inland.citation)
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= inland.days:
             raise InputError("--days-per-year", "days_per_year",
-                             f"a whole number of days from 1 to {inland.days} ({inland.citation}: at most {inland.days} "
-                             f"days credited in {inland.period} consecutive days)", days)
+                             "days_per_year", days, max=inland.days, citation=inland.citation, period=inland.period)
         return cls(days, inland.period, inland.citation)
 
 

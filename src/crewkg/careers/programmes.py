@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Phrase
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping
@@ -44,47 +44,47 @@ class ProgrammeDesign:
 
 def _count(value: Any, source: str, fld: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(source, fld, f"a whole number of {what} (0 or more)", value)
+        raise InputError(source, fld, "whole_of", value, unit=Phrase("error.unit." + what))
     return value
 
 
 def _number(value: Any, source: str, fld: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise InputError(source, fld, "a number of years (0 or more)", value)
+        raise InputError(source, fld, "number_of_years", value)
     return value
 
 
 def programme_from_mapping(data: Any, law: Law, source: str) -> ProgrammeDesign:
     """Schema check of a programme design; every error names file, field and what was expected."""
     if not isinstance(data, dict):
-        raise InputError(source, "", "a mapping with the keys " + ", ".join(sorted(PROGRAMME_KEYS)), type(data).__name__)
+        raise InputError(source, "", "keys_mapping", type(data).__name__, keys=", ".join(sorted(PROGRAMME_KEYS)))
     for k in data:
         if k not in PROGRAMME_KEYS:
-            raise InputError(source, str(k), f"one of the known keys {sorted(PROGRAMME_KEYS)}", k)
+            raise InputError(source, str(k), "known_key", k, keys=sorted(PROGRAMME_KEYS), near="")
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise InputError(source, "id", "an id of letters, digits, _ and -", pid)
+        raise InputError(source, "id", "id", pid)
     roles = law.ids_of("DeckCrewRole")
     if data.get("for") not in roles:
-        raise InputError(source, "for", f"the role the programme trains for, one of {roles}", data.get("for"))
+        raise InputError(source, "for", "programme_role", data.get("for"), ids=roles, near="")
     if "months" not in data:
-        raise InputError(source, "months", "the programme length in months")
+        raise InputError(source, "months", "programme_months")
     title = data.get("title", "")
     if not isinstance(title, str):
-        raise InputError(source, "title", "a text", title)
+        raise InputError(source, "title", "text", title)
     entry = data.get("entry") or {}
     if not isinstance(entry, dict):
-        raise InputError(source, "entry", "a mapping of entry requirements", entry)
+        raise InputError(source, "entry", "entry_mapping", entry)
     clean: dict[str, Any] = {}
     for k, v in entry.items():
         if k not in ENTRY_KEYS:
-            raise InputError(source, f"entry.{k}", f"one of the known keys {sorted(ENTRY_KEYS)}", k)
+            raise InputError(source, f"entry.{k}", "known_key", k, keys=sorted(ENTRY_KEYS), near="")
         if k == "sea_days":
             if not isinstance(v, dict):
-                raise InputError(source, "entry.sea_days", f"a mapping of {sorted(SEA_KEYS)} to days", v)
+                raise InputError(source, "entry.sea_days", "sea_mapping", v, keys=sorted(SEA_KEYS))
             for cap, days in v.items():
                 if cap not in SEA_KEYS:
-                    raise InputError(source, f"entry.sea_days.{cap}", f"one of {sorted(SEA_KEYS)}", cap)
+                    raise InputError(source, f"entry.sea_days.{cap}", "one_of", cap, ids=sorted(SEA_KEYS), near="")
                 _count(days, source, f"entry.sea_days.{cap}", "days")
             clean[k] = dict(v)
         elif k == "min_age":
@@ -100,7 +100,7 @@ def programme_from_mapping(data: Any, law: Law, source: str) -> ProgrammeDesign:
 
 def load_programme(path: Path, law: Law) -> ProgrammeDesign:
     if not path.is_file():
-        raise InputError(str(path), "", "an existing programme file (YAML or JSON)")
+        raise InputError(str(path), "", "programme_file")
     return programme_from_mapping(read_mapping(path), law, str(path))
 
 

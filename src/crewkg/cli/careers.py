@@ -37,7 +37,7 @@ def _write(out: Path, data: bytes | str) -> None:
     import tempfile
 
     if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "a file in an existing folder")
+        raise InputError(str(out), "--out", "out_folder")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     try:
@@ -69,8 +69,8 @@ def _covered(law, day) -> None:
     if regulation_in_force(law, day) is None:
         regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
         first = min((law.regulations[r] for r in regs if r in law.regulations), key=lambda r: r.in_force_from)
-        raise InputError("--as-of", "as_of", f"a date on which the encoded certificate pathways apply "
-                         f"({first.name} from {first.in_force_from.isoformat()})", day.isoformat())
+        raise InputError("--as-of", "as_of", "pathway_date", day.isoformat(), regulation=first.name,
+                         since=first.in_force_from.isoformat())
 
 
 def _target(law, g, target: str) -> str:
@@ -80,7 +80,7 @@ def _target(law, g, target: str) -> str:
     choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
     target = law.certificate_named(target) or target
     if target not in choices:
-        raise InputError("--target", "target", f"a certificate the kb has pathways to, one of {choices}{near(target, choices)}", target)
+        raise InputError("--target", "target", "target", target, ids=choices, near=near(target, choices))
     return target
 
 
@@ -94,7 +94,7 @@ def paths(
     """The career graph: one edge per pathway of the kb, from the certificate it presupposes (or from the start)."""
     try:
         if out is not None and not out.parent.is_dir():
-            raise InputError(str(out), "--out", "a file in an existing folder")
+            raise InputError(str(out), "--out", "out_folder")
         if fmt is None:
             fmt = PictureFormat(PICTURES.get(out.suffix.lower(), "json")) if out is not None else PictureFormat.json
         from crewkg.careers.graph import career_graph, graphml_text, node_link
@@ -115,7 +115,7 @@ def paths(
             data = draw(g, fmt.value)
         _emit(data, out)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
 
 
 @app.command()
@@ -129,10 +129,10 @@ def plan(
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """Every route from where the person stands to the target, fastest first, with the earliest date of each step."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         if out is not None and out.suffix.lower() not in PICTURES:
-            raise InputError(str(out), "--out", "a picture file ending in .svg, .png or .html", out.suffix)
+            raise InputError(str(out), "--out", "picture_file", out.suffix)
         from crewkg.answers.eligibility import check
         from crewkg.careers.graph import career_graph
         from crewkg.careers.planning import Pace
@@ -141,13 +141,13 @@ def plan(
 
         law, persons = _load(person, day)
         if len(persons) != 1:
-            raise InputError(str(person), "", "exactly one person record")
+            raise InputError(str(person), "", "one_record")
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
         target = _target(law, g, target)
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
-            raise InputError("--as-of", "as_of", f"a date the encoded law covers ({answer['reason']})", day.isoformat())
+            raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
         result = make_plan(law, persons[0], answer, target, day, pace, graph=g)
         picture = None
         if out is not None:
@@ -160,13 +160,13 @@ def plan(
             kind = PICTURES[out.suffix.lower()]
             picture = html_page(g, edges, held, title) if kind == "html" else draw(g, kind, edges, held, title)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     if picture is not None:
         try:
             _write(out, picture)
         except InputError as exc:
-            _fail(exc)
+            _fail(exc, lang.value)
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
         return
@@ -187,7 +187,7 @@ def programme(
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """Which pathways a training programme serves and, for the others, exactly what it lacks."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         from crewkg.careers.programmes import check_programme, load_programme
         from crewkg.law.statute import load_law
@@ -196,7 +196,7 @@ def programme(
         _covered(law, day)
         result = check_programme(law, load_programme(design, law), day, lang.value)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
@@ -219,12 +219,12 @@ def cohort(
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """For every trainee: eligibility today, the earliest date for the target, and what is missing."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         if out is not None and out.suffix.lower() not in (".html", ".htm", ".csv", ".json"):
-            raise InputError(str(out), "--out", "a report file ending in .html, .csv or .json", out.suffix)
+            raise InputError(str(out), "--out", "report_file", out.suffix)
         if workers is not None and workers < 1:
-            raise InputError("--workers", "workers", "a number of processes of 1 or more", workers)
+            raise InputError("--workers", "workers", "workers", workers)
         from crewkg.careers.cohorts import LARGE, csv_text, html_report, load_cohort
         from crewkg.careers.graph import career_graph
         from crewkg.careers.planning import Pace
@@ -248,7 +248,7 @@ def cohort(
                 report = json_text(_json(rows, target, day))
             _write(out, report)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     errors = sum(1 for r in rows if r["error"])
     if fmt is CohortFormat.json:
@@ -260,6 +260,9 @@ def cohort(
     if errors:
         from crewkg.messages.catalogue import say
 
+        for t in trainees:  # each bad row with all its errors, in the language asked (records.problems)
+            for line in t.problem.lines(lang.value) if t.problem else ():
+                typer.echo(line, err=True)
         typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(rows)), err=True)
         raise typer.Exit(1)  # as `check FOLDER`: the good rows are answered, the status says some failed
 

@@ -28,7 +28,7 @@ def check(
     workers: Annotated[int | None, typer.Option("--workers", help="Worker processes for a register (default: the cores).")] = None,
 ) -> None:
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
         from crewkg.cli.register import check_register
 
@@ -37,21 +37,22 @@ def check(
     try:
         from crewkg.law.statute import load_law
         from crewkg.records.load import load_each
+        from crewkg.records.problems import Problem, summary
 
         law = load_law()
         loaded = load_each(person, law, day)
-        if not person.is_dir() and isinstance(loaded[0], InputError):
-            raise loaded[0]
+        if not person.is_dir() and isinstance(loaded[0], Problem):
+            raise loaded[0].first
         from crewkg.answers.eligibility import check as run_check
 
-        good = [p for p in loaded if not isinstance(p, InputError)]
+        good = [p for p in loaded if not isinstance(p, Problem)]
         answers = iter(run_check(law, good, day, lang.value))
     except InputError as exc:
-        _fail(exc)
-        return
-    # a folder: every good record answered in file order, every bad one named where it stands, exit 1 if any failed
-    results = [{"file": x.file, "error": x.message()} if isinstance(x, InputError) else next(answers) for x in loaded]
-    failed = [r for r in results if "error" in r]
+        _fail(exc, lang.value)
+    # a folder: every good record answered in file order, every bad one named where it stands with all its errors
+    # (records.problems), exit 1 if any failed
+    results = [x.entry() if isinstance(x, Problem) else next(answers) for x in loaded]
+    failed = [x for x in loaded if isinstance(x, Problem)]
     if fmt is CheckFormat.json:
         text = json_text(results if person.is_dir() else results[0])
         if out is not None:
@@ -63,12 +64,14 @@ def check(
     else:
         from crewkg.answers.render import print_answer
 
-        for r in results:
-            if "error" in r:
-                typer.echo(f"crewkg: error: {r['error']}", err=True)
+        for x, r in zip(loaded, results, strict=True):
+            if isinstance(x, Problem):
+                for line in x.lines(lang.value):
+                    typer.echo(line, err=True)
             else:
                 print_answer(law, r, lang.value)
     if failed:
+        typer.echo(summary(len(failed), lang.value), err=True)
         raise typer.Exit(1)
 
 
@@ -80,12 +83,12 @@ def explain(
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         from crewkg.api import explain as api_explain
 
         out = api_explain(person, certificate, day, lang.value)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     sys.stdout.write(out["text"])

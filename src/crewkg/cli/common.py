@@ -8,10 +8,12 @@ import json
 from datetime import date
 from enum import Enum
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
 from crewkg.errors import InputError
+from crewkg.messages.catalogue import say
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Austrian inland-navigation crew law as a knowledge graph.")
 
@@ -26,8 +28,9 @@ class Lang(str, Enum):
     en = "en"
 
 
-def _fail(exc: InputError) -> None:
-    typer.echo(f"crewkg: error: {exc.message()}", err=True)
+def _fail(exc: InputError, lang: str) -> NoReturn:
+    """Bad input: one message in the command's language (`--lang`; English for the commands without it), exit 2."""
+    typer.echo(say(lang, "error.line", message=exc.message(lang)), err=True)
     raise typer.Exit(2)
 
 
@@ -36,14 +39,13 @@ def json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
 
 
-def _as_of(value: str | None) -> date:
+def _as_of(value: str | None, lang: str) -> date:
     if value is None:
         return date.today()
     try:
         return date.fromisoformat(value)
     except ValueError:
-        _fail(InputError("--as-of", "as_of", "an ISO date YYYY-MM-DD", value))
-    raise AssertionError  # unreachable
+        _fail(InputError("--as-of", "as_of", "iso_date", value), lang)
 
 
 def _load(path: Path, as_of: date):

@@ -25,7 +25,7 @@ def crew(
     school_attendance: Annotated[bool, typer.Option("--school-attendance", help="Apply the temporary reductions for school or programme attendance (at most three months a year).")] = False,
 ) -> None:
     """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, lang.value)
     try:
         from crewkg.answers.crew import crew_answer
         from crewkg.law.manning import load_manning
@@ -38,7 +38,7 @@ def crew(
         persons = load_roster(roster, law, ml, day) if roster is not None else None
         answer = crew_answer(law, ml, v, day, persons, school_attendance, lang.value)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang.value)
         return
     if fmt is Format.json:
         sys.stdout.write(json_text(answer))

@@ -21,7 +21,7 @@ def write_atomically(out: Path, chunks: Iterable[str]) -> None:
     import tempfile
 
     if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "a file in an existing folder", str(out.parent))
+        raise InputError(str(out), "--out", "out_folder", str(out.parent))
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -38,9 +38,9 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
     from crewkg.records.register import read_register
 
     if workers is not None and workers < 1:
-        _fail(InputError("--workers", "workers", "a number of processes of 1 or more", workers))
+        _fail(InputError("--workers", "workers", "workers", workers), lang)
     if not path.exists():
-        _fail(InputError(str(path), "", "an existing register file or folder"))
+        _fail(InputError(str(path), "", "register_path"), lang)
     law = load_law()
     failed = [0]
 
@@ -58,10 +58,12 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
             for chunk in lines():
                 sys.stdout.write(chunk)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lang)
         return
     if failed[0]:
-        typer.echo(f"crewkg: {failed[0]} record(s) could not be evaluated; see their error lines", err=True)
+        from crewkg.records.problems import summary
+
+        typer.echo(summary(failed[0], lang), err=True)
         raise typer.Exit(1)
 
 
@@ -79,6 +81,7 @@ def _compact_lines(law, entries, day, workers, failed) -> Iterable[str]:
 def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
     """The full answers of `--format json` (one JSON list) or text tables, batch by batch."""
     from crewkg.answers.eligibility import check
+    from crewkg.records.problems import Problem
 
     batch, first = [], True
 
@@ -88,18 +91,19 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
         for e in batch:
             if e.person is None:
                 failed[0] += 1
-                yield {"file" if os.sep in e.where else "line": e.where, "error": e.error.message()}
+                yield e.problem()
             else:
                 yield next(answers)
 
     def render(item) -> str:
         nonlocal first
         if fmt == "json":
-            text = ("[\n" if first else ",\n") + json_text(item).rstrip("\n")
+            text = ("[\n" if first else ",\n") + json_text(item.entry() if isinstance(item, Problem) else item).rstrip("\n")
             first = False
             return text
-        if "error" in item:
-            typer.echo(f"crewkg: error: {item['error']}", err=True)
+        if isinstance(item, Problem):
+            for line in item.lines(lang):
+                typer.echo(line, err=True)
             return ""
         from crewkg.answers.render import print_answer
 

@@ -13,6 +13,9 @@ import typer
 from crewkg.cli.common import _as_of, _fail, app
 from crewkg.errors import InputError
 
+#: export, sparql and serve have no --lang: their messages (bad input, the export notice) are English, as they always were
+LANG = "en"
+
 
 class ExportFormat(str, Enum):
     turtle = "turtle"
@@ -37,18 +40,19 @@ def _persons(paths: list[Path], day):
     left out, and the command ends with exit status 1 (`_report_failures`), as `check FOLDER` does."""
     from crewkg.law.statute import load_law
     from crewkg.records.load import load_each
+    from crewkg.records.problems import Problem
 
     law = load_law()
     persons, failures, seen = [], [], {}
     for path in paths:
         for p in load_each(path, law, day):
-            if isinstance(p, InputError):
+            if isinstance(p, Problem):
                 if not path.is_dir():
-                    raise p
+                    raise p.first
                 failures.append(p)
                 continue
             if p.id in seen:
-                failures.append(InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id))
+                failures.append(Problem(p.source, [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])]))
                 continue
             seen[p.id] = p.source
             persons.append(p)
@@ -56,8 +60,14 @@ def _persons(paths: list[Path], day):
 
 
 def _report_failures(failures) -> None:
-    for exc in failures:
-        typer.echo(f"crewkg: error: {exc.message()}", err=True)
+    """Each bad record with all its errors (records.problems), then the summary line."""
+    from crewkg.records.problems import summary
+
+    for problem in failures:
+        for line in problem.lines(LANG):
+            typer.echo(line, err=True)
+    if failures:
+        typer.echo(summary(len(failures), LANG), err=True)
 
 
 @app.command()
@@ -71,7 +81,7 @@ def export(
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
     from crewkg.service.export import FORMATS, format_for_suffix
 
-    day = _as_of(as_of)
+    day = _as_of(as_of, LANG)
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
     try:
         law, people, failures = _persons(persons, day)
@@ -85,7 +95,7 @@ def export(
 
             graph = export_graph(law, people, day)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, LANG)
         return
     if out is None:
         text = graph.serialize(format=FORMATS[chosen][0])
@@ -118,9 +128,9 @@ def sparql(
             typer.echo(f"{q.name}\n    {q.title}\n    {q.description}\n")
         return
     if query is None:
-        _fail(InputError("QUERY_OR_FILE", "query", "a SPARQL query, a .rq file or a canned query name (or --list)"))
+        _fail(InputError("QUERY_OR_FILE", "query", "query_or_list"), LANG)
         return
-    day = _as_of(as_of)
+    day = _as_of(as_of, LANG)
     from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
 
     try:
@@ -132,13 +142,13 @@ def sparql(
         crews = [parse_crew_option(c) for c in crew or []]
         result = build_store(store.value, law, people, day, list(graph or []), crews).select(text)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, LANG)
         return
     except MalformedQuery as exc:
-        _fail(InputError("QUERY_OR_FILE", "query", f"a SPARQL 1.1 query (parser: {exc})"))
+        _fail(InputError("QUERY_OR_FILE", "query", "sparql_syntax", reason=str(exc)), LANG)
         return
     except UpdateRefused:
-        _fail(InputError("QUERY_OR_FILE", "query", "a read-only query (SELECT, ASK, CONSTRUCT, DESCRIBE); SPARQL Update is refused"))
+        _fail(InputError("QUERY_OR_FILE", "query", "read_only_query"), LANG)
         return
     if fmt is TableFormat.json:
         sys.stdout.write(to_json(result) + "\n")
@@ -166,12 +176,12 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option("--allow-host", help="A Host name the service answers to besides the loopback names and --host (repeatable).")] = None,
 ) -> None:
     """The SPARQL endpoint (/sparql), the JSON API (/docs) and the web pages (/, /queries) in one process."""
-    day = _as_of(as_of)
+    day = _as_of(as_of, LANG)
     if port < 0 or port > 65535:
-        _fail(InputError("--port", "port", "a port number 0-65535", port))
+        _fail(InputError("--port", "port", "port", port), LANG)
     for name, value in (("--timeout", timeout), ("--max-query-bytes", max_query_bytes), ("--max-body-bytes", max_body_bytes)):
         if value <= 0:
-            _fail(InputError(name, name.lstrip("-"), "a positive number", value))
+            _fail(InputError(name, name.lstrip("-"), "positive", value), LANG)
     try:
         law, people, failures = _persons(list(data or []), day)
         _report_failures(failures)  # the service starts with the good records
@@ -181,7 +191,7 @@ def serve(
         crews = [parse_crew_option(c) for c in crew or []]
         graph_store = build_store(store.value, law, people, day, list(graph or []), crews)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, LANG)
         return
     hosts = {"localhost", "127.0.0.1", "::1", *(allow_host or [])}
     if host not in ("0.0.0.0", "::", ""):

@@ -45,14 +45,14 @@ def _cell(value: str, kind: str, source: str, column: str) -> Any:
         return [x for x in re.split(r"[;,\s]+", v) if x]
     if kind == "bool" or (kind == "medical" and v.lower() in BOOL):
         if v.lower() not in BOOL:
-            raise InputError(source, column, "true or false", v)
+            raise InputError(source, column, "boolean", v)
         return BOOL[v.lower()]
     if kind == "medical":  # a date: medical fitness valid until then
         return {"valid_until": v}
     try:
         return int(v) if kind == "int" else float(v)
     except ValueError:
-        raise InputError(source, column, "a whole number" if kind == "int" else "a number", v) from None
+        raise InputError(source, column, "whole_number" if kind == "int" else "number", v) from None
 
 
 def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any]:
@@ -74,21 +74,21 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
 
 
 
-def csv_rows(path: Path, law: Law, what: str = "CSV file") -> Iterator[tuple[str, dict[str, Any] | InputError]]:
+def csv_rows(path: Path, law: Law, what: str = "csv") -> Iterator[tuple[str, dict[str, Any] | InputError]]:
     """Each data row of a flat-record CSV file as (its source, its record mapping or the InputError of that row).
     A bad header (no `id` column, an unknown column) refuses the whole file."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
     cols = columns(law)
     header = reader.fieldnames or []
     if "id" not in header:
-        raise InputError(str(path), "id", "a CSV header row with an 'id' column and any of " + ", ".join(sorted(cols)))
+        raise InputError(str(path), "id", "csv_header", columns=", ".join(sorted(cols)))
     for h in header:
         if h not in cols:
-            raise InputError(str(path), h, "a known column, one of " + ", ".join(sorted(cols)) + near(h, cols), h)
+            raise InputError(str(path), h, "csv_column", h, columns=", ".join(sorted(cols)), near=near(h, cols))
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
         if None in row:
-            yield source, InputError(source, "", f"at most {len(header)} cells, as many as the header has")
+            yield source, InputError(source, "", "csv_cells", n=len(header))
             continue
         try:
             yield source, flat_record(row, cols, source)

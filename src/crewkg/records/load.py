@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, person_to_mapping, record_files
 from crewkg.records.reading import read_mapping
 from crewkg.records.shacl import _key, _seen, shacl_check
+
+if TYPE_CHECKING:
+    from crewkg.records.problems import Problem
 
 
 def load_person_file(path: Path, law: Law, as_of: date) -> Person:
@@ -25,19 +29,22 @@ def load_person_file(path: Path, law: Law, as_of: date) -> Person:
     return person
 
 
-def load_each(path: Path, law: Law, as_of: date) -> list[Person | InputError]:
-    """Every record a path names, in file order: the Person, or the InputError that refused it. A folder with some
-    bad records still answers for the good ones (the faces name each bad one and exit non-zero); an id used twice
-    refuses the later record."""
-    out: list[Person | InputError] = []
+def load_each(path: Path, law: Law, as_of: date) -> list[Person | Problem]:
+    """Every record a path names, in file order: the Person, or the Problem that refused it (records.problems: its
+    first error and, where cheap, all). A folder with some bad records still answers for the good ones (the faces
+    name each bad one and exit non-zero); an id used twice refuses the later record."""
+    from crewkg.records.problems import Problem, file_errors
+
+    out: list[Person | Problem] = []
     seen: dict[str, str] = {}
     for f in record_files(path):
         try:
             p = load_person_file(f, law, as_of)
-            if p.id in seen:
-                raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
         except InputError as exc:
-            out.append(exc)
+            out.append(Problem(str(f), file_errors(exc, f, law, as_of)))
+            continue
+        if p.id in seen:
+            out.append(Problem(str(f), [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])]))
             continue
         seen[p.id] = p.source
         out.append(p)
@@ -49,7 +56,7 @@ def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
     seen: dict[str, str] = {}
     for p in persons:
         if p.id in seen:
-            raise InputError(p.source, "id", f"an id not used by another record (also in {seen[p.id]})", p.id)
+            raise InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])
         seen[p.id] = p.source
     return persons
 

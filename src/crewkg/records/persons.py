@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, near  # noqa: F401  (near: the did-you-mean of every record check)
 from crewkg.law.statute import Law
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: an id ending in a newline is no id
@@ -87,22 +87,11 @@ def record_files(path: Path) -> list[Path]:
         # a broken link is listed too, so reading it names it instead of skipping it without a word
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and (p.is_file() or p.is_symlink()))
         if not files:
-            raise InputError(str(path), "", "a folder with at least one .yaml, .yml, .json or .ttl record")
+            raise InputError(str(path), "", "record_folder")
         return files
     if not path.exists():
-        raise InputError(str(path), "", "an existing file or folder")
+        raise InputError(str(path), "", "existing_path")
     return [path]
-
-def near(value: object, known) -> str:
-    """'; did you mean 'sailing_days'?' when a known name is close to what was written (a typo, another case)."""
-    import difflib
-
-    if not isinstance(value, str):
-        return ""
-    names = {str(k).lower(): str(k) for k in known}
-    found = difflib.get_close_matches(value.lower(), list(names), n=1, cutoff=0.6)
-    return f"; did you mean {names[found[0]]!r}?" if found else ""
-
 
 class Checker:
     """Small typed accessors that raise InputError with the field path (person, vessel and roster records)."""
@@ -110,26 +99,26 @@ class Checker:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, fld: str, expected: str, got: object = None) -> InputError:
-        return InputError(self.source, fld, expected, got)
+    def fail(self, fld: str, expected: str, got: object = None, **fields: object) -> InputError:
+        return InputError(self.source, fld, expected, got, **fields)
 
     def boolean(self, value: Any, fld: str) -> bool:
         if not isinstance(value, bool):
-            raise self.fail(fld, "true or false", value)
+            raise self.fail(fld, "boolean", value)
         return value
 
     def count(self, value: Any, fld: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(fld, "a whole number of days (0 or more)", value)
+            raise self.fail(fld, "days", value)
         if value < 0:
-            raise self.fail(fld, "a number that is not negative", value)
+            raise self.fail(fld, "not_negative", value)
         return value
 
     def number(self, value: Any, fld: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise self.fail(fld, "a finite number of years (0 or more)", value)
+            raise self.fail(fld, "years", value)
         if value < 0:
-            raise self.fail(fld, "a number that is not negative", value)
+            raise self.fail(fld, "not_negative", value)
         return value
 
     def day(self, value: Any, fld: str) -> date:
@@ -140,23 +129,23 @@ class Checker:
                 return date.fromisoformat(value)
             except ValueError:
                 pass
-        raise self.fail(fld, "an ISO date YYYY-MM-DD", value)
+        raise self.fail(fld, "iso_date", value)
 
     def mapping(self, value: Any, fld: str, keys: set[str] | None = None) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(fld, "a mapping of keys to values", value)
+            raise self.fail(fld, "mapping", value)
         if keys is not None:
             for k in value:
                 if k not in keys:
-                    raise self.fail(f"{fld}.{k}" if fld else str(k), f"one of the known keys {sorted(keys)}{near(k, keys)}", k)
+                    raise self.fail(f"{fld}.{k}" if fld else str(k), "known_key", k, keys=sorted(keys), near=near(k, keys))
         return value
 
     def id_list(self, value: Any, fld: str, allowed: list[str], what: str) -> list[str]:
         if not isinstance(value, list):
-            raise self.fail(fld, f"a list of {what} ids", value)
+            raise self.fail(fld, f"id_list.{what}", value)
         for i, v in enumerate(value):
             if v not in allowed:
-                raise self.fail(f"{fld}[{i}]", f"a known {what} id, one of {allowed}{near(v, allowed)}", v)
+                raise self.fail(f"{fld}[{i}]", f"known_id.{what}", v, ids=allowed, near=near(v, allowed))
         return list(dict.fromkeys(value))
 
 
@@ -166,18 +155,18 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     c.mapping(data, "", TOP_KEYS)
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise c.fail("id", "an id of letters, digits, _ and -", pid)
+        raise c.fail("id", "id", pid)
     p = Person(id=pid, source=source)
     if "birth_date" in data:
         p.birth_date = c.day(data["birth_date"], "birth_date")
         if p.birth_date > min(date.today(), as_of):
-            raise c.fail("birth_date", "a birth date not after today and not after the evaluation date", str(p.birth_date))
+            raise c.fail("birth_date", "birth_date", str(p.birth_date))
     if "medical_fitness" in data:
         mf = data["medical_fitness"]
         if isinstance(mf, dict):
             c.mapping(mf, "medical_fitness", {"valid_until"})
             if "valid_until" not in mf:
-                raise c.fail("medical_fitness.valid_until", "a date")
+                raise c.fail("medical_fitness.valid_until", "date")
             p.medical_fitness = True
             p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
         else:
@@ -193,14 +182,14 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         if "year" in a:
             year = c.count(a["year"], "apprenticeship.year")
             if year < 1:
-                raise c.fail("apprenticeship.year", "an apprenticeship year of 1 or more", year)
+                raise c.fail("apprenticeship.year", "apprenticeship_year", year)
             p.apprenticeship_year = year
     roles = law.ids_of("DeckCrewRole")
     if "sailing_days" in data:
         sd = c.mapping(data["sailing_days"], "sailing_days")
         for role, days in sd.items():
             if role not in roles:
-                raise c.fail(f"sailing_days.{role}", f"a deck role id, one of {roles}{near(role, roles)}", role)
+                raise c.fail(f"sailing_days.{role}", "deck_role", role, ids=roles, near=near(role, roles))
             p.sailing_days[role] = c.count(days, f"sailing_days.{role}")
     if "sea_days" in data:
         sea = c.mapping(data["sea_days"], "sea_days", set(SEA_KEYS))
@@ -213,14 +202,14 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     if "programmes" in data:
         progs = data["programmes"]
         if not isinstance(progs, list):
-            raise c.fail("programmes", "a list of completed programmes", progs)
+            raise c.fail("programmes", "programmes", progs)
         for i, g in enumerate(progs):
             f = f"programmes[{i}]"
             c.mapping(g, f, PROGRAMME_KEYS)
             if g.get("for") not in roles:
-                raise c.fail(f"{f}.for", f"the role the programme trains for, one of {roles}{near(g.get('for'), roles)}", g.get("for"))
+                raise c.fail(f"{f}.for", "programme_role", g.get("for"), ids=roles, near=near(g.get("for"), roles))
             if "months" not in g:
-                raise c.fail(f"{f}.months", "the programme length in months")
+                raise c.fail(f"{f}.months", "programme_months")
             months = c.count(g["months"], f"{f}.months")
             within = c.count(g.get("sailing_days", 0), f"{f}.sailing_days")
             after = c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after")

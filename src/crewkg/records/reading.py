@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Phrase
 
 MAX_BYTES = 16 * 1024 * 1024  # one record file
 MAX_DEPTH = 32  # nesting of mappings and lists
@@ -21,26 +21,28 @@ MAX_NODES = 2_000_000  # values in one record, aliases expanded
 
 
 def read_text(path: Path, what: str = "record") -> str:
-    """The text of a regular file of bounded size (a pipe, a device or a folder is refused, not read)."""
+    """The text of a regular file of bounded size (a pipe, a device or a folder is refused, not read). `what` names
+    the kind of file in messages (`error.what.<what>`: record, register, cohort, csv)."""
+    kind = Phrase("error.what." + what)
     try:
         st = path.stat()
     except OSError as exc:
-        raise InputError(str(path), "", f"an existing, readable {what} file", type(exc).__name__) from None
+        raise InputError(str(path), "", "readable_existing", type(exc).__name__, what=kind) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(str(path), "", f"a regular {what} file (not a pipe, device or folder)")
+        raise InputError(str(path), "", "regular_file", what=kind)
     if st.st_size > MAX_BYTES:
-        raise InputError(str(path), "", f"a {what} file of at most {MAX_BYTES // (1024 * 1024)} MiB", f"{st.st_size} bytes")
+        raise InputError(str(path), "", "file_size", f"{st.st_size} bytes", what=kind, mib=MAX_BYTES // (1024 * 1024))
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise InputError(str(path), "", f"a readable {what} file", type(exc).__name__) from None
+        raise InputError(str(path), "", "readable", type(exc).__name__, what=kind) from None
     if len(data) > MAX_BYTES:
-        raise InputError(str(path), "", f"a {what} file of at most {MAX_BYTES // (1024 * 1024)} MiB")
+        raise InputError(str(path), "", "file_size", what=kind, mib=MAX_BYTES // (1024 * 1024))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(str(path), "", "a readable UTF-8 text file") from None
+        raise InputError(str(path), "", "utf8") from None
     return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is no content, in YAML or JSON
 
 
@@ -55,22 +57,22 @@ def parse_mapping(text: str, source: str, json_syntax: bool = False) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        raise InputError(source, "", "a non-empty record")
+        raise InputError(source, "", "non_empty")
     if json_syntax:
         try:
             value = json.loads(text, object_pairs_hook=_unique_pairs)
         except json.JSONDecodeError as exc:
-            raise InputError(source, "", f"valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+            raise InputError(source, "", "json_syntax", line=exc.lineno, column=exc.colno, reason=exc.msg) from None
         except _Duplicate as exc:
-            raise InputError(source, str(exc.key)[:60], "a key that occurs once in its object (duplicate key)") from None
+            raise InputError(source, str(exc.key)[:60], "unique_key") from None
         except RecursionError:
-            raise InputError(source, "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
+            raise InputError(source, "", "json_depth", depth=MAX_DEPTH) from None
         except ValueError as exc:  # e.g. an integer of more digits than Python converts
-            raise InputError(source, "", f"valid JSON values ({str(exc)[:80]})") from None
+            raise InputError(source, "", "json_values", reason=str(exc)[:80]) from None
     else:
         value = _yaml(text, source)
     if not isinstance(value, dict):  # its content is not quoted: the file may be anything (a link to a system file)
-        raise InputError(source, "", "a mapping of keys to values (a record)", type(value).__name__)
+        raise InputError(source, "", "record_mapping", type(value).__name__)
     check_shape(value, source)
     return value
 
@@ -86,15 +88,15 @@ def check_shape(value: Any, source: str) -> None:
         v, depth = stack.pop()
         count += 1
         if count > MAX_NODES:
-            raise InputError(source, "", f"a record of at most {MAX_NODES} values")
+            raise InputError(source, "", "record_values", n=MAX_NODES)
         if isinstance(v, (dict, list)):
             if id(v) in seen:
                 reused += 1
                 if reused > MAX_ALIASES:
-                    raise InputError(source, "", f"a record with at most {MAX_ALIASES} YAML aliases")
+                    raise InputError(source, "", "record_aliases", n=MAX_ALIASES)
             seen.add(id(v))
             if depth >= MAX_DEPTH:
-                raise InputError(source, "", f"a record nested at most {MAX_DEPTH} levels deep")
+                raise InputError(source, "", "record_depth", depth=MAX_DEPTH)
             items = list(v.keys()) + list(v.values()) if isinstance(v, dict) else v
             stack.extend((x, depth + 1) for x in items)
 
@@ -120,14 +122,14 @@ def _yaml(text: str, source: str) -> Any:
     try:
         return yaml.load(text, Loader=_loader())
     except RecursionError:
-        raise InputError(source, "", f"YAML nested at most {MAX_DEPTH} levels deep") from None
+        raise InputError(source, "", "yaml_depth", depth=MAX_DEPTH) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        pos = Phrase("error.yaml_position", line=mark.line + 1, column=mark.column + 1) if mark else ""
         problem = f": {str(exc.problem)[:80]}" if getattr(exc, "problem", None) else ""
-        raise InputError(source, "", f"valid YAML{pos}{problem}") from None
+        raise InputError(source, "", "yaml_syntax", position=pos, reason=problem) from None
     except (ValueError, TypeError) as exc:  # 2001-02-30, a list as a key, an integer of 5 000 digits
-        raise InputError(source, "", f"valid YAML values ({str(exc)[:80]})") from None
+        raise InputError(source, "", "yaml_values", reason=str(exc)[:80]) from None
 
 
 _LOADER: list[type] = []

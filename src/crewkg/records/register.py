@@ -5,13 +5,14 @@ it, in input order, so one bad record never stops the others."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, record_files
+from crewkg.records.problems import Problem, all_errors, file_errors
 from crewkg.records.reading import MAX_BYTES, parse_mapping
 
 #: register file suffixes (a folder, or a single record file, is read as its records)
@@ -27,6 +28,10 @@ class Entry:
     where: str  # "line 7" / "row 7" / a file path
     person: Person | None = None
     error: InputError | None = None
+    errors: list[InputError] = field(default_factory=list)  # all the record's errors, `error` first (records.problems)
+
+    def problem(self) -> Problem:
+        return Problem(self.where, self.errors or [self.error])
 
 
 def is_register(path: Path) -> bool:
@@ -40,8 +45,8 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
     for entry in _entries(path, law, as_of, shacl):
         if entry.person is not None:
             if entry.person.id in seen:
-                entry.error = InputError(entry.where, "id", f"an id not used by another record (also at {seen[entry.person.id]})",
-                                         entry.person.id)
+                entry.error = InputError(entry.where, "id", "unique_id_at", entry.person.id,
+                                         other=seen[entry.person.id])
                 entry.person = None
             else:
                 seen[entry.person.id] = entry.where
@@ -58,7 +63,7 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
                 p = load_person_file(f, law, as_of) if shacl or f.suffix.lower() == ".ttl" else _plain_file(f, law, as_of)
                 yield Entry(p.id, str(f), person=p)
             except InputError as exc:
-                yield Entry(str(f), str(f), error=exc)
+                yield Entry(str(f), str(f), error=exc, errors=file_errors(exc, f, law, as_of))
         return
     if suffix == ".csv":
         from crewkg.records.flat import csv_rows
@@ -88,7 +93,7 @@ def _entry(rec, source: str, law: Law, as_of: date, shacl: bool) -> Entry:
 
             shacl_check_person(p)
     except InputError as exc:
-        return Entry(label, where, error=exc)
+        return Entry(label, where, error=exc, errors=all_errors(exc, rec, law, as_of, source))
     return Entry(p.id, where, person=p)
 
 
@@ -96,14 +101,14 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     try:
         f = path.open("r", encoding="utf-8-sig")
     except OSError as exc:
-        raise InputError(str(path), "", "a readable JSON Lines register", type(exc).__name__) from None
+        raise InputError(str(path), "", "jsonl", type(exc).__name__) from None
     with f:
         for n, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             source = f"{path}: line {n}"
             if len(line) > MAX_BYTES:
-                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "a record of at most 16 MiB"))
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"))
                 continue
             try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
                 rec = parse_mapping(line, source, json_syntax=True)

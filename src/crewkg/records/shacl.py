@@ -105,7 +105,7 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
     found = sorted((path or node, msg) for path, node, msg in violations(data_graph, _class_facts(), _shapes(), key, advanced=True))
     if found:
         field, msg = found[0]
-        raise InputError(source, field, f"a record that conforms to ontology/shapes.ttl ({msg})")
+        raise InputError(source, field, "shapes", reason=msg)
 
 
 def validate_kb() -> list[tuple[str, str]]:

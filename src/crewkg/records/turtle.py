@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Phrase
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, person_to_mapping
 from crewkg.records.reading import read_text
@@ -83,7 +83,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
 
     text = read_text(path)
     if not text.strip():
-        raise InputError(str(path), "", "a non-empty record")
+        raise InputError(str(path), "", "non_empty")
     g = Graph()
     quiet = logging.getLogger("rdflib.term")  # ill-typed literals are reported by the schema check, not logged
     level = quiet.level
@@ -92,12 +92,12 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         g.parse(data=text, format="turtle")
     except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(str(path), "", f"valid Turtle ({first[:200]})") from None
+        raise InputError(str(path), "", "turtle", reason=first[:200]) from None
     finally:
         quiet.setLevel(level)
     subjects = list(g.subjects(RDF.type, CREW.Person))
     if len(subjects) != 1:
-        raise InputError(str(path), "rdf:type", "exactly one crew:Person", len(subjects))
+        raise InputError(str(path), "rdf:type", "one_person", len(subjects))
     _known_predicates_only(g, str(path))
     shacl_check(g, str(path))
     s = subjects[0]
@@ -124,7 +124,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     for b in g.objects(s, CREW.hasSailingRecord):
         role = local(g.value(b, CREW.inRole))
         if role in sailing:  # as a YAML record's duplicate key: one total per role, never a silent choice
-            raise InputError(str(path), "crew:hasSailingRecord", f"one sailing record per role (two for {role})")
+            raise InputError(str(path), "crew:hasSailingRecord", "one_sailing_record", role=role)
         sailing[role] = int(g.value(b, CREW.days).toPython())
     if sailing:
         data["sailing_days"] = sailing
@@ -133,7 +133,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     for b in g.objects(s, CREW.hasSeaRecord):
         cap = local(g.value(b, CREW.seaCapacity))
         if back.get(cap, cap) in sea:
-            raise InputError(str(path), "crew:hasSeaRecord", f"one sea record per capacity (two for {cap})")
+            raise InputError(str(path), "crew:hasSeaRecord", "one_sea_record", capacity=cap)
         sea[back.get(cap, cap)] = int(g.value(b, CREW.days).toPython())
     if sea:
         data["sea_days"] = sea
@@ -168,8 +168,8 @@ def _known_predicates_only(g, source: str) -> None:
     for pred in sorted({p for p in g.predicates()} - known):
         name = pred.n3(g.namespace_manager)
         near = difflib.get_close_matches(str(pred), [str(k) for k in known], n=1, cutoff=0.8)
-        hint = f"; did you mean {g.namespace_manager.normalizeUri(near[0])}?" if near else ""
-        raise InputError(source, name[:80], f"a predicate of a crewkg person record{hint}")
+        hint = Phrase("error.near", name=g.namespace_manager.normalizeUri(near[0])) if near else ""
+        raise InputError(source, name[:80], "predicate", near=hint)
 
 
 #: the predicates of a person record (crew: terms), as `person_graph` writes them

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Phrase
 from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
@@ -57,11 +57,11 @@ class Vessel:
 
 def _file(path: Path, what: str) -> Path:
     if path.is_dir():
-        raise InputError(str(path), "", f"a {what} file, not a folder")
+        raise InputError(str(path), "", "not_folder", what=Phrase("error.what." + what))
     if not path.exists():
-        raise InputError(str(path), "", "an existing file")
+        raise InputError(str(path), "", "existing_file")
     if path.suffix.lower() not in SUFFIXES:
-        raise InputError(str(path), "", f"a {what} in YAML or JSON (.yaml, .yml or .json)", path.suffix or path.name)
+        raise InputError(str(path), "", "yaml_or_json", path.suffix or path.name, what=Phrase("error.what." + what))
     return path
 
 
@@ -70,23 +70,23 @@ class _Check(Checker):
 
     def number(self, value: Any, fld: str, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(fld, "a number", value)
+            raise self.fail(fld, "number", value)
         if not math.isfinite(value):  # YAML's .inf and .nan are floats
-            raise self.fail(fld, "a finite number", value)
+            raise self.fail(fld, "finite_number", value)
         if value < 0 or (positive and value == 0):
-            raise self.fail(fld, "a number greater than 0" if positive else "a number that is not negative", value)
+            raise self.fail(fld, "positive_number" if positive else "not_negative", value)
         return float(value)
 
     def whole(self, value: Any, fld: str, minimum: int = 0) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(fld, f"a whole number ({minimum} or more)", value)
+            raise self.fail(fld, "whole_from", value, minimum=minimum)
         if value < minimum:
-            raise self.fail(fld, f"a whole number of {minimum} or more", value)
+            raise self.fail(fld, "whole_at_least", value, minimum=minimum)
         return value
 
     def token(self, value: Any, fld: str, allowed: list[str]) -> str:
         if not isinstance(value, str) or value not in allowed:
-            raise self.fail(fld, f"one of {allowed}{near(value, allowed)}", value)
+            raise self.fail(fld, "one_of", value, ids=allowed, near=near(value, allowed))
         return value
 
 
@@ -94,16 +94,16 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
     """Schema check and conversion of a YAML/JSON vessel record (docs/architecture.md, 'Records')."""
     c = _Check(source)
     if not isinstance(data, dict):
-        raise c.fail("", "a mapping of keys to values (a vessel record)", type(data).__name__)
+        raise c.fail("", "vessel_mapping", type(data).__name__)
     attrs = {a.key: a for a in ml.attributes.values()}
     nested = {k.split(".", 1)[0] for k in attrs if "." in k}
     known = sorted({k for k in attrs if "." not in k} | nested)
     for k in data:
         if k not in known:
-            raise c.fail(str(k), f"one of the known keys {known}{near(k, known)}", k)
+            raise c.fail(str(k), "known_key", k, keys=known, near=near(k, known))
     vid = data.get("id")
     if not isinstance(vid, str) or not ID_RE.match(vid):
-        raise c.fail("id", "an id of letters, digits, _ and -", vid)
+        raise c.fail("id", "id", vid)
     v = Vessel(id=vid, source=source)
     flat: dict[str, Any] = {k: val for k, val in data.items() if k not in nested and k != "id"}
     for group in nested:
@@ -112,10 +112,10 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
         sub = data[group]
         inner = sorted(k.split(".", 1)[1] for k in attrs if k.startswith(group + "."))
         if not isinstance(sub, dict):
-            raise c.fail(group, f"a mapping with the keys {inner}", sub)
+            raise c.fail(group, "keys_mapping", sub, keys=inner)
         for k, val in sub.items():
             if k not in inner:
-                raise c.fail(f"{group}.{k}", f"one of the known keys {inner}{near(k, inner)}", k)
+                raise c.fail(f"{group}.{k}", "known_key", k, keys=inner, near=near(k, inner))
             flat[f"{group}.{k}"] = val
     for key, raw in flat.items():
         attr = attrs[key]
@@ -135,7 +135,7 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
             v.values[attr.id] = value.id if value else raw
         elif attr.type == "litera":
             if not isinstance(raw, list) or not raw:
-                raise c.fail(key, f"a non-empty list of litera letters, each one of {list(ml.s1_literae)}", raw)
+                raise c.fail(key, "literae", raw, ids=list(ml.s1_literae))
             for i, x in enumerate(raw):
                 c.token(x, f"{key}[{i}]", list(ml.s1_literae))
             v.values[attr.id] = sorted(set(raw))
@@ -145,12 +145,12 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
 
 def _lighters(raw: list, key: str, c: _Check) -> list[tuple[float, float]]:
     if not raw:
-        raise c.fail(key, "a number of lighters (1 or more) or a non-empty list of lighters {length_m, breadth_m}", raw)
+        raise c.fail(key, "lighters", raw)
     out = []
     for i, item in enumerate(raw):
         fld = f"{key}[{i}]"
         if not isinstance(item, dict) or set(item) != {"length_m", "breadth_m"}:
-            raise c.fail(fld, "a lighter {length_m: …, breadth_m: …}", item)
+            raise c.fail(fld, "lighter", item)
         out.append((c.number(item["length_m"], f"{fld}.length_m", positive=True),
                     c.number(item["breadth_m"], f"{fld}.breadth_m", positive=True)))
     return out
@@ -180,8 +180,8 @@ def _defaults_and_consistency(v: Vessel, ml: ManningLaw, c: _Check) -> None:
     if on_board.id not in v.values and permitted.id in v.values:
         v.values[on_board.id] = v.values[permitted.id]
     if on_board.id in v.values and permitted.id in v.values and v.values[on_board.id] > v.values[permitted.id]:
-        raise c.fail(on_board.key, f"at most the permitted number of passengers ({permitted.key}: {v.values[permitted.id]})",
-                     v.values[on_board.id])
+        raise c.fail(on_board.key, "passengers", v.values[on_board.id], key=permitted.key,
+                     permitted=v.values[permitted.id])
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def _shacl(data_graph, source: str, key: str, ml: ManningLaw, prefix: str = "") 
         found.append((attr.key if attr else (path or ""), msg))
     if found:
         fld, msg = sorted(found)[0]
-        raise InputError(source, prefix + fld, f"a record that conforms to ontology/manning-shapes.ttl ({msg})")
+        raise InputError(source, prefix + fld, "manning_shapes", reason=msg)
 
 
 def _key(payload: Any, ml: ManningLaw) -> str:
@@ -262,7 +262,7 @@ def _key(payload: Any, ml: ManningLaw) -> str:
 
 def load_vessel(path: Path, law: Law, ml: ManningLaw) -> Vessel:
     """Read, schema-check and SHACL-validate one vessel record."""
-    data = read_mapping(_file(path, "vessel record"))
+    data = read_mapping(_file(path, "vessel"))
     v = vessel_from_mapping(data, ml, str(path))
     _shacl(vessel_graph(v, ml), str(path), _key(v.record(ml), ml), ml)
     return v
@@ -274,22 +274,22 @@ def load_vessel(path: Path, law: Law, ml: ManningLaw) -> Vessel:
 def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[Person]:
     """A roster record: {crew: [person records]} (docs/architecture.md, 'Records')."""
     if not isinstance(data, dict):
-        raise InputError(source, "", "a mapping with the key 'crew' (a roster record)", type(data).__name__)
+        raise InputError(source, "", "roster_mapping", type(data).__name__)
     for k in data:
         if k != "crew":
-            raise InputError(source, str(k), "only the key 'crew' (the list of person records)", k)
+            raise InputError(source, str(k), "roster_key", k)
     crew = data.get("crew")
     if not isinstance(crew, list) or not crew:
-        raise InputError(source, "crew", "a non-empty list of person records", crew)
+        raise InputError(source, "crew", "roster_crew", crew)
     persons: list[Person] = []
     seen: dict[str, int] = {}
     for i, entry in enumerate(crew):
         try:
             p = person_from_mapping(entry, law, as_of, source)
         except InputError as exc:
-            raise InputError(source, f"crew[{i}]" + (f".{exc.field}" if exc.field else ""), exc.expected, exc.got) from None
+            raise exc.at(source, f"crew[{i}]" + (f".{exc.field}" if exc.field else "")) from None
         if p.id in seen:
-            raise InputError(source, f"crew[{i}].id", f"an id not used by another crew member (also crew[{seen[p.id]}])", p.id)
+            raise InputError(source, f"crew[{i}].id", "unique_crew_id", p.id, other=seen[p.id])
         seen[p.id] = i
         persons.append(p)
     return persons
@@ -319,13 +319,13 @@ def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Perso
     from crewkg.records.load import shacl_check_person
     from crewkg.records.turtle import person_to_mapping
 
-    data = read_mapping(_file(path, "roster record"))
+    data = read_mapping(_file(path, "roster"))
     persons = roster_from_mapping(data, law, as_of, str(path))
     for i, p in enumerate(persons):
         try:
             shacl_check_person(p)
         except InputError as exc:
-            raise InputError(str(path), f"crew[{i}].{exc.field}", exc.expected, exc.got) from None
+            raise exc.at(str(path), f"crew[{i}].{exc.field}") from None
     name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
     key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
     _shacl(roster_graph(name, persons), str(path), key, ml)

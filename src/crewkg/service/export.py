@@ -450,12 +450,12 @@ def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: st
     from crewkg.errors import InputError
 
     if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "a file in an existing folder", str(out.parent))
+        raise InputError(str(out), "--out", "out_folder", str(out.parent))
     lock_path = out.with_name(f".{out.name}.lock")
     try:
         lock = open(lock_path, "a")  # noqa: SIM115 - held for the whole update
     except OSError as exc:
-        raise InputError(str(out), "--out", f"a folder crewkg may write to ({exc.strerror})") from None
+        raise InputError(str(out), "--out", "writable_folder", reason=exc.strerror) from None
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         earlier = None
@@ -466,7 +466,7 @@ def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: st
                 earlier.parse(out, format=FORMATS[read_as][0])
             except Exception as exc:  # any parser failure: the earlier export cannot be merged
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-                raise InputError(str(out), "", f"an earlier crewkg export in {read_as} to update ({first})") from None
+                raise InputError(str(out), "", "earlier_export", format=read_as, reason=first) from None
         graph = export_graph(law, persons, as_of, earlier)
         text = graph.serialize(format=FORMATS[fmt][0])
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")

@@ -1,7 +1,7 @@
 """What a request brings, read and checked the same way by every router: the evaluation date, the language, a
 JSON person record in the body or an uploaded record file. A bad value raises `RequestError`: an InputError (so
-the 422 body keeps its fields `error`, `file`, `field`, `expected`, `got`, in English as the CLI gives them) that
-also knows its catalogue key, so the answer's `detail` says it in the request's language (errors.py)."""
+the 422 body keeps its fields `error`, `file`, `field`, `expected`, `got`, in English as the CLI gives them), and
+the answer's `detail` says it in the request's language (errors.py)."""
 
 from __future__ import annotations
 
@@ -19,25 +19,9 @@ from crewkg.records.persons import Person
 
 
 class RequestError(InputError):
-    """A bad request value the service itself found. `key` names the expectation in the catalogue
-    (`service.expected.<key>`); the English text is the `expected` field, the request's language goes to `detail`."""
-
-    def __init__(self, file: str, field: str, key: str, got: object | None = None, **fields: object) -> None:
-        self.key = key
-        self.fields = fields
-        super().__init__(file, field, self.expected_in("en"), got)
-
-    def __reduce__(self):
-        return (_rebuild, (self.file, self.field, self.key, self.got, self.fields))
-
-    def expected_in(self, lang: str) -> str:
-        """The expectation in `lang`; a field given as {"de": ..., "en": ...} is taken in that language."""
-        fields = {k: v[lang] if isinstance(v, dict) else v for k, v in self.fields.items()}
-        return say(lang, f"service.expected.{self.key}", **fields)
-
-
-def _rebuild(file, field, key, got, fields) -> RequestError:
-    return RequestError(file, field, key, got, **fields)
+    """A bad request value the service itself found: an InputError whose expectation is a catalogue key
+    (`error.expected.<key>`) like every other; the English text is the `expected` field, the request's language goes
+    to `detail`."""
 
 
 def day(value: str | None) -> date:
@@ -105,4 +89,4 @@ async def person_from_upload(state, request: Request, as_of: date) -> Person:
         try:
             return load_person_file(path, state.law, as_of)
         except InputError as exc:  # name the uploaded file, not the temporary path
-            raise InputError(name, exc.field, exc.expected, exc.got) from None
+            raise exc.at(name) from None

@@ -10,9 +10,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from crewkg.errors import InputError, quote
+from crewkg.errors import InputError
 from crewkg.messages.catalogue import say
-from crewkg.service.inputs import RequestError
 
 #: pydantic's error types -> the catalogue's sentence (`service.error.validation.<kind>`)
 VALIDATION = {"missing": "missing", "int_parsing": "int", "int_type": "int", "float_parsing": "float",
@@ -25,19 +24,8 @@ def request_language(request: Request) -> str:
 
 
 def detail(exc: InputError, lang: str) -> str:
-    """The refusal as one sentence in `lang`."""
-    file = exc.file
-    body = say("en", "service.error.body")
-    if file == body or file.startswith(body + ":"):
-        file = say(lang, "service.error.body") + file[len(body):]
-    where = say(lang, "service.error.where", file=file) if file else ""
-    fld = say(lang, "service.error.field", field=exc.field) if exc.field else ""
-    got = "" if exc.got is None else say(lang, "service.error.got", got=quote(exc.got))
-    if isinstance(exc, RequestError):
-        return say(lang, "service.error.expected", where=where, field=fld, expected=exc.expected_in(lang), got=got)
-    if lang == "en":
-        return say(lang, "service.error.expected", where=where, field=fld, expected=exc.expected, got=got)
-    return say(lang, "service.error.record", where=where, field=fld, got=got)
+    """The refusal as one sentence in `lang` (the CLI's message: crewkg.errors)."""
+    return exc.message(lang)
 
 
 async def input_error(request: Request, exc: InputError) -> JSONResponse:

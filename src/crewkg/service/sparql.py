@@ -460,7 +460,7 @@ def _from_ox(term):
 def new_store(kind: str, law_graph: Graph | None = None) -> Store:
     """An empty store of the kind, holding ontology + kb."""
     if kind not in STORES:
-        raise InputError("--store", "store", f"one of {list(STORES)}", kind)
+        raise InputError("--store", "store", "store", kind, ids=list(STORES))
     store: Store = MemoryStore() if kind == "memory" else OxigraphStore()
     if law_graph is not None:
         store.load_graph(law_graph, KB_GRAPH)
@@ -498,14 +498,14 @@ def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
     for path in paths:
         fmt = format_for_suffix(path.suffix)
         if fmt is None:
-            raise InputError(str(path), "", "an RDF file ending in .ttl, .nt, .jsonld or .json")
+            raise InputError(str(path), "", "rdf_suffix")
         if not path.is_file():
-            raise InputError(str(path), "", "an existing RDF file")
+            raise InputError(str(path), "", "rdf_file")
         try:
             store.load_file(path, fmt)
         except Exception as exc:  # rdflib and pyoxigraph raise several parser types
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-            raise InputError(str(path), "", f"valid {fmt} ({first})") from None
+            raise InputError(str(path), "", "rdf_syntax", format=fmt, reason=first) from None
 
 
 def roster_name(path: Path) -> str:
@@ -519,7 +519,7 @@ def parse_crew_option(value: str) -> tuple[Path, Path | None]:
     pair = (Path(vessel), Path(roster) if roster else None)
     for path in pair:
         if path is not None and not path.is_file():
-            raise InputError(str(path), "--crew", "VESSEL[:ROSTER] with existing vessel and roster record files", value)
+            raise InputError(str(path), "--crew", "crew_option", value)
     return pair
 
 
@@ -532,7 +532,7 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
     if not pairs:
         return
     if importlib.util.find_spec("crewkg.answers.crew") is None:
-        raise InputError("--crew", "crew", "the crewkg.manning module, which this installation lacks")
+        raise InputError("--crew", "crew", "manning_module")
     from crewkg.answers.crew import crew_answer
     from crewkg.law.manning import load_manning
     from crewkg.records.vessels import load_roster, load_vessel, vessel_graph
@@ -612,12 +612,12 @@ def resolve_query(arg: str) -> str:
         try:
             return Path(arg).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(arg, "", "a readable SPARQL query file", type(exc).__name__) from None
+            raise InputError(arg, "", "query_file", type(exc).__name__) from None
     canned = {q.name: q for q in canned_queries()}
     if arg in canned:
         return canned[arg].text
     if one_word:
-        raise InputError("QUERY_OR_FILE", "query", f"a SPARQL query, a .rq file or a canned query name, one of {sorted(canned)}", arg)
+        raise InputError("QUERY_OR_FILE", "query", "query_name", arg, ids=sorted(canned))
     return arg
 
 

@@ -1,0 +1,174 @@
+"""Bad input says itself in the language asked (issue 13 point 7): with `--lang de` every word of the message is
+German, with `--lang en` the message is the English text it always was, byte for byte (programs and tests match on
+it). Either way the command exits 2 (a bad file or option) or 1 (a bad row among good ones), with no traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from crewkg.cli.common import app
+from crewkg.errors import InputError
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
+WACHAU = EXAMPLES / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
+AS_OF = "2026-11-30"
+
+#: English words of the messages: none may stand in a German message (values quoted from the input are removed first)
+ENGLISH = re.compile(r"\b(expected|field|got|error|did|you|mean|one|of|the|known|keys?|number|not|negative|whole|days|"
+                     r"date|records?|could|be|evaluated|see|their|lines?|rows?|certificate|an?|or|more|with|and|is|"
+                     r"file|folder|values?|list|person|also|trainees?|column)\b")
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)
+    except TypeError:
+        return CliRunner()
+
+
+def _write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _bad_vessel(tmp: Path) -> Path:
+    data = yaml.safe_load(WACHAU.read_text(encoding="utf-8"))
+    data["length_m"] = "long"
+    return _write(tmp, "vessel.yaml", yaml.safe_dump(data))
+
+
+def _case(name: str, tmp: Path):
+    """(arguments, the exit status, the English message lines exactly as before) of one kind of bad input."""
+    if name == "bad_date":
+        p = _write(tmp, "p.yaml", "id: x\nbirth_date: 2001-13-01\n")
+        return ["check", str(p), "--as-of", AS_OF], 2, [
+            f"crewkg: error: {p}: field 'birth_date': expected an ISO date YYYY-MM-DD (got '2001-13-01')"]
+    if name == "unknown_key":
+        p = _write(tmp, "p.yaml", "id: x\nsailing_dayz: {}\n")
+        keys = "['apprenticeship', 'basic_safety_training', 'birth_date', 'certificates', 'exams', 'functions', 'id', " \
+               "'medical_fitness', 'professional_experience_years', 'programmes', 'radio_certificate', 'sailing_days', " \
+               "'sea_days', 'vocational_training_years']"
+        return ["check", str(p), "--as-of", AS_OF], 2, [
+            f"crewkg: error: {p}: field 'sailing_dayz': expected one of the known keys {keys}; did you mean "
+            f"'sailing_days'? (got 'sailing_dayz')"]
+    if name == "negative_days":
+        p = _write(tmp, "p.yaml", "id: x\nsailing_days:\n  Matrose: -5\n")
+        return ["check", str(p), "--as-of", AS_OF], 2, [
+            f"crewkg: error: {p}: field 'sailing_days.Matrose': expected a number that is not negative (got -5)"]
+    if name == "unknown_certificate":
+        p = _write(tmp, "p.yaml", "id: x\ncertificates: [UBZ-Steuermannn]\n")
+        return ["check", str(p), "--as-of", AS_OF], 2, None  # the list of ids is the kb's: checked by fragments
+    if name == "bad_vessel":
+        v = _bad_vessel(tmp)
+        return ["crew", str(v), "--as-of", AS_OF], 2, [
+            f"crewkg: error: {v}: field 'length_m': expected a number (got 'long')"]
+    if name == "bad_roster":
+        r = _write(tmp, "roster.yaml", "crew:\n  - id: a\n    sailing_days: {Matrose: many}\n")
+        return ["crew", str(WACHAU), "--roster", str(r), "--as-of", AS_OF], 2, [
+            f"crewkg: error: {r}: field 'crew[0].sailing_days.Matrose': expected a whole number of days (0 or more) "
+            f"(got 'many')"]
+    if name == "bad_cohort_row":
+        c = _write(tmp, "cohort.csv", "id,birth_date,sailing_days.Matrose\ngood,2000-01-01,100\nbad,2000-01-01,many\n")
+        return ["cohort", str(c), "--target", "UBZ-Matrose", "--as-of", AS_OF, "--format", "json"], 1, [
+            f"crewkg: error: {c}: row 3: field 'sailing_days.Matrose': expected a whole number (got 'many')",
+            "crewkg: 1 of 2 trainees could not be evaluated; see the error column"]
+    if name == "bad_as_of":
+        p = _write(tmp, "p.yaml", "id: x\n")
+        return ["check", str(p), "--as-of", "2026-13-01"], 2, [
+            "crewkg: error: --as-of: field 'as_of': expected an ISO date YYYY-MM-DD (got '2026-13-01')"]
+    raise AssertionError(name)
+
+
+CASES = ["bad_date", "unknown_key", "negative_days", "unknown_certificate", "bad_vessel", "bad_roster", "bad_cohort_row",
+         "bad_as_of"]
+
+
+def _run(args: list[str], lang: str):
+    result = _runner().invoke(app, [*args, "--lang", lang])
+    return result, result.stderr
+
+
+def _words_of(message: str, tmp: Path) -> str:
+    """The message without what it quotes from the input: paths, field names, values, lists of ids."""
+    text = message.replace(str(tmp), "")
+    text = re.sub(r"--[a-z-]+", " ", text)
+    text = re.sub(r"„[^“]*“|'[^']*'|\[[^\]]*\]|/[^\s:]*", " ", text)
+    return text
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_english_is_the_text_it_always_was(tmp_path, name):
+    args, status, lines = _case(name, tmp_path)
+    result, err = _run(args, "en")
+    assert result.exit_code == status, (result.output, result.exception)
+    assert "Traceback" not in err and isinstance(result.exception, (SystemExit, type(None)))
+    if lines is None:
+        assert "expected a known certificate id, one of [" in err and "did you mean 'UBZ-Steuermann'?" in err, err
+    else:
+        assert err.splitlines() == lines
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_german_has_no_english_word(tmp_path, name):
+    args, status, _ = _case(name, tmp_path)
+    result, err = _run(args, "de")
+    assert result.exit_code == status, (result.output, result.exception)
+    assert "Traceback" not in err and err.strip()
+    assert err.startswith("crewkg: Fehler: "), err
+    assert "erwartet wird" in err, err
+    found = ENGLISH.findall(_words_of(err, tmp_path))
+    assert not found, (found, err)
+
+
+def test_the_german_sentence_of_a_bad_date(tmp_path):
+    args, _, _ = _case("bad_date", tmp_path)
+    _, err = _run(args, "de")
+    assert err == (f"crewkg: Fehler: {tmp_path / 'p.yaml'}: Feld „birth_date“: erwartet wird ein ISO-Datum JJJJ-MM-TT "
+                   "(erhalten: '2001-13-01')\n")
+
+
+def test_did_you_mean_in_both_languages(tmp_path):
+    args, _, _ = _case("unknown_key", tmp_path)
+    assert "; meinten Sie 'sailing_days'?" in _run(args, "de")[1]
+    assert "; did you mean 'sailing_days'?" in _run(args, "en")[1]
+
+
+def test_every_expectation_raised_in_src_is_a_catalogue_message():
+    """No English sentence hides in a raise: every InputError / fail(...) names its expectation by a catalogue key."""
+    import ast
+
+    from crewkg.messages.catalogue import CATALOGUES
+
+    src = Path(__file__).resolve().parents[1] / "src" / "crewkg"
+    keys = {k.removeprefix("error.expected.") for k in CATALOGUES["en"] if k.startswith("error.expected.")}
+    wrong = []
+    for path in src.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            pos = {"InputError": 2, "RequestError": 2, "fail": 1}.get(name)
+            if pos is None or len(node.args) <= pos:
+                continue
+            arg = node.args[pos]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                if arg.value not in keys:
+                    wrong.append(f"{path.name}:{node.lineno} {arg.value!r}")
+            elif isinstance(arg, ast.JoinedStr):
+                prefix = arg.values[0].value if isinstance(arg.values[0], ast.Constant) else ""
+                if not any(k.startswith(prefix) for k in keys) or not prefix:
+                    wrong.append(f"{path.name}:{node.lineno} f-string")
+    assert not wrong, wrong
+
+
+def test_a_message_of_a_program_of_its_own_is_kept_as_written():
+    """InputError raised by an embedding program with its own text keeps working (in every language)."""
+    e = InputError("f", "x", "a value of my own", 3)
+    assert e.message() == "f: field 'x': expected a value of my own (got 3)"
+    assert e.message("de") == "f: Feld „x“: erwartet wird a value of my own (erhalten: 3)"
