@@ -204,7 +204,7 @@ MALFORMED = [
 @pytest.mark.parametrize(("what", "text", "case", "field"), MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_a_malformed_file_exits_2_naming_file_case_and_field(tmp_path, what, text, case, field):
     path = _write(tmp_path, text)
-    result = runner.invoke(app, ["test", str(path)])
+    result = runner.invoke(app, ["test", str(path), "--lang", "en"])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     message = result.stderr.strip()
@@ -212,6 +212,9 @@ def test_a_malformed_file_exits_2_naming_file_case_and_field(tmp_path, what, tex
     assert case in message
     if field:
         assert f"field '{field}'" in message
+    german = runner.invoke(app, ["test", str(path)])  # German by default, to the last word
+    assert german.exit_code == 2 and german.stderr.startswith(f"crewkg: Fehler: {path}"), german.stderr
+    assert "erwartet wird" in german.stderr and (not field or f"Feld „{field}“" in german.stderr)
     with pytest.raises(InputError):
         load_cases(path) if what != "a bad person record" else [run_case(c) for c in load_cases(path)]
 

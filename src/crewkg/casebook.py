@@ -115,14 +115,14 @@ def load_cases(path: Path) -> list[Case]:
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not data:
-        raise InputError(source, "", "a YAML list of cases (each a mapping with name, as_of, person or vessel, expect)",
+        raise InputError(source, "", "case_list",
                          type(data).__name__)
     cases: list[Case] = []
     seen: set[str] = set()
     for index, raw in enumerate(data):
         case = _case(raw, source, index)
         if case.name in seen:
-            raise InputError(case.where, "name", "a case name that occurs once in its file", case.name)
+            raise InputError(case.where, "name", "case_name_once", case.name)
         seen.add(case.name)
         cases.append(case)
     return cases
@@ -131,35 +131,34 @@ def load_cases(path: Path) -> list[Case]:
 def _case(raw: Any, source: str, index: int) -> Case:
     where = f"{source}: case {index + 1}"
     if not isinstance(raw, dict):
-        raise InputError(where, "", "a mapping with name, as_of, person or vessel, expect", type(raw).__name__)
+        raise InputError(where, "", "case_mapping", type(raw).__name__)
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise InputError(where, "name", "a non-empty text naming the case", name)
+        raise InputError(where, "name", "case_name", name)
     where = f"{source}: case '{name}'"
     _known(raw, CASE_KEYS, where, "")
     for key in ("description", "provision"):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
-            raise InputError(where, key, "a non-empty text" + (" (one sentence: what the case shows)" if key == "description"
-                                                                 else " (the provision the case reads, e.g. '§ 12 Z 2 SchBV')"),
+            raise InputError(where, key, "case_" + key,
                              raw.get(key))
     day = _date(raw.get("as_of"), where)
     if ("person" in raw) == ("vessel" in raw):
-        raise InputError(where, "person/vessel", "exactly one of 'person' (a person record) or 'vessel' (a vessel record)")
+        raise InputError(where, "person/vessel", "case_person_or_vessel")
     if "roster" in raw and "vessel" not in raw:
-        raise InputError(where, "roster", "a roster only with a vessel")
+        raise InputError(where, "roster", "case_roster_with_vessel")
     if "school_attendance" in raw and (not isinstance(raw["school_attendance"], bool) or "vessel" not in raw):
-        raise InputError(where, "school_attendance", "true or false, with a vessel", raw["school_attendance"])
+        raise InputError(where, "school_attendance", "case_school_attendance", raw["school_attendance"])
     record_base = Path(source).parent
     records = {k: _record(raw[k], record_base, where, k) for k in ("person", "vessel", "roster") if k in raw}
     expect = raw.get("expect")
     if not isinstance(expect, dict) or not expect:
-        raise InputError(where, "expect", "a mapping of the expected answer", expect)
+        raise InputError(where, "expect", "case_expect", expect)
     if "person" in raw:
         _check_person_expectation(expect, where)
     else:
         _known(expect, VESSEL_KEYS, where, "expect")
         if "complete" in expect and "roster" not in raw:
-            raise InputError(where, "expect.complete", "a roster to be complete (add 'roster:')")
+            raise InputError(where, "expect.complete", "case_complete")
     return Case(file=source, name=name, description=raw["description"], provision=raw["provision"], as_of=day,
                 expect=expect, school_attendance=bool(raw.get("school_attendance", False)), **records)
 
@@ -168,7 +167,7 @@ def _known(mapping: Mapping[str, Any], keys: set[str], where: str, prefix: str) 
     for k in mapping:
         if k not in keys:
             name = f"{prefix}.{k}" if prefix else str(k)
-            raise InputError(where, name, f"one of the keys {sorted(keys)}", k)
+            raise InputError(where, name, "case_keys", k, keys=sorted(keys))
 
 
 def _date(value: Any, where: str) -> date:
@@ -177,7 +176,7 @@ def _date(value: Any, where: str) -> date:
     try:
         return date.fromisoformat(str(value))
     except ValueError:
-        raise InputError(where, "as_of", "the evaluation date as YYYY-MM-DD", value) from None
+        raise InputError(where, "as_of", "case_as_of", value) from None
 
 
 def _record(value: Any, base: Path, where: str, key: str) -> dict[str, Any]:
@@ -189,9 +188,9 @@ def _record(value: Any, base: Path, where: str, key: str) -> dict[str, Any]:
         try:
             return read_mapping(path)
         except InputError as exc:
-            raise InputError(where, key, f"a readable record file ({exc.message()})", value) from None
+            raise InputError(where, key, "case_record_file", value, reason={"de": exc.message("de"), "en": exc.message("en")}) from None
     if not isinstance(value, dict):
-        raise InputError(where, key, "a record (a mapping) or the path of a record file", type(value).__name__)
+        raise InputError(where, key, "case_record", type(value).__name__)
     return dict(value)
 
 
@@ -203,24 +202,24 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
         at = f"expect.{key}"
         if key in PERSON_KEYS:
             if not isinstance(value, list):
-                raise InputError(where, at, "a list", value)
+                raise InputError(where, at, "case_list_value", value)
             continue
         if key not in certificates:
-            raise InputError(where, at, f"'roles', 'satisfied_pathways' or a certificate id, one of {sorted(certificates)}", key)
+            raise InputError(where, at, "case_expect_key", key, ids=sorted(certificates))
         if not isinstance(value, dict):
-            raise InputError(where, at, "a mapping (eligible, pathway, satisfied, missing, requirements)", value)
+            raise InputError(where, at, "case_certificate", value)
         _known(value, CERTIFICATE_KEYS, where, at)
         for flag in ("eligible", "satisfied"):
             if flag in value and not isinstance(value[flag], bool):
-                raise InputError(where, f"{at}.{flag}", "true or false", value[flag])
+                raise InputError(where, f"{at}.{flag}", "boolean", value[flag])
         if ({"satisfied", "missing", "requirements"} & set(value)) and not isinstance(value.get("pathway"), str):
-            raise InputError(where, f"{at}.pathway", "the Ziffer that satisfied/missing/requirements refer to, e.g. '§ 12 Z 2 SchBV'",
+            raise InputError(where, f"{at}.pathway", "case_pathway",
                              value.get("pathway"))
         for part in ("missing", "requirements"):
             if part in value:
                 entries = value[part]
                 if not isinstance(entries, list):
-                    raise InputError(where, f"{at}.{part}", "a list of provisions or of mappings with 'provision'", entries)
+                    raise InputError(where, f"{at}.{part}", "case_requirements", entries)
                 for i, entry in enumerate(entries):
                     _requirement(entry, where, f"{at}.{part}[{i + 1}]")
 
@@ -229,11 +228,11 @@ def _requirement(entry: Any, where: str, at: str) -> None:
     if isinstance(entry, str):
         return
     if not isinstance(entry, dict) or not isinstance(entry.get("provision"), str):
-        raise InputError(where, at, "a provision, or a mapping with 'provision' (and needed, have, met, kind, at)", entry)
+        raise InputError(where, at, "case_requirement", entry)
     _known(entry, REQUIREMENT_KEYS, where, at)
     steps = entry.get("at", [])
     if not isinstance(steps, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in steps):
-        raise InputError(where, f"{at}.at", "a list of positions counted from 1 (into alternatives or parts)", steps)
+        raise InputError(where, f"{at}.at", "case_at", steps)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -247,7 +246,7 @@ def run_case(case: Case, lang: str = "de") -> Outcome:
 
     def rewrap(exc: InputError, key: str) -> InputError:
         field = f"{key}.{exc.field}" if exc.field else key
-        return InputError(case.where, field, exc.expected, exc.got)
+        return exc.at(case.where, field)
 
     if case.person is not None:
         try:

@@ -34,7 +34,7 @@ def test_cases(
             cases = [c for c in cases if name in c.name]
         outcomes = [run_case(c, lg) for c in cases]
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, lg)
         return
 
     def value(v: object) -> str:
