@@ -205,8 +205,10 @@ def test_paths_writes_the_picture_named_by_out_in_english(tmp_path):
 
 
 def test_paths_refuses_an_out_file_in_a_missing_folder(tmp_path):
-    result = runner.invoke(app, ["paths", "--out", str(tmp_path / "missing" / "g.png")])
+    result = runner.invoke(app, ["paths", "--out", str(tmp_path / "missing" / "g.png"), "--lang", "en"])
     assert result.exit_code == 2 and "existing folder" in result.output
+    result = runner.invoke(app, ["paths", "--out", str(tmp_path / "missing" / "g.png")])
+    assert result.exit_code == 2 and "vorhandenen Ordner" in result.output, result.output
     assert not (tmp_path / "missing").exists()
 
 

@@ -44,16 +44,22 @@ def test_a_one_of_line_names_the_parts_already_met():
 
 def test_a_misspelt_key_gets_a_did_you_mean(tmp_path):
     record = {k: v for k, v in SEA.items() if k != "sailing_days"} | {"sailing_day": {"Decksmann": 200}}
-    result = runner.invoke(app, ["check", str(_write(tmp_path, record)), "--as-of", "2026-11-30"])
+    path = str(_write(tmp_path, record))
+    result = runner.invoke(app, ["check", path, "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2
     assert "did you mean 'sailing_days'?" in result.output
+    german = runner.invoke(app, ["check", path, "--as-of", "2026-11-30"])
+    assert german.exit_code == 2 and "meinten Sie 'sailing_days'?" in german.output
 
 
 def test_a_misspelt_role_gets_a_did_you_mean(tmp_path):
     record = SEA | {"sailing_days": {"Decksman": 200}}
-    result = runner.invoke(app, ["check", str(_write(tmp_path, record)), "--as-of", "2026-11-30"])
+    path = str(_write(tmp_path, record))
+    result = runner.invoke(app, ["check", path, "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2
     assert "did you mean 'Decksmann'?" in result.output
+    german = runner.invoke(app, ["check", path, "--as-of", "2026-11-30"])
+    assert german.exit_code == 2 and "meinten Sie 'Decksmann'?" in german.output
 
 
 def test_explain_and_plan_understand_the_short_name(tmp_path):
@@ -65,8 +71,10 @@ def test_explain_and_plan_understand_the_short_name(tmp_path):
     plan = runner.invoke(app, ["plan", str(path), "--target", "Schiffsführer", "--as-of", "2026-11-30", "--format", "json"])
     assert plan.exit_code == 0, plan.output
     assert json.loads(plan.stdout)["target"] == "UBZ-Schiffsfuehrer"
-    wrong = runner.invoke(app, ["explain", str(path), "Stuermann", "--as-of", "2026-11-30"])
+    wrong = runner.invoke(app, ["explain", str(path), "Stuermann", "--as-of", "2026-11-30", "--lang", "en"])
     assert wrong.exit_code == 2 and "did you mean 'UBZ-Steuermann'?" in wrong.output
+    wrong = runner.invoke(app, ["explain", str(path), "Stuermann", "--as-of", "2026-11-30"])
+    assert wrong.exit_code == 2 and "meinten Sie 'UBZ-Steuermann'?" in wrong.output
 
 
 def test_cohort_csv_flags_are_true_or_false_in_every_language():
