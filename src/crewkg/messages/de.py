@@ -281,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "service.doc.crew_endpoint.summary": "Die Mindestbesatzung eines Fahrzeugs an einem Tag und, mit einer Besatzungsliste, ob diese sie erfüllt",
     "service.doc.crew_endpoint.description": "Die Antwort von `crewkg crew --format json` (crewkg.manning): die anzuwendende Tabellenbestimmung und Stufe, die Alternativen, die Sicherheitsfunktionen und das Urteil über die Besatzungsliste mit jeder Lücke und ihrer Bestimmung; `covered: false` mit dem Grund, wo keine Tabellenzeile anzuwenden ist.",
     "service.doc.param.query": "die SPARQL-Abfrage",
+    "service.doc.schema.service": "das Schifferdienstbuch: ein Eintrag je Zeitraum an Bord, from und to einschließlich; Einträge in der Binnenschifffahrt nennen die Decksfunktion, Einträge auf See die Funktion an Bord (deck_crew oder master); validated: false kennzeichnet einen noch nicht bestätigten Eintrag",
     "service.doc.schema.sailing_days": "nachgewiesene Fahrzeit je Kennung einer Decksrolle",
     "service.doc.schema.upload": "eine Datensatzdatei: .yaml, .yml, .json oder .ttl",
     "service.doc.schema.vessel": "ein Fahrzeugdatensatz (README, „Minimum crew“)",

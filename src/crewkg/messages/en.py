@@ -281,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "service.doc.crew_endpoint.summary": "The minimum crew of a vessel on a date and, with a roster, whether the roster fills it",
     "service.doc.crew_endpoint.description": "The answer of `crewkg crew --format json` (crewkg.manning): the table provision and Stufe that apply, the alternatives, the safety functions, and the roster verdict with every gap and its provision; `covered: false` with the reason where no table row applies.",
     "service.doc.param.query": "the SPARQL query",
+    "service.doc.schema.service": "the service log (Schifferdienstbuch): one entry per period on board, from and to inclusive; inland entries name the deck role, sea entries the capacity (deck_crew or master); validated: false marks an entry not yet validated",
     "service.doc.schema.sailing_days": "validated Fahrzeit per deck role id",
     "service.doc.schema.upload": "a record file: .yaml, .yml, .json or .ttl",
     "service.doc.schema.vessel": "a vessel record (README, 'Minimum crew')",
