@@ -83,6 +83,17 @@ class Outcome:
 
 THIRD = ["ThirdCountry-Steuermann", "UBZ-Steuermann"]
 OUTCOMES: dict[str, Outcome] = {
+    # dated records (a service log): the Fahrzeit is credited under § 6 Abs. 4 SchBV on the evaluation date
+    "20-franz-schifferdienstbuch.yaml": Outcome(
+        "franz-huber", {"UBZ-Decksmann", "UBZ-Matrose", "UBZ-Bootsmann"}, [D, L, M], ("§ 12 Z 2 SchBV", "§ 13 Z 1 SchBV"),
+        requirements={"Req-SchBV2022-P13-Z1": (True, 360)}),
+    "21-ines-sea-to-inland.yaml": Outcome(
+        "ines-kovac", {"UBZ-Decksmann", "UBZ-Matrose"}, [], ("§ 12 Z 2 SchBV",)),
+    "22-david-programme-trainee.yaml": Outcome(
+        "david-novak", {"UBZ-Decksmann", "UBZ-Matrose"}, [], ("§ 12 Z 1 SchBV",),
+        requirements={"Req-SchBV2022-P12-Z1-b": (True, 24), "Req-SchBV2022-P12-Z1-c": (True, 244)}),
+    "23-sofia-awaiting-validation.yaml": Outcome(
+        "sofia-berger", {"UBZ-Decksmann"}, [], ("§ 10 SchBV",)),
     "01-lena-apprentice.yaml": Outcome(
         "lena-gruber", {"UBZ-Leichtmatrose"}, [], ("§ 11 SchBV",),
         missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 1, 0)]},
@@ -254,6 +265,19 @@ def _assert_contract(answer: dict) -> None:
             assert w["missing"] == [r for r in w["requirements"] if not r["met"]]
     # §§ 10–15 have pathways; §§ 16, 17 are headings only in the sources
     assert all(c["pathways"] for c in answer["certificates"][:6])
+
+
+def test_the_dated_examples_name_since_when_each_certificate_is_issuable(answers):
+    since = {name: {c["id"]: c["eligible_since"] for c in a["certificates"] if c["eligible"]}
+             for name, a in answers.items() if name.startswith("2")}
+    assert since["20-franz-schifferdienstbuch.yaml"] == {"UBZ-Decksmann": "2025-02-01", "UBZ-Matrose": "2025-03-10",
+                                                         "UBZ-Bootsmann": "2025-09-27"}
+    assert since["21-ines-sea-to-inland.yaml"]["UBZ-Matrose"] == "2026-10-15"
+    assert since["22-david-programme-trainee.yaml"]["UBZ-Matrose"] == "2026-08-31"
+    sofia = _requirement(answers["23-sofia-awaiting-validation.yaml"], "Req-SchBV2022-P12-Z2-c-1")
+    assert (sofia["have"], sofia["recorded"], sofia["not_validated"], sofia["capped"]) == (249, 436, 183, 4)
+    # a record of totals has no date to tell
+    assert all(c.get("eligible_since") is None for c in answers["anna-matrose.yaml"]["certificates"])
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -78,6 +78,22 @@ GOOD: list[dict[str, Any]] = [
      "sea_days": {"master": 1}, "professional_experience_years": 1, "vocational_training_years": 0.5,
      "programmes": [{"for": "Decksmann", "months": 1, "sailing_days": 1, "sailing_days_after": 1}],
      "exams": ["Anlage9"], "certificates": ["UBZ-Leichtmatrose"], "functions": ["FahrgastErsthelfer"]},
+    # dated evidence: the service log, dated programmes, exams, certificates and the medical examination
+    _with(sailing_days=_DROP, service=[]),
+    _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-03-31", "role": "Matrose"}]),
+    _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-01", "role": "Decksmann", "waters": "inland",
+                                        "validated": False, "vessel": "MS Wachau"}]),
+    _with(service=[{"from": "2020-05-01", "to": "2020-09-30", "waters": "sea", "capacity": "master"}]),
+    _with(sailing_days=_DROP, service=[{"from": "2020-05-01", "to": "2020-09-30", "waters": "sea", "capacity": "deck_crew",
+                                        "validated": True},
+                                       {"from": "2021-01-01", "to": "2021-06-30", "role": "Leichtmatrose"}]),
+    _with(sailing_days=_DROP, service=[{"from": "2023-09-01", "to": "2024-03-31", "role": "Decksmann"}],
+          programmes=[{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31"}]),
+    _with(programmes=[{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31", "months": 24, "sailing_days": 90}]),
+    _with(exams=[{"id": "Anlage8", "passed": "2024-06-10"}, "Anlage9"]),
+    _with(certificates=[{"id": "UBZ-Matrose", "issued": "2022-05-01"}]),
+    _with(medical_fitness={"examined": "2026-03-01"}),
+    _with(medical_fitness={"examined": "2026-03-01", "valid_until": "2031-02-28"}),
 ]
 
 BAD: dict[str, dict[str, Any]] = {
@@ -130,6 +146,31 @@ BAD: dict[str, dict[str, Any]] = {
     "certificate a role name": _with(certificates=["Matrose"]),
     "function unknown": _with(functions=["Koch"]),
     "function a number": _with(functions=[7]),
+    "service not a list": _with(sailing_days=_DROP, service={"from": "2023-01-01"}),
+    "service entry without to": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "role": "Matrose"}]),
+    "service entry without from": _with(sailing_days=_DROP, service=[{"to": "2023-01-01", "role": "Matrose"}]),
+    "service entry impossible date": _with(sailing_days=_DROP, service=[{"from": "2023-02-30", "to": "2023-03-01",
+                                                                           "role": "Matrose"}]),
+    "service entry unknown role": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31", "role": "Koch"}]),
+    "service entry without role": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31"}]),
+    "service entry unknown key": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31",
+                                                                       "role": "Matrose", "captain": "X"}]),
+    "service entry unknown waters": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31",
+                                                                          "role": "Matrose", "waters": "lake"}]),
+    "sea entry with a role": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31", "waters": "sea",
+                                                                   "role": "Matrose"}]),
+    "sea entry without capacity": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31", "waters": "sea"}]),
+    "inland entry with a capacity": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31",
+                                                                          "role": "Matrose", "capacity": "master"}]),
+    "service entry validated a string": _with(sailing_days=_DROP, service=[{"from": "2023-01-01", "to": "2023-01-31",
+                                                                              "role": "Matrose", "validated": "yes"}]),
+    "dated programme without to": _with(programmes=[{"for": "Matrose", "from": "2023-09-01"}]),
+    "dated programme bad date": _with(programmes=[{"for": "Matrose", "from": "2023-09-01", "to": "2025-13-01"}]),
+    "dated exam without date": _with(exams=[{"id": "Anlage8"}]),
+    "dated exam unknown": _with(exams=[{"id": "Anlage12", "passed": "2024-06-10"}]),
+    "dated exam bad date": _with(exams=[{"id": "Anlage8", "passed": "10.06.2024"}]),
+    "dated certificate unknown key": _with(certificates=[{"id": "UBZ-Matrose", "issued": "2022-05-01", "by": "X"}]),
+    "medical examination bad date": _with(medical_fitness={"examined": "2026-02-30"}),
 }
 
 
@@ -149,7 +190,7 @@ PREDICATES = {"id": "personId", "birth_date": "birthDate", "radio_certificate": 
               "basic_safety_training": "hasBasicSafetyTraining", "professional_experience_years": "professionalExperienceYears",
               "vocational_training_years": "vocationalTrainingYears", "exams": "passedExam", "certificates": "holdsCertificate",
               "functions": "holdsFunction"}
-DATES = {"birth_date", "valid_until"}
+DATES = {"birth_date", "valid_until", "examined", "from", "to", "passed", "issued"}
 
 
 def _literal(key: str, value: Any):
@@ -185,14 +226,44 @@ def raw_graph(records: list[dict[str, Any]]):
         owner[s] = i
         g.add((s, RDF.type, CREW.Person))
         for key, value in record.items():
-            if key in ("exams", "certificates", "functions"):
+            if key in ("exams", "certificates") and isinstance(value, list) and any(isinstance(v, dict) for v in value):
+                space = CREW if key == "exams" else KB
+                for v in value:
+                    if not isinstance(v, dict):
+                        g.add((s, CREW[PREDICATES[key]], space[v] if isinstance(v, str) else _literal(key, v)))
+                        continue
+                    kind, link, item, on = ((CREW.ExamResult, CREW.hasExamResult, CREW.examPassed, CREW.passedOn) if key == "exams"
+                                            else (CREW.CertificateIssue, CREW.hasCertificateIssue, CREW.issuedCertificate, CREW.issuedOn))
+                    b = node(i, kind)
+                    g.add((s, link, b))
+                    for k, x in v.items():
+                        pred = {"id": item, "passed": on, "issued": on}.get(k, CREW[k])
+                        g.add((b, pred, space[x] if k == "id" and isinstance(x, str) else _literal(k, x)))
+            elif key == "service":
+                for entry in value if isinstance(value, list) else [value]:
+                    b = node(i, CREW.ServiceEntry)
+                    g.add((s, CREW.hasServiceEntry, b))
+                    for k, x in (entry.items() if isinstance(entry, dict) else []):
+                        pred = {"from": CREW.servedFrom, "to": CREW.servedTo, "role": CREW.servedAs, "waters": CREW.servedOnWaters,
+                                "capacity": CREW.seaCapacity, "validated": CREW.validated, "vessel": CREW.vesselName}.get(k, CREW[k])
+                        if k == "role" and isinstance(x, str):
+                            obj = KB[x]
+                        elif k == "waters" and isinstance(x, str):
+                            obj = {"inland": CREW.InlandNavigation, "sea": CREW.SeaNavigation}.get(x, CREW[x])
+                        elif k == "capacity" and isinstance(x, str):
+                            obj = {"deck_crew": CREW.AsDeckCrew, "master": CREW.AsMaster}.get(x, CREW[x])
+                        else:
+                            obj = _literal(k, x)
+                        g.add((b, pred, obj))
+            elif key in ("exams", "certificates", "functions"):
                 space = CREW if key == "exams" else KB
                 for v in value if isinstance(value, list) else [value]:
                     g.add((s, CREW[PREDICATES[key]], space[v] if isinstance(v, str) else _literal(key, v)))
             elif key == "medical_fitness" and isinstance(value, dict):
                 g.add((s, CREW.medicallyFit, _literal(key, True)))
                 for k, v in value.items():
-                    g.add((s, CREW.medicalFitnessValidUntil if k == "valid_until" else CREW[k], _literal(k, v)))
+                    pred = {"valid_until": CREW.medicalFitnessValidUntil, "examined": CREW.medicalExaminationDate}.get(k, CREW[k])
+                    g.add((s, pred, _literal(k, v)))
             elif key == "medical_fitness":
                 g.add((s, CREW.medicallyFit, _literal(key, value)))
             elif key == "apprenticeship":
@@ -207,7 +278,8 @@ def raw_graph(records: list[dict[str, Any]]):
                     g.add((s, CREW.completedProgramme, b))
                     for k, v in prog.items():
                         pred = {"for": CREW.programmeFor, "months": CREW.months, "sailing_days": CREW.daysWithin,
-                                "sailing_days_after": CREW.daysAfter}.get(k, CREW[k])
+                                "sailing_days_after": CREW.daysAfter, "from": CREW.programmeFrom,
+                                "to": CREW.programmeTo}.get(k, CREW[k])
                         g.add((b, pred, KB[v] if k == "for" and isinstance(v, str) else _literal(k, v)))
             else:
                 g.add((s, CREW[PREDICATES.get(key, key)], _literal(key, value)))

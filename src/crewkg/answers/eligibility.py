@@ -122,6 +122,75 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
 
 
 def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> list[dict[str, Any]]:
-    """Evaluate a batch of persons in one Datalog run and build one answer per person."""
+    """Evaluate a batch of persons in one Datalog run and build one answer per person; each covered certificate
+    carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence)."""
     d = derive(persons, law, as_of)
-    return [person_answer(law, p, d, as_of, lang) for p in persons]
+    answers = [person_answer(law, p, d, as_of, lang) for p in persons]
+    for p, a in zip(persons, answers, strict=True):
+        since = eligible_since(law, p, as_of, {c["id"] for c in a["certificates"] if c.get("eligible")}) if p.dated else {}
+        for c in a["certificates"]:
+            if c.get("covered"):
+                c["eligible_since"] = since.get(c["id"])
+    return answers
+
+
+def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: date) -> list[date]:
+    """The days from `start` to `end` on which an input of the record's answer can change: the day a scope's
+    credited count reaches a number of days the kb's requirements name; the birthdays reaching the kb's minimum
+    ages; the days exams were passed, certificates issued, the medical examination held and its validity ended;
+    the days a dated programme reaches the months the kb names and the day it ends. Between two of them nothing
+    the Datalog program reads changes, so its verdict is constant."""
+    from datetime import timedelta
+
+    from crewkg.law.age import birthday
+    from crewkg.rules.eligibility import role_ages
+
+    reqs = list(law.requirements.values())
+    days = {r.minimum for r in reqs if r.minimum and kind(r.kind).unit == "days"}
+    ages = {r.minimum for r in reqs if r.minimum and r.kind == "MinimumAge"} | {a.years for a in role_ages(law).values()}
+    months = {r.minimum for r in reqs if r.minimum and r.kind == "Programme"}
+    found: set[date | None] = {start}
+    found |= {s.nth(n) for s in scopes.values() for n in days}
+    if p.birth_date:
+        found |= {birthday(p.birth_date, a) for a in ages}
+    found |= set(p.exam_passed.values()) | set(p.certificate_issued.values()) | {p.medical_examined}
+    if p.medical_valid_until:
+        found.add(p.medical_valid_until + timedelta(days=1))
+    for g in p.programmes:
+        if g.start is not None and g.end is not None:
+            found.add(g.end)
+            for m in months:
+                y, mo = divmod(g.start.month - 1 + m, 12)
+                try:
+                    reached = date(g.start.year + y, mo + 1, g.start.day)
+                except ValueError:  # no such day in that month: the month is completed on its last day
+                    reached = date(g.start.year + y, mo + 2, 1) if mo + 1 < 12 else date(g.start.year + y + 1, 1, 1)
+                found.add(reached - timedelta(days=1))
+    return sorted(x for x in found if x is not None and start <= x <= end)
+
+
+def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict[str, str]:
+    """For each issuable certificate, the first day of the unbroken spell up to `as_of` in which it is issuable:
+    the program is asked once (one batch) on every event date of the record, and the spell's first day is the
+    earliest event date from which the certificate stays issuable through `as_of`."""
+    import dataclasses
+
+    from crewkg.records.dated import at, ledger
+    from crewkg.rules.eligibility import derive_dated
+
+    reg = regulation_in_force(law, as_of)
+    if reg is None or not eligible:
+        return {}
+    scopes = ledger(p, law)
+    dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
+    records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
+    found = derive_dated(records, law).eligible
+    out: dict[str, str] = {}
+    for cert in eligible:
+        since = as_of
+        for i in range(len(dates) - 1, -1, -1):
+            if (f"{p.id}@{i}", cert) not in found:
+                break
+            since = dates[i]
+        out[cert] = since.isoformat()
+    return out

@@ -388,14 +388,19 @@ def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: 
     for role, days in served.items():
         if days:
             sailing[role] = sailing.get(role, 0) + days
-    programmes = [replace(g, sailing_days_after=g.sailing_days_after + after.credited) for g in p.programmes]
+    # a record with a service log states its credited days in any role and within-or-after a dated programme
+    # itself (records.dated); the days the plan credits are added there too
+    programmes = [replace(g, sailing_days_after=g.sailing_days_after + after.credited,
+                          within_or_after=None if g.within_or_after is None else g.within_or_after + after.credited)
+                  for g in p.programmes]
     if prog is not None and prog.new:
         r = law.requirements[prog.requirement]
         within = _count(ledger, state.t + 1, prog.end)
         programmes.append(PersonProgramme(role=r.programme_for or "", months=r.minimum or 0, sailing_days=within,
                                           sailing_days_after=_count(ledger, prog.end + 1, after.t)))
     q = replace(p, id=p.id, sailing_days=sailing, programmes=programmes, certificates=sorted(state.held),
-                exams=list(p.exams))
+                exams=list(p.exams),
+                any_role_days=None if p.any_role_days is None else p.any_role_days + after.credited)
     for rid in _requirement_ids(law, law.pathways[pathway_id].requirements):
         assume = kind(law.requirements[rid].kind).assume
         if assume is not None:

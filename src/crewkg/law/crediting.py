@@ -4,6 +4,7 @@ per navigation area. Read from the kb with SPARQL and cached like the compiled l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,6 +24,17 @@ class CreditingLimit:
     provision: str
     citation: str
     notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Credit:
+    """Days of one scope (a role, any role, a sea capacity, a programme phase) on the evaluation date: recorded in
+    the log, credited, left out because not yet validated, left out by the cap."""
+
+    recorded: int
+    credited: int
+    not_validated: int
+    capped: int
 
 
 _LIMITS_QUERY = """
@@ -59,3 +71,36 @@ def _read_limits(kb: Path) -> dict[str, CreditingLimit]:
         out[local(row.area)] = CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period),
                                               local(row.prov), str(row.cit), notes)
     return out
+
+
+def credited_days(days: list[int], cap: int, period: int) -> list[int]:
+    """The days credited out of `days` (sorted, distinct day numbers): at most `cap` in any `period` consecutive days.
+
+    Crediting chronologically — a day is credited when the `period` days ending on it hold fewer than `cap` credited
+    days — chooses the most days any choice can, and it is the same on every evaluation date: the days credited on a
+    date D are the credited days up to D (a day's fate depends only on the days before it)."""
+    from bisect import bisect_left
+
+    out: list[int] = []
+    append = out.append
+    n = j = i = 0  # credited so far; the first credited day inside the window ending on days[i]; the day looked at
+    total = len(days)
+    while i < total:
+        d = days[i]
+        lo = d - period
+        while j < n and out[j] <= lo:
+            j += 1
+        if n - j < cap:
+            append(d)
+            n += 1
+            i += 1
+        else:  # the window is full until its first credited day leaves it: skip the days before that at once
+            i = bisect_left(days, out[j] + period, i + 1)
+    return out
+
+
+def completed_months(start: date, after_end: date) -> int:
+    """Completed calendar months from `start` to `after_end` (the day after the last day): 2023-09-01 to 2025-09-01
+    is 24 months, to 2025-08-31 is 23."""
+    months = (after_end.year - start.year) * 12 + after_end.month - start.month
+    return max(0, months - (after_end.day < start.day))

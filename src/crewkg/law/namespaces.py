@@ -124,6 +124,25 @@ class CREW(DefinedNamespace):
     inNavigationArea: URIRef
     maximumCreditedDays: URIRef
     periodDays: URIRef
+    ServiceEntry: URIRef
+    hasServiceEntry: URIRef
+    servedFrom: URIRef
+    servedTo: URIRef
+    servedAs: URIRef
+    servedOnWaters: URIRef
+    validated: URIRef
+    vesselName: URIRef
+    programmeFrom: URIRef
+    programmeTo: URIRef
+    ExamResult: URIRef
+    hasExamResult: URIRef
+    examPassed: URIRef
+    passedOn: URIRef
+    CertificateIssue: URIRef
+    hasCertificateIssue: URIRef
+    issuedCertificate: URIRef
+    issuedOn: URIRef
+    medicalExaminationDate: URIRef
 
 
 def local(iri: object) -> str:

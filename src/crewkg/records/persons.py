@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from crewkg.errors import InputError, near  # noqa: F401  (near: the did-you-mean of every record check)
+from crewkg.law.crediting import Credit
 from crewkg.law.statute import Law
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: an id ending in a newline is no id
@@ -27,6 +28,24 @@ class Programme:
     months: int
     sailing_days: int = 0
     sailing_days_after: int = 0
+    #: a dated programme: its first and last day (months and, with a service log, the days follow from them)
+    start: date | None = None
+    end: date | None = None
+    #: with a service log: the credited days within or after it (the cap applies to them together)
+    within_or_after: int | None = None
+
+
+@dataclass(frozen=True)
+class ServiceEntry:
+    """One entry of the service log (Schifferdienstbuch): every calendar day from `start` to `end` is a Fahrtag."""
+
+    start: date
+    end: date
+    waters: str = "inland"  # inland | sea
+    role: str | None = None  # inland: the deck role served
+    capacity: str | None = None  # sea: the ontology's capacity id (AsDeckCrew, AsMaster)
+    validated: bool = True
+    vessel: str | None = None
 
 
 @dataclass
@@ -48,6 +67,26 @@ class Person:
     exams: list[str] = field(default_factory=list)
     certificates: list[str] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
+    #: dated evidence: the service log (None: the record gives totals), exam and issue dates, the medical examination
+    service: list[ServiceEntry] | None = None
+    exam_passed: dict[str, date] = field(default_factory=dict)
+    certificate_issued: dict[str, date] = field(default_factory=dict)
+    medical_examined: date | None = None
+    #: filled from the log on the evaluation date (records.dated): credited days in any deck role (the union of the
+    #: days, not the sum of the roles' credited days), per sea capacity (its own days and those it includes), and
+    #: per scope the Credit that explains a requirement's gap
+    any_role_days: int | None = None
+    sea_credited: dict[str, int] | None = None
+    credits: dict[str, Credit] = field(default_factory=dict)
+
+    @property
+    def dated(self) -> bool:
+        """The record gives dated evidence (a service log), so eligible-since dates can be computed."""
+        return self.service is not None
+
+    def logged(self, waters: str) -> bool:
+        """The log holds entries of these waters (then the totals of that kind of time come from it)."""
+        return any(e.waters == waters for e in self.service or [])
 
 
 #: record key -> ontology capacity id for sea_days
@@ -68,15 +107,26 @@ FIELDS: dict[str, str] = {
     "professional_experience_years": "years",
     "vocational_training_years": "years",
     "programmes": "programmes",
+    "service": "service_log",
     "exams": "exam_ids",
     "certificates": "certificate_ids",
     "functions": "function_ids",
 }
 TOP_KEYS = set(FIELDS)
 #: the keys of a completed programme and of an apprenticeship, with their kinds
-PROGRAMME_FIELDS: dict[str, str] = {"for": "role", "months": "count", "sailing_days": "count", "sailing_days_after": "count"}
+PROGRAMME_FIELDS: dict[str, str] = {"for": "role", "months": "count", "sailing_days": "count", "sailing_days_after": "count",
+                                    "from": "date", "to": "date"}
 PROGRAMME_KEYS = set(PROGRAMME_FIELDS)
-PROGRAMME_REQUIRED = ("for", "months")
+PROGRAMME_REQUIRED = ("for",)
+#: the keys of a service log entry with their kinds (`waters` inland | sea; `capacity` sea only, `role` inland only)
+SERVICE_FIELDS: dict[str, str] = {"from": "date", "to": "date", "role": "role", "waters": "waters", "capacity": "capacity",
+                                  "validated": "boolean", "vessel": "text"}
+WATERS = ("inland", "sea")
+#: a dated exam and a dated certificate held
+EXAM_FIELDS: dict[str, str] = {"id": "exam_id", "passed": "date"}
+CERTIFICATE_FIELDS: dict[str, str] = {"id": "certificate_id", "issued": "date"}
+MEDICAL_FIELDS: dict[str, str] = {"valid_until": "date", "examined": "date"}
+VESSEL_MAX = 200
 APPRENTICESHIP_FIELDS: dict[str, str] = {"contract": "boolean", "year": "year"}
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # the one lexical form of xsd:date (fromisoformat takes more)
 
@@ -164,11 +214,14 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     if "medical_fitness" in data:
         mf = data["medical_fitness"]
         if isinstance(mf, dict):
-            c.mapping(mf, "medical_fitness", {"valid_until"})
-            if "valid_until" not in mf:
+            c.mapping(mf, "medical_fitness", set(MEDICAL_FIELDS))
+            if not mf:
                 raise c.fail("medical_fitness.valid_until", "date")
             p.medical_fitness = True
-            p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
+            if "valid_until" in mf:
+                p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
+            if "examined" in mf:
+                p.medical_examined = c.day(mf["examined"], "medical_fitness.examined")
         else:
             p.medical_fitness = c.boolean(mf, "medical_fitness")
     if "radio_certificate" in data:
@@ -199,28 +252,116 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         p.professional_experience_years = c.number(data["professional_experience_years"], "professional_experience_years")
     if "vocational_training_years" in data:
         p.vocational_training_years = c.number(data["vocational_training_years"], "vocational_training_years")
+    if "service" in data:
+        log = data["service"]
+        if not isinstance(log, list):
+            raise c.fail("service", "service_list", log)
+        p.service = [service_entry(c, e, f"service[{i}]", roles) for i, e in enumerate(log)]
+        for waters, key in (("inland", "sailing_days"), ("sea", "sea_days")):
+            if p.logged(waters) and key in data:
+                first = next(i for i, e in enumerate(p.service) if e.waters == waters)
+                raise c.fail(key, f"totals_beside_log.{waters}", first=first)
     if "programmes" in data:
         progs = data["programmes"]
         if not isinstance(progs, list):
             raise c.fail("programmes", "programmes", progs)
         for i, g in enumerate(progs):
-            f = f"programmes[{i}]"
-            c.mapping(g, f, PROGRAMME_KEYS)
-            if g.get("for") not in roles:
-                raise c.fail(f"{f}.for", "programme_role", g.get("for"), ids=roles, near=near(g.get("for"), roles))
-            if "months" not in g:
-                raise c.fail(f"{f}.months", "programme_months")
-            months = c.count(g["months"], f"{f}.months")
-            within = c.count(g.get("sailing_days", 0), f"{f}.sailing_days")
-            after = c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after")
-            p.programmes.append(Programme(g["for"], months, within, after))
+            p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland")))
     if "exams" in data:
-        p.exams = c.id_list(data["exams"], "exams", law.ids_of("Exam"), "exam")
+        p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed")
     if "certificates" in data:
-        p.certificates = c.id_list(data["certificates"], "certificates", sorted(law.certificates), "certificate")
+        p.certificates, p.certificate_issued = dated_ids(c, data["certificates"], "certificates", sorted(law.certificates),
+                                                         "certificate", "issued")
     if "functions" in data:
         p.functions = c.id_list(data["functions"], "functions", law.ids_of("Function"), "function")
-    return p
+    from crewkg.records.dated import apply
+
+    return apply(p, law, as_of)
+
+
+def service_entry(c: Checker, e: Any, f: str, roles: list[str]) -> ServiceEntry:
+    """One entry of the service log, checked: dates in order, an inland entry names a role, a sea entry a capacity."""
+    c.mapping(e, f, set(SERVICE_FIELDS))
+    for key in ("from", "to"):
+        if key not in e:
+            raise c.fail(f"{f}.{key}", f"service_{key}")
+    start, end = c.day(e["from"], f"{f}.from"), c.day(e["to"], f"{f}.to")
+    if end < start:
+        raise c.fail(f"{f}.to", "service_order", end.isoformat(), start=start.isoformat())
+    waters = e.get("waters", "inland")
+    if waters not in WATERS:
+        raise c.fail(f"{f}.waters", "waters", waters, ids=list(WATERS), near=near(waters, WATERS))
+    validated = c.boolean(e.get("validated", True), f"{f}.validated")
+    vessel = e.get("vessel")
+    if vessel is not None and (not isinstance(vessel, str) or len(vessel) > VESSEL_MAX):
+        raise c.fail(f"{f}.vessel", "vessel_name", vessel, n=VESSEL_MAX)
+    if waters == "inland":
+        if "capacity" in e:
+            raise c.fail(f"{f}.capacity", "inland_no_capacity", e["capacity"])
+        if e.get("role") not in roles:
+            raise c.fail(f"{f}.role", "service_role", e.get("role"), ids=roles, near=near(e.get("role"), roles))
+        return ServiceEntry(start, end, "inland", role=e["role"], validated=validated, vessel=vessel)
+    if "role" in e:
+        raise c.fail(f"{f}.role", "sea_no_role", e["role"], ids=sorted(SEA_KEYS))
+    if e.get("capacity") not in SEA_KEYS:
+        raise c.fail(f"{f}.capacity", "sea_capacity", e.get("capacity"), ids=sorted(SEA_KEYS),
+                     near=near(e.get("capacity"), SEA_KEYS))
+    return ServiceEntry(start, end, "sea", capacity=SEA_KEYS[e["capacity"]], validated=validated, vessel=vessel)
+
+
+def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool) -> Programme:
+    """A completed programme: its months, or its dates (then the months follow from them, and with an inland
+    service log the days within and after it too)."""
+    from crewkg.law.crediting import completed_months
+
+    c.mapping(g, f, PROGRAMME_KEYS)
+    if g.get("for") not in roles:
+        raise c.fail(f"{f}.for", "programme_role", g.get("for"), ids=roles, near=near(g.get("for"), roles))
+    dated = "from" in g or "to" in g
+    if not dated:
+        if "months" not in g:
+            raise c.fail(f"{f}.months", "programme_months_or_dates")
+        if logged:
+            raise c.fail(f"{f}.from", "programme_dates_beside_log")
+        return Programme(g["for"], c.count(g["months"], f"{f}.months"), c.count(g.get("sailing_days", 0), f"{f}.sailing_days"),
+                         c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after"))
+    for key in ("from", "to"):
+        if key not in g:
+            raise c.fail(f"{f}.{key}", "programme_both_dates")
+    start, end = c.day(g["from"], f"{f}.from"), c.day(g["to"], f"{f}.to")
+    if end < start:
+        raise c.fail(f"{f}.to", "programme_order", end.isoformat(), start=start.isoformat())
+    months = completed_months(start, date.fromordinal(end.toordinal() + 1))
+    if "months" in g and c.count(g["months"], f"{f}.months") != months:
+        raise c.fail(f"{f}.months", "programme_months_from_dates", g["months"], n=months, start=start.isoformat(),
+                         end=end.isoformat())
+    for key in ("sailing_days", "sailing_days_after"):
+        if logged and key in g:
+            raise c.fail(f"{f}.{key}", "programme_days_beside_log", g[key])
+    return Programme(g["for"], months, c.count(g.get("sailing_days", 0), f"{f}.sailing_days"),
+                     c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after"), start=start, end=end)
+
+
+def dated_ids(c: Checker, value: Any, fld: str, allowed: list[str], what: str, key: str) -> tuple[list[str], dict[str, date]]:
+    """A list of ids, each plain or {id, <key>: date}: the ids (in record order, once each) and the dates given."""
+    if not isinstance(value, list):
+        raise c.fail(fld, f"id_list.{what}", value)
+    ids: list[str] = []
+    dates: dict[str, date] = {}
+    for i, v in enumerate(value):
+        if isinstance(v, dict):
+            c.mapping(v, f"{fld}[{i}]", {"id", key})
+            if key not in v:
+                raise c.fail(f"{fld}[{i}].{key}", "iso_date")
+            if v.get("id") not in allowed:
+                raise c.fail(f"{fld}[{i}].id", f"known_id.{what}", v.get("id"), ids=allowed, near=near(v.get("id"), allowed))
+            on = c.day(v[key], f"{fld}[{i}].{key}")
+            dates[v["id"]] = min(on, dates.get(v["id"], on))
+            v = v["id"]
+        elif v not in allowed:
+            raise c.fail(f"{fld}[{i}]", f"known_id.{what}", v, ids=allowed, near=near(v, allowed))
+        ids.append(v)
+    return list(dict.fromkeys(ids)), dates
 
 
 def person_to_mapping(p: Person) -> dict[str, Any]:
@@ -228,8 +369,9 @@ def person_to_mapping(p: Person) -> dict[str, Any]:
     out: dict[str, Any] = {"id": p.id}
     if p.birth_date:
         out["birth_date"] = p.birth_date.isoformat()
-    if p.medical_valid_until:
-        out["medical_fitness"] = {"valid_until": p.medical_valid_until.isoformat()}
+    if p.medical_valid_until or p.medical_examined:
+        out["medical_fitness"] = {k: v.isoformat() for k, v in (("valid_until", p.medical_valid_until),
+                                                                 ("examined", p.medical_examined)) if v}
     elif p.medical_fitness:
         out["medical_fitness"] = True
     for key in ("radio_certificate", "basic_safety_training"):
@@ -239,20 +381,31 @@ def person_to_mapping(p: Person) -> dict[str, Any]:
         out["apprenticeship"] = {"contract": p.apprenticeship_contract}
         if p.apprenticeship_year:
             out["apprenticeship"]["year"] = p.apprenticeship_year
-    if p.sailing_days:
+    if p.sailing_days and not p.logged("inland"):
         out["sailing_days"] = dict(p.sailing_days)
-    if p.sea_days:
+    if p.sea_days and not p.logged("sea"):
         back = {v: k for k, v in SEA_KEYS.items()}
         out["sea_days"] = {back[k]: v for k, v in p.sea_days.items()}
     for key in ("professional_experience_years", "vocational_training_years"):
         if getattr(p, key):
             out[key] = getattr(p, key)
     if p.programmes:
-        out["programmes"] = [
-            {"for": g.role, "months": g.months, "sailing_days": g.sailing_days, "sailing_days_after": g.sailing_days_after}
-            for g in p.programmes
-        ]
-    for key in ("exams", "certificates", "functions"):
+        out["programmes"] = [_programme_mapping(g, p.logged("inland")) for g in p.programmes]
+    if p.service is not None:
+        back = {v: k for k, v in SEA_KEYS.items()}
+        out["service"] = [{"from": e.start.isoformat(), "to": e.end.isoformat(), "waters": e.waters}
+                          | ({"role": e.role} if e.role else {"capacity": back[e.capacity or ""]})
+                          | ({} if e.validated else {"validated": False}) | ({"vessel": e.vessel} if e.vessel else {})
+                          for e in p.service]
+    for key, dates, on in (("exams", p.exam_passed, "passed"), ("certificates", p.certificate_issued, "issued"),
+                           ("functions", {}, "")):
         if getattr(p, key):
-            out[key] = list(getattr(p, key))
+            out[key] = [{"id": i, on: dates[i].isoformat()} if i in dates else i for i in getattr(p, key)]
     return out
+
+
+def _programme_mapping(g: Programme, logged: bool) -> dict[str, Any]:
+    if g.start is None or g.end is None:
+        return {"for": g.role, "months": g.months, "sailing_days": g.sailing_days, "sailing_days_after": g.sailing_days_after}
+    out: dict[str, Any] = {"for": g.role, "from": g.start.isoformat(), "to": g.end.isoformat()}
+    return out if logged else out | {"sailing_days": g.sailing_days, "sailing_days_after": g.sailing_days_after}

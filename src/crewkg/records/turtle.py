@@ -64,10 +64,43 @@ def person_graph(p: Person):
         g.add((b, CREW.months, Literal(prog.months)))
         g.add((b, CREW.daysWithin, Literal(prog.sailing_days)))
         g.add((b, CREW.daysAfter, Literal(prog.sailing_days_after)))
+        if prog.start is not None and prog.end is not None:
+            g.add((b, CREW.programmeFrom, Literal(prog.start, datatype=XSD.date)))
+            g.add((b, CREW.programmeTo, Literal(prog.end, datatype=XSD.date)))
+    for e in p.service or []:
+        b = BNode()
+        g.add((s, CREW.hasServiceEntry, b))
+        g.add((b, RDF.type, CREW.ServiceEntry))
+        g.add((b, CREW.servedFrom, Literal(e.start, datatype=XSD.date)))
+        g.add((b, CREW.servedTo, Literal(e.end, datatype=XSD.date)))
+        g.add((b, CREW.servedOnWaters, CREW.SeaNavigation if e.waters == "sea" else CREW.InlandNavigation))
+        if e.role:
+            g.add((b, CREW.servedAs, KB[e.role]))
+        if e.capacity:
+            g.add((b, CREW.seaCapacity, getattr(CREW, e.capacity)))
+        g.add((b, CREW.validated, Literal(e.validated)))
+        if e.vessel:
+            g.add((b, CREW.vesselName, Literal(e.vessel)))
+    if p.medical_examined:
+        g.add((s, CREW.medicalExaminationDate, Literal(p.medical_examined, datatype=XSD.date)))
     for e in p.exams:
-        g.add((s, CREW.passedExam, getattr(CREW, e)))
+        if e in p.exam_passed:
+            b = BNode()
+            g.add((s, CREW.hasExamResult, b))
+            g.add((b, RDF.type, CREW.ExamResult))
+            g.add((b, CREW.examPassed, getattr(CREW, e)))
+            g.add((b, CREW.passedOn, Literal(p.exam_passed[e], datatype=XSD.date)))
+        else:
+            g.add((s, CREW.passedExam, getattr(CREW, e)))
     for c in p.certificates:
-        g.add((s, CREW.holdsCertificate, KB[c]))
+        if c in p.certificate_issued:
+            b = BNode()
+            g.add((s, CREW.hasCertificateIssue, b))
+            g.add((b, RDF.type, CREW.CertificateIssue))
+            g.add((b, CREW.issuedCertificate, KB[c]))
+            g.add((b, CREW.issuedOn, Literal(p.certificate_issued[c], datatype=XSD.date)))
+        else:
+            g.add((s, CREW.holdsCertificate, KB[c]))
     for f in p.functions:
         g.add((s, CREW.holdsFunction, KB[f]))
     return g
@@ -109,8 +142,9 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     data: dict = {"id": str(val(CREW.personId) or local(s))}
     if val(CREW.birthDate) is not None:
         data["birth_date"] = val(CREW.birthDate)
-    if val(CREW.medicalFitnessValidUntil) is not None:
-        data["medical_fitness"] = {"valid_until": val(CREW.medicalFitnessValidUntil)}
+    if val(CREW.medicalFitnessValidUntil) is not None or val(CREW.medicalExaminationDate) is not None:
+        data["medical_fitness"] = {k: v for k, v in (("valid_until", val(CREW.medicalFitnessValidUntil)),
+                                                     ("examined", val(CREW.medicalExaminationDate))) if v is not None}
     elif val(CREW.medicallyFit) is not None:
         data["medical_fitness"] = bool(val(CREW.medicallyFit))
     for key, prop in (("radio_certificate", CREW.hasRadioCertificate), ("basic_safety_training", CREW.hasBasicSafetyTraining)):
@@ -141,17 +175,44 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
                       ("vocational_training_years", CREW.vocationalTrainingYears)):
         if val(prop) is not None:
             data[key] = float(val(prop))
+    entries = []
+    for b in g.objects(s, CREW.hasServiceEntry):
+        e = {"from": g.value(b, CREW.servedFrom).toPython(), "to": g.value(b, CREW.servedTo).toPython(),
+             "waters": "sea" if g.value(b, CREW.servedOnWaters) == CREW.SeaNavigation else "inland"}
+        if g.value(b, CREW.servedAs) is not None:
+            e["role"] = local(g.value(b, CREW.servedAs))
+        if g.value(b, CREW.seaCapacity) is not None:
+            e["capacity"] = back.get(local(g.value(b, CREW.seaCapacity)), "")
+        if g.value(b, CREW.validated) is not None:
+            e["validated"] = bool(g.value(b, CREW.validated).toPython())
+        if g.value(b, CREW.vesselName) is not None:
+            e["vessel"] = str(g.value(b, CREW.vesselName))
+        entries.append(e)
+    if entries or g.value(s, CREW.hasServiceEntry) is not None:
+        data["service"] = sorted(entries, key=lambda e: (str(e["from"]), str(e["to"]), str(e.get("role", e.get("capacity")))))
     progs = []
     for b in g.objects(s, CREW.completedProgramme):
-        progs.append({"for": local(g.value(b, CREW.programmeFor)), "months": int(g.value(b, CREW.months).toPython()),
-                      "sailing_days": int((g.value(b, CREW.daysWithin) or Literal(0)).toPython()),
-                      "sailing_days_after": int((g.value(b, CREW.daysAfter) or Literal(0)).toPython())})
+        prog = {"for": local(g.value(b, CREW.programmeFor))}
+        if g.value(b, CREW.programmeFrom) is not None:
+            prog |= {"from": g.value(b, CREW.programmeFrom).toPython(), "to": g.value(b, CREW.programmeTo).toPython()}
+        else:
+            prog["months"] = int(g.value(b, CREW.months).toPython())
+        if not entries or "from" not in prog:
+            prog |= {"sailing_days": int((g.value(b, CREW.daysWithin) or Literal(0)).toPython()),
+                     "sailing_days_after": int((g.value(b, CREW.daysAfter) or Literal(0)).toPython())}
+        progs.append(prog)
     if progs:
         data["programmes"] = progs
     for key, prop in (("exams", CREW.passedExam), ("certificates", CREW.holdsCertificate), ("functions", CREW.holdsFunction)):
         items = sorted(local(o) for o in g.objects(s, prop))
         if items:
             data[key] = items
+    for key, link, item, on, name in (("exams", CREW.hasExamResult, CREW.examPassed, CREW.passedOn, "passed"),
+                                      ("certificates", CREW.hasCertificateIssue, CREW.issuedCertificate, CREW.issuedOn, "issued")):
+        dated = sorted(({"id": local(g.value(b, item)), name: g.value(b, on).toPython()} for b in g.objects(s, link)),
+                       key=lambda d: d["id"])
+        if dated:
+            data[key] = data.get(key, []) + dated
     return person_from_mapping(data, law, as_of, str(path))
 
 
@@ -177,7 +238,9 @@ _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUnti
                "hasBasicSafetyTraining", "hasApprenticeshipContract", "apprenticeshipYear", "hasSailingRecord", "inRole",
                "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears",
                "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam",
-               "holdsCertificate", "holdsFunction")
+               "holdsCertificate", "holdsFunction", "hasServiceEntry", "servedFrom", "servedTo", "servedAs",
+               "servedOnWaters", "validated", "vesselName", "programmeFrom", "programmeTo", "hasExamResult", "examPassed",
+               "passedOn", "hasCertificateIssue", "issuedCertificate", "issuedOn", "medicalExaminationDate")
 
 
 __all__ = ["person_graph", "person_from_turtle", "person_to_mapping"]

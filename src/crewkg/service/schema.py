@@ -9,7 +9,14 @@ from typing import Any
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import say
-from crewkg.records.persons import APPRENTICESHIP_FIELDS, FIELDS, ID_RE, PROGRAMME_FIELDS, PROGRAMME_REQUIRED, SEA_KEYS
+from crewkg.records.persons import (
+    APPRENTICESHIP_FIELDS,
+    FIELDS,
+    ID_RE,
+    PROGRAMME_FIELDS,
+    SEA_KEYS,
+    SERVICE_FIELDS,
+)
 
 COUNT = {"type": "integer", "minimum": 0}
 DATE = {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
@@ -28,21 +35,36 @@ def kinds(law: Law, lang: str) -> dict[str, dict[str, Any]]:
     """The JSON schema of each kind of value in the field tables; the ids a record may use are the kb's."""
     roles = law.ids_of("DeckCrewRole")
     scalar = {"boolean": {"type": "boolean"}, "count": COUNT, "year": {"type": "integer", "minimum": 1},
-              "role": {"type": "string", "enum": roles}}
+              "role": {"type": "string", "enum": roles}, "date": DATE, "text": {"type": "string"}}
+    exams = {"enum": sorted(law.ids_of("Exam"), key=lambda e: (len(e), e))}
+    certificates = {"enum": sorted(law.certificates)}
+    # an inland entry names a role (waters inland or left out), a sea entry its capacity: exactly one of the two forms
+    entry = {k: scalar.get(kind, {}) for k, kind in SERVICE_FIELDS.items()}
+    inland = _closed({k: v for k, v in entry.items() if k != "capacity"} | {"waters": {"enum": ["inland"]}}, ["from", "to", "role"])
+    sea = _closed({k: v for k, v in entry.items() if k != "role"} | {"waters": {"enum": ["sea"]},
+                                                                      "capacity": {"enum": list(SEA_KEYS)}},
+                  ["from", "to", "waters", "capacity"])
+    programme = {k: scalar[kind] for k, kind in PROGRAMME_FIELDS.items()}
     return {
         "id": {"type": "string", "pattern": ID_RE.pattern.replace("\\Z", "$")},
         "date": DATE,
         "boolean": scalar["boolean"],
-        "medical_fitness": {"oneOf": [{"type": "boolean"}, _closed({"valid_until": DATE}, ["valid_until"])]},
+        "medical_fitness": {"oneOf": [{"type": "boolean"}, _closed({"valid_until": DATE, "examined": DATE}, ["valid_until"]),
+                                      _closed({"valid_until": DATE, "examined": DATE}, ["examined"]) | {"required": ["examined"],
+                                              "propertyNames": {"enum": ["examined"]}}]},
         "apprenticeship": _closed({k: scalar[kind] for k, kind in APPRENTICESHIP_FIELDS.items()}),
         "days_per_role": {"type": "object", "propertyNames": {"enum": roles}, "additionalProperties": COUNT,
                           "description": say(lang, "service.doc.schema.sailing_days")},
         "days_per_capacity": _closed({k: COUNT for k in SEA_KEYS}),
         "years": {"type": "number", "minimum": 0},
-        "programmes": {"type": "array", "items": _closed({k: scalar[kind] for k, kind in PROGRAMME_FIELDS.items()},
-                                                          list(PROGRAMME_REQUIRED))},
-        "exam_ids": {"type": "array", "items": {"enum": sorted(law.ids_of("Exam"), key=lambda e: (len(e), e))}},
-        "certificate_ids": {"type": "array", "items": {"enum": sorted(law.certificates)}},
+        "programmes": {"type": "array", "items": {"oneOf": [
+            _closed({k: v for k, v in programme.items() if k not in ("from", "to")}, ["for", "months"]),
+            _closed(programme, ["for", "from", "to"])]}},
+        "service_log": {"type": "array", "items": {"oneOf": [inland, sea]},
+                        "description": say(lang, "service.doc.schema.service")},
+        "exam_ids": {"type": "array", "items": {"oneOf": [exams, _closed({"id": exams, "passed": DATE}, ["id", "passed"])]}},
+        "certificate_ids": {"type": "array", "items": {"oneOf": [certificates, _closed({"id": certificates, "issued": DATE},
+                                                                                                ["id", "issued"])]}},
         "function_ids": {"type": "array", "items": {"enum": law.ids_of("Function")}},
     }
 

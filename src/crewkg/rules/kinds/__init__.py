@@ -153,6 +153,37 @@ def have_value(r: Any, p: Any, d: Any, as_of: Any) -> Any:
     return int(best) if float(best).is_integer() else best
 
 
+def credit_fields(p: Any, scope: str, waters: str) -> dict[str, Any]:
+    """What a record with a service log adds to a day-counting requirement: the days recorded, those not yet
+    validated and those the cap leaves out (`waters` names the crediting limit that applies). Nothing without a log
+    of these waters."""
+    if not p.logged(waters):
+        return {}
+    c = p.credits.get(scope)
+    recorded, not_validated, capped = (c.recorded, c.not_validated, c.capped) if c else (0, 0, 0)
+    return {"recorded": recorded, "not_validated": not_validated, "capped": capped}
+
+
+def credit_gap(req: dict[str, Any], lang: str) -> str:
+    """The part of a missing sentence that explains the gap between the days recorded and the days credited."""
+    from crewkg.law.crediting import crediting_limits
+    from crewkg.messages.wording import number
+
+    t = catalogue(lang)
+    out = ""
+
+    def days(n: int) -> str:
+        return f"{number(n)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
+
+    if req.get("not_validated"):
+        out += t["credit.not_validated"].format(n=days(req["not_validated"]))
+    if req.get("capped"):
+        area = "SeaNavigation" if req.get("kind") == "SeaTime" else "InlandNavigation"
+        lim = crediting_limits()[area]
+        out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period, provision=lim.citation)
+    return out
+
+
 def unit(kind_name: str) -> str:
     """The unit of needed/have for a kind (days, years, months, exams, ...)."""
     return kind(kind_name).unit

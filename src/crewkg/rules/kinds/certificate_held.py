@@ -21,7 +21,12 @@ def kb_facts(r):
 
 
 def have(r, p, d, as_of):
-    return [c for c in p.certificates if c in r.certificates]
+    return [c for c in held(p, as_of) if c in r.certificates]
+
+
+def held(p, as_of):
+    """The certificates held on the evaluation date (a dated one from the day it was issued)."""
+    return [c for c in p.certificates if c not in p.certificate_issued or p.certificate_issued[c] <= as_of]
 
 
 def answer(law, r, p, d, as_of):

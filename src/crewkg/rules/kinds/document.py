@@ -52,7 +52,8 @@ FIELDS = {
 def documents(p: Person, as_of: date) -> dict[str, bool]:
     """Which documents of the ontology the record proves on the evaluation date (medical fitness until its end)."""
     held = {doc: bool(getattr(p, name)) for doc, name in FIELDS.items()}
-    held["MedicalFitness"] = held["MedicalFitness"] and (p.medical_valid_until is None or p.medical_valid_until >= as_of)
+    held["MedicalFitness"] = (held["MedicalFitness"] and (p.medical_valid_until is None or p.medical_valid_until >= as_of)
+                              and (p.medical_examined is None or p.medical_examined <= as_of))
     return held
 
 

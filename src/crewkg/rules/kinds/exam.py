@@ -23,12 +23,17 @@ def kb_facts(r):
     return [("req_exam", r.id, e) for e in r.exams]
 
 
+def passed(p, as_of):
+    """The exams passed by the evaluation date (a dated exam counts from the day it was passed)."""
+    return [e for e in p.exams if e not in p.exam_passed or p.exam_passed[e] <= as_of]
+
+
 def person_facts(p, law, as_of):
-    return [("exam", p.id, e) for e in p.exams]
+    return [("exam", p.id, e) for e in passed(p, as_of)]
 
 
 def have(r, p, d, as_of):
-    return [e for e in p.exams if e in r.exams]
+    return [e for e in passed(p, as_of) if e in r.exams]
 
 
 def answer(law, r, p, d, as_of):

@@ -1,4 +1,7 @@
-"""Fahrzeit — in any deck role (§ 2 Z 3 SchBV: the sum over all roles) or served in a named role."""
+"""Fahrzeit — in any deck role (§ 2 Z 3 SchBV: the sum over all roles) or served in a named role.
+
+A record with a service log gives the credited days itself (records.dated): per role, and in any role as the days
+credited of all its inland days together (the cap applies to them together, so that is no sum of the roles')."""
 
 from __future__ import annotations
 
@@ -12,10 +15,11 @@ UNIT = "days"
 MEASURED = True
 CLAUSES = """
 (total_fahrzeit[P] == sum_(D, for_each=Role)) <= sailing(P, Role, D)
-have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & (total_fahrzeit[P] == V)
+have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & ~inland_logged(P) & (total_fahrzeit[P] == V)
+have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & inland_credited(P, V)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_served_as(R, Role) & sailing(P, Role, V)
 """
-PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3}
+PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2}
 
 
 def kb_facts(r):
@@ -23,24 +27,30 @@ def kb_facts(r):
 
 
 def person_facts(p, law, as_of):
-    return [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
+    facts = [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
+    if p.any_role_days is not None:
+        facts += [("inland_logged", p.id), ("inland_credited", p.id, p.any_role_days)]
+    return facts
 
 
 def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
 
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
     if r.served_as:
         out["role"] = r.served_as
-    return out
+    return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland")
 
 
 def missing(law, req, lang):
     t = catalogue(lang)
+    from crewkg.rules.kinds import credit_gap
+
     n = count(req["needed"] - req["have"], "days", lang)
     if req.get("role"):
-        return t["days_role"].format(n=n, role=law.label(req["role"], lang))
-    return t["days"].format(n=n)
+        return t["days_role"].format(n=n, role=law.label(req["role"], lang)) + credit_gap(req, lang)
+    return t["days"].format(n=n) + credit_gap(req, lang)
 
 
 def facts(req, p, lang):

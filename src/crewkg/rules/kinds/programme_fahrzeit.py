@@ -13,9 +13,19 @@ MEASURED = True
 CLAUSES = """
 have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, V, A)
 have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'AfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, V)
-have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, A) & (V == W + A)
+have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme(P, G, Role, M, W, A) & ~programme_logged(P, G) & (V == W + A)
+# with a service log, the days within or after a dated programme are credited together (the cap applies to them together)
+have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme_from_on(P, G, V)
 """
-PREDICATES = {"req_of_programme": 2, "req_phase": 2}
+PREDICATES = {"req_of_programme": 2, "req_phase": 2, "programme_logged": 2, "programme_from_on": 3}
+
+
+def person_facts(p, law, as_of):
+    facts = []
+    for i, g in enumerate(p.programmes):
+        if g.within_or_after is not None:
+            facts += [("programme_logged", p.id, i), ("programme_from_on", p.id, i, g.within_or_after)]
+    return facts
 
 
 def kb_facts(r):
@@ -24,17 +34,29 @@ def kb_facts(r):
 
 
 def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
 
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "phase": r.phase}
     if r.of_programme:
         out["role"] = law.requirements[r.of_programme].programme_for
+        of = law.requirements[r.of_programme]
+        # the dated programme the days are counted in: the qualifying one whose days the answer shows
+        for i, g in enumerate(p.programmes):
+            key = f"programme:{i}:{r.phase}"
+            if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits:
+                if p.credits[key].credited == out["have"]:
+                    out |= credit_fields(p, key, "inland")
+                    break
     return out
 
 
 def missing(law, req, lang):
+    from crewkg.rules.kinds import credit_gap
+
     role = law.label(req["role"], lang) if req.get("role") else ""
-    return catalogue(lang)[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
+    return (catalogue(lang)[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
+            + credit_gap(req, lang))
 
 
 def facts(req, p, lang):

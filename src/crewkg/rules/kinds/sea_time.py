@@ -20,9 +20,11 @@ counts_toward(C, C) <= req_capacity(R, C)
 counts_toward(A, B) <= capacity_includes(A, B)
 counts_toward(A, B) <= capacity_includes(A, X) & counts_toward(X, B)
 (sea_in[P, A] == sum_(D, for_each=C)) <= counts_toward(A, C) & sea(P, C, D)
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & (sea_in[P, A] == V)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & person(P) & ~sea_logged(P) & (sea_in[P, A] == V)
+# a service log gives each capacity's credited days itself: those of the capacities it counts, credited together
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & sea_credited(P, A, V)
 """
-PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3}
+PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3}
 
 
 def kb_facts(r):
@@ -30,17 +32,24 @@ def kb_facts(r):
 
 
 def person_facts(p, law, as_of):
+    if p.sea_credited is not None:
+        return [("sea_logged", p.id)] + [("sea_credited", p.id, cap, days) for cap, days in p.sea_credited.items()]
     return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in law.ids_of("SeaCapacity")]
 
 
 def answer(law, r, p, d, as_of):
+    from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
 
-    return {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
+    return ({"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
+            | credit_fields(p, f"sea:{r.capacity}", "sea"))
 
 
 def missing(law, req, lang):
-    return catalogue(lang)[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
+    from crewkg.rules.kinds import credit_gap
+
+    return (catalogue(lang)[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
+            + credit_gap(req, lang))
 
 
 def facts(req, p, lang):

@@ -1,0 +1,128 @@
+"""Dated evidence: the service log (Schifferdienstbuch) credited on an evaluation date.
+
+A person record with a `service` log gives its Fahrzeit as dated entries; this module turns them into the totals the
+Datalog program reads (days per role, in any role, per sea capacity, within and after each dated programme) and,
+per scope, the Credit that explains a requirement's gap. The cap (at most so many days in so many consecutive days,
+per navigation area) is the kb's crew:CreditingLimit (§ 6 Abs. 4 SchBV), the algorithm `law.crediting.credited_days`.
+
+A scope's days are the calendar days its entries cover up to the evaluation date, each counted once; days of entries
+not yet validated are shown, never credited (a day covered by a validated entry too is validated). Crediting is
+chronological, so the credited days of every evaluation date follow from one crediting of all validated days: the
+Ledger does that once and answers for any date (the eligible-since search evaluates many)."""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from crewkg.law.crediting import Credit, completed_months, credited_days, crediting_limits
+from crewkg.law.statute import Law
+
+#: a person record (records.persons.Person; not imported: persons calls this module)
+Person = Any
+
+#: the navigation area of the kb's crediting limit that governs each kind of waters of the log
+AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The days one requirement counts: every day (sorted day numbers), the validated ones, those only unvalidated
+    entries cover, and the credited ones (over all validated days, whatever the date)."""
+
+    recorded: list[int]
+    validated: list[int]
+    not_validated: list[int]
+    credited: list[int]
+
+    def on(self, day: int) -> Credit:
+        credited = bisect_right(self.credited, day)
+        validated = bisect_right(self.validated, day)
+        return Credit(recorded=bisect_right(self.recorded, day), credited=credited,
+                      not_validated=bisect_right(self.not_validated, day), capped=validated - credited)
+
+    def nth(self, n: int) -> date | None:
+        """The day the n-th day is credited (None: never, on this log)."""
+        return date.fromordinal(self.credited[n - 1]) if 0 < n <= len(self.credited) else None
+
+
+def _scope(valid: set[int], unvalid: set[int], cap: int, period: int) -> Scope:
+    validated = sorted(valid)
+    return Scope(recorded=sorted(valid | unvalid), validated=validated, not_validated=sorted(unvalid - valid),
+                 credited=credited_days(validated, cap, period))
+
+
+def _days(entries) -> tuple[set[int], set[int]]:
+    valid: set[int] = set()
+    unvalid: set[int] = set()
+    for e in entries:
+        (valid if e.validated else unvalid).update(range(e.start.toordinal(), e.end.toordinal() + 1))
+    return valid, unvalid
+
+
+def _within(days: tuple[set[int], set[int]], lo: int, hi: int | None) -> tuple[set[int], set[int]]:
+    return tuple({d for d in s if d >= lo and (hi is None or d <= hi)} for s in days)  # type: ignore[return-value]
+
+
+def ledger(p: Person, law: Law) -> dict[str, Scope]:
+    """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>` and `programme:<i>:<phase>`."""
+    limits = crediting_limits()
+    out: dict[str, Scope] = {}
+    entries = p.service or []
+    inland = [e for e in entries if e.waters == "inland"]
+    sea = [e for e in entries if e.waters == "sea"]
+    if inland:
+        lim = limits[AREAS["inland"]]
+        for role in dict.fromkeys(e.role for e in inland):
+            v, u = _days(e for e in inland if e.role == role)
+            out[f"role:{role}"] = _scope(v, u, lim.days, lim.period)
+        every = _days(inland)
+        out["any"] = _scope(*every, lim.days, lim.period)
+        for i, g in enumerate(p.programmes):
+            if g.start is None or g.end is None:
+                continue
+            lo, hi = g.start.toordinal(), g.end.toordinal()
+            for phase, (a, b) in {"WithinProgramme": (lo, hi), "AfterProgramme": (hi + 1, None),
+                                  "WithinOrAfterProgramme": (lo, None)}.items():
+                out[f"programme:{i}:{phase}"] = _scope(*_within(every, a, b), lim.days, lim.period)
+    if sea:
+        lim = limits[AREAS["sea"]]
+        for cap in law.ids_of("SeaCapacity"):
+            counted = law.counted_capacities(cap)
+            out[f"sea:{cap}"] = _scope(*_days(e for e in sea if e.capacity in counted), lim.days, lim.period)
+    return out
+
+
+def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None) -> Person:
+    """Fill the totals of a record from its dated evidence as of `on` (in place; returns the record). A record
+    without a log keeps its totals; dated programmes get their months (completed by `on`) either way."""
+    for g in p.programmes:
+        if g.start is not None and g.end is not None:
+            g.months = completed_months(g.start, date.fromordinal(min(g.end, on).toordinal() + 1))
+    if p.service is None:
+        return p
+    scopes = ledger(p, law) if scopes is None else scopes
+    day = on.toordinal()
+    p.credits = {key: s.on(day) for key, s in scopes.items()}
+    if p.logged("inland"):
+        p.sailing_days = {key[5:]: c.credited for key, c in p.credits.items() if key.startswith("role:")}
+        p.any_role_days = p.credits["any"].credited
+        for i, g in enumerate(p.programmes):
+            if g.start is not None and g.end is not None:
+                g.sailing_days = p.credits[f"programme:{i}:WithinProgramme"].credited
+                g.sailing_days_after = p.credits[f"programme:{i}:AfterProgramme"].credited
+                g.within_or_after = p.credits[f"programme:{i}:WithinOrAfterProgramme"].credited
+    if p.logged("sea"):
+        p.sea_credited = {key[4:]: c.credited for key, c in p.credits.items() if key.startswith("sea:")}
+        p.sea_days = {}  # the program reads sea_credited: a capacity's credited days are no sum of the capacities'
+    return p
+
+
+def at(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None) -> Person:
+    """A copy of the record evaluated on another date (its totals credited as of `on`)."""
+    q = dataclasses.replace(p, programmes=[dataclasses.replace(g) for g in p.programmes],
+                            sailing_days=dict(p.sailing_days), sea_days=dict(p.sea_days))
+    return apply(q, law, on, scopes)

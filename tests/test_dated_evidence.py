@@ -1,0 +1,218 @@
+"""Dated evidence (issue 10): the service log credited under the cap of § 6 Abs. 4 SchBV (SchBesV 2004 § 3 Abs. 6),
+the answer's recorded / not_validated / capped days, eligible-since, and bad logs refused with the entry named."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from crewkg.answers.eligibility import check
+from crewkg.cli import app
+from crewkg.errors import InputError
+from crewkg.law.crediting import credited_days, crediting_limits
+from crewkg.records.persons import person_from_mapping
+
+BASE = {"id": "d", "birth_date": "1990-01-01", "medical_fitness": True, "radio_certificate": True}
+
+
+def person(law, as_of: date, **fields):
+    return person_from_mapping(BASE | fields, law, as_of, "test")
+
+
+def inland(start: str, end: str, role: str = "Decksmann", **more) -> dict:
+    return {"from": start, "to": end, "role": role} | more
+
+
+def requirement(answer: dict, cert: str, provision_prefix: str, kind: str) -> dict:
+    def walk(items):
+        for r in items:
+            yield r
+            for v in r.values():
+                if isinstance(v, list) and v and isinstance(v[0], dict):
+                    yield from walk(v)
+
+    for c in answer["certificates"]:
+        if c["id"] == cert:
+            for w in c["pathways"]:
+                for x in walk(w["requirements"]):
+                    if x["provision"].startswith(provision_prefix) and x["kind"] == kind:
+                        return x
+    raise AssertionError((cert, provision_prefix, kind))
+
+
+def cert(answer: dict, cid: str) -> dict:
+    return next(c for c in answer["certificates"] if c["id"] == cid)
+
+
+def test_the_limits_are_the_kbs():
+    limits = crediting_limits()
+    assert (limits["InlandNavigation"].days, limits["InlandNavigation"].period) == (180, 365)
+    assert (limits["SeaNavigation"].days, limits["SeaNavigation"].period) == (250, 365)
+
+
+def test_continuous_service_from_1_january_2023_credits_the_360th_day_on_28_june_2024(law):
+    """180 days are credited from 1 Jan to 29 Jun 2023; the next from 1 Jan 2024, when 1 Jan 2023 leaves the window;
+    then one a day as each credited day of 2023 leaves it: 359 on 27 Jun 2024, 360 on 28 Jun 2024."""
+    log = [inland("2023-01-01", "2024-12-31")]
+    for on, credited in ((date(2023, 6, 29), 180), (date(2023, 6, 30), 180), (date(2023, 12, 31), 180),
+                         (date(2024, 1, 1), 181), (date(2024, 6, 27), 359), (date(2024, 6, 28), 360)):
+        p = person(law, on, service=log)
+        assert p.any_role_days == credited, on
+        assert p.sailing_days["Decksmann"] == credited
+        assert p.credits["any"].recorded == on.toordinal() - date(2023, 1, 1).toordinal() + 1
+        assert p.credits["any"].capped == p.credits["any"].recorded - credited
+    # the Matrose certificate (§ 12 Z 2 lit. c: 360 days) is issuable from that day, not the day before
+    before = check(law, [person(law, date(2024, 6, 27), service=log, exams=["Anlage8"])], date(2024, 6, 27))[0]
+    on = check(law, [person(law, date(2024, 6, 28), service=log, exams=["Anlage8"])], date(2024, 6, 28))[0]
+    assert not cert(before, "UBZ-Matrose")["eligible"] and cert(on, "UBZ-Matrose")["eligible"]
+    assert cert(on, "UBZ-Matrose")["eligible_since"] == "2024-06-28"
+    assert cert(before, "UBZ-Matrose")["eligible_since"] is None
+
+
+def test_crediting_chronologically_never_puts_more_than_the_cap_in_a_window():
+    import random
+
+    rnd = random.Random(7)
+    for _ in range(50):
+        days = sorted({rnd.randrange(0, 2000) for _ in range(rnd.randrange(0, 1200))})
+        got = credited_days(days, 180, 365)
+        assert all(sum(1 for x in got if d - 365 < x <= d) <= 180 for d in got)
+        # and greedily: a day left out had a full window ending on it
+        left = set(days) - set(got)
+        assert all(sum(1 for x in got if d - 365 < x <= d) == 180 for d in left)
+
+
+def test_overlapping_entries_count_each_day_once(law):
+    log = [inland("2024-01-01", "2024-01-31"), inland("2024-01-15", "2024-02-15"), inland("2024-01-20", "2024-01-25", "Matrose")]
+    p = person(law, date(2024, 12, 31), service=log)
+    assert p.any_role_days == 46  # 1 Jan – 15 Feb
+    assert p.sailing_days == {"Decksmann": 46, "Matrose": 6}
+
+
+def test_unvalidated_entries_are_shown_never_credited(law):
+    log = [inland("2024-01-01", "2024-04-30"), inland("2024-05-01", "2024-06-29", validated=False)]
+    on = date(2024, 12, 31)
+    p = person(law, on, service=log)
+    assert p.any_role_days == 121
+    assert p.credits["any"] == type(p.credits["any"])(recorded=181, credited=121, not_validated=60, capped=0)
+    a = check(law, [p], on)[0]
+    r = requirement(a, "UBZ-Decksmann", "§ 10", "Fahrzeit")
+    assert (r["have"], r["recorded"], r["not_validated"], r["capped"]) == (121, 181, 60, 0)
+    # a day covered by a validated entry too is validated
+    both = person(law, on, service=[*log, inland("2024-05-01", "2024-05-10")])
+    assert both.credits["any"].not_validated == 50 and both.any_role_days == 131
+
+
+def test_the_missing_sentence_explains_the_gap(law):
+    on = date(2024, 6, 27)
+    p = person(law, on, service=[inland("2023-01-01", "2024-06-27"), inland("2024-07-01", "2024-07-30", validated=False)],
+               exams=["Anlage8"])
+    from crewkg.rules.kinds import missing_sentence
+
+    a = check(law, [p], on, "de")[0]
+    r = requirement(a, "UBZ-Matrose", "§ 12 Z 2", "Fahrzeit")
+    assert (r["needed"], r["have"], r["capped"]) == (360, 359, 185)
+    assert missing_sentence(law, r, "de") == ("noch 1 Tag Fahrzeit; 185 Tage wegen der Höchstgrenze von 180 Tagen in 365 "
+                                              "Tagen nicht anrechenbar (§ 6 Abs. 4 SchBV) (§ 12 Z 2 lit. c SchBV)")
+    later = date(2024, 8, 1)
+    q = person(law, later, service=[inland("2024-01-01", "2024-04-30"), inland("2024-07-01", "2024-08-29", validated=False)])
+    r = requirement(check(law, [q], later, "en")[0], "UBZ-Decksmann", "§ 10", "Fahrzeit")
+    assert missing_sentence(law, r, "en", cite=False) == "59 more days of sailing time; 32 days recorded but not validated"
+
+
+def test_days_after_the_evaluation_date_do_not_count(law):
+    log = [inland("2024-01-01", "2024-12-31")]
+    p = person(law, date(2024, 1, 10), service=log)
+    assert p.any_role_days == 10 and p.credits["any"].recorded == 10
+
+
+def test_first_and_last_day_of_a_programme_window(law):
+    prog = [{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31"}]
+    log = [inland("2023-08-31", "2023-09-01"), inland("2025-08-31", "2025-09-01")]
+    p = person(law, date(2025, 12, 31), service=log, programmes=prog)
+    g = p.programmes[0]
+    assert g.months == 24
+    assert (g.sailing_days, g.sailing_days_after, g.within_or_after) == (2, 1, 3)  # 1 Sep 2023 and 31 Aug 2025 within
+    # on its last day the programme has its 24 months; the day before 23
+    assert person(law, date(2025, 8, 31), service=log, programmes=prog).programmes[0].months == 24
+    assert person(law, date(2025, 8, 30), service=log, programmes=prog).programmes[0].months == 23
+
+
+def test_the_sea_cap_is_250_and_master_days_count_as_deck_crew(law):
+    on = date(2021, 12, 31)
+    p = person(law, on, service=[{"from": "2021-01-01", "to": "2021-12-31", "waters": "sea", "capacity": "deck_crew"}])
+    assert p.sea_credited["AsDeckCrew"] == 250 and p.credits["sea:AsDeckCrew"].capped == 115
+    q = person(law, on, service=[{"from": "2021-01-01", "to": "2021-06-30", "waters": "sea", "capacity": "deck_crew"},
+                                 {"from": "2021-07-01", "to": "2021-12-31", "waters": "sea", "capacity": "master"}])
+    # credited together: the cap applies to the days the requirement counts, not to each capacity apart
+    assert q.sea_credited == {"AsDeckCrew": 250, "AsMaster": 184, "AnyCapacity": 250}
+
+
+def test_eligible_since_is_exact_at_a_birthday_and_an_exam(law):
+    on = date(2025, 6, 1)
+    log = [inland("2022-02-01", "2024-12-31")]
+    p = person(law, on, service=log, exams=[{"id": "Anlage8", "passed": "2025-03-10"}])
+    assert cert(check(law, [p], on)[0], "UBZ-Matrose")["eligible_since"] == "2025-03-10"
+    before = person(law, date(2025, 3, 9), service=log, exams=[{"id": "Anlage8", "passed": "2025-03-10"}])
+    assert not cert(check(law, [before], date(2025, 3, 9))[0], "UBZ-Matrose")["eligible"]
+
+
+def test_eligible_since_is_null_without_dated_evidence(law):
+    on = date(2026, 11, 30)
+    p = person_from_mapping(BASE | {"sailing_days": {"Decksmann": 400}, "exams": ["Anlage8"]}, law, on, "t")
+    a = check(law, [p], on)[0]
+    assert cert(a, "UBZ-Matrose")["eligible"] and cert(a, "UBZ-Matrose")["eligible_since"] is None
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"service": [inland("2024-02-01", "2024-01-31")]}, "service[0].to"),
+    ({"service": [inland("2024-01-01", "2024-01-31"), inland("2024-02-30", "2024-03-01")]}, "service[1].from"),
+    ({"service": [inland("2024-01-01", "2024-01-31"), inland("2024-02-01", "2024-02-28", "Koch")]}, "service[1].role"),
+    ({"service": [{"from": "2024-01-01", "to": "2024-01-31", "waters": "sea", "capacity": "master", "role": "Matrose"}]},
+     "service[0].role"),
+    ({"service": [inland("2024-01-01", "2024-01-31", capacity="master")]}, "service[0].capacity"),
+    ({"service": [inland("2024-01-01", "2024-01-31")], "sailing_days": {"Matrose": 10}}, "sailing_days"),
+    ({"service": [{"from": "2024-01-01", "to": "2024-01-31", "waters": "sea", "capacity": "master"}],
+      "sea_days": {"master": 10}}, "sea_days"),
+    ({"service": [inland("2024-01-01", "2024-01-31")], "programmes": [{"for": "Matrose", "months": 24}]}, "programmes[0].from"),
+    ({"programmes": [{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31", "months": 36}]}, "programmes[0].months"),
+])
+def test_bad_logs_are_refused_with_the_entry_and_field_named(law, tmp_path: Path, change: dict, field: str):
+    with pytest.raises(InputError) as err:
+        person_from_mapping(BASE | change, law, date(2026, 1, 1), "r.yaml")
+    assert err.value.field == field
+    f = tmp_path / "r.yaml"
+    f.write_text(yaml.safe_dump(BASE | change))
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["check", str(f), "--format", "json", "--as-of", "2026-01-01"])
+    assert result.exit_code == 2, result.output
+    assert str(f) in result.output and field in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_the_json_api_accepts_a_log(law):
+    from fastapi.testclient import TestClient
+
+    from crewkg.service.app import Service, create_app
+    from crewkg.service.sparql import build_store
+
+    store = build_store("memory", law, [], date(2024, 6, 28), [], [])
+    client = TestClient(create_app(Service(law, store)))
+    body = BASE | {"service": [inland("2023-01-01", "2024-12-31")], "exams": ["Anlage8"]}
+    r = client.post("/api/eligibility?as_of=2024-06-28", json=body)
+    assert r.status_code == 200, r.text
+    m = next(c for c in r.json()["certificates"] if c["id"] == "UBZ-Matrose")
+    assert m["eligible"] and m["eligible_since"] == "2024-06-28"
+
+
+def test_explain_takes_a_log(tmp_path: Path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(BASE | {"service": [inland("2023-01-01", "2024-06-27")]}))
+    result = CliRunner().invoke(app, ["explain", str(f), "UBZ-Matrose", "--as-of", "2024-06-27", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert "Höchstgrenze von 180 Tagen in 365 Tagen" in " ".join(result.output.split())
