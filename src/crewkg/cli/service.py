@@ -79,7 +79,7 @@ def export(
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
-    from crewkg.service.export import FORMATS, format_for_suffix
+    from crewkg.service.export import format_for_suffix, serialize
 
     day = _as_of(as_of, LANG)
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
@@ -98,7 +98,7 @@ def export(
         _fail(exc, LANG)
         return
     if out is None:
-        text = graph.serialize(format=FORMATS[chosen][0])
+        text = serialize(graph, chosen)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
         from crewkg.messages.catalogue import say
