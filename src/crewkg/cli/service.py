@@ -1,4 +1,4 @@
-"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`. Imports inside the commands keep `crewkg check` fast.
+"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`, `docs`. Imports inside the commands keep `crewkg check` fast.
 
 Bad input (records, dates, queries, an unreadable earlier export) exits 2 with one message, and nothing is
 written: an export is built completely in memory and then replaces the output file in one rename."""
@@ -199,3 +199,21 @@ def serve(
     settings = Settings(query_timeout=timeout, max_query_bytes=max_query_bytes, max_body_bytes=max_body_bytes, shacl_json=shacl,
                         allowed_hosts=tuple(sorted(hosts)))
     run(Service(law, graph_store, {p.id: p for p in people}, day, settings), host, port)
+
+
+@app.command()
+def docs(
+    out: Annotated[Path, typer.Option("--out", help="The folder to write the ontology documentation into (made if missing).")],
+):
+    """The ontology's HTML documentation (index.html German, index.en.html English: every class, property and
+    individual with labels, definition, domain and range), the T-box as one Turtle file and its OWL 2 DL profile
+    (crewkg-dl.ttl; ontology/dl/ ships a copy). `crewkg serve` answers the same page at /onto."""
+    from crewkg.messages.catalogue import say
+    from crewkg.service.ontology import write_docs
+
+    try:
+        written = write_docs(out)
+    except OSError as exc:
+        _fail(InputError(str(out), "--out", "writable_folder", reason=exc.strerror), LANG)
+        return
+    typer.echo(say(LANG, "cli.docs_written", out=out, n=len(written)), err=True)

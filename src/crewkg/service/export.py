@@ -170,25 +170,26 @@ def _record_nodes(p: Person) -> dict[str, list[URIRef]]:
     return nodes
 
 
-def record_triples(p: Person) -> list[Triple]:
-    """The person's record as RDF (rdf_records.person_graph), its blank nodes replaced by stable IRIs."""
+def record_triples(p: Person, subject: URIRef | None = None) -> list[Triple]:
+    """The person's record as RDF (records.turtle.person_graph) about `subject` (the register's `person/<id>` unless
+    given), its blank nodes replaced by stable IRIs under the subject's."""
     from crewkg.law.namespaces import local
     from crewkg.records.turtle import person_graph
 
-    g = person_graph(p)
-    s = PERSON[p.id]
+    s = PERSON[p.id] if subject is None else subject
+    g = person_graph(p, s)
     names: dict[BNode, URIRef] = {}
     for b in g.objects(s, CREW.hasSailingRecord):
-        names[b] = PERSON[f"{p.id}/sailing/{local(g.value(b, CREW.inRole))}"]
+        names[b] = URIRef(f"{s}/sailing/{local(g.value(b, CREW.inRole))}")
     for b in g.objects(s, CREW.hasSeaRecord):
-        names[b] = PERSON[f"{p.id}/sea/{local(g.value(b, CREW.seaCapacity))}"]
+        names[b] = URIRef(f"{s}/sea/{local(g.value(b, CREW.seaCapacity))}")
     progs = []
     for b in g.objects(s, CREW.completedProgramme):
         key = _programme_key(local(g.value(b, CREW.programmeFor)), int(g.value(b, CREW.months)),
                              int(g.value(b, CREW.daysWithin)), int(g.value(b, CREW.daysAfter)))
         progs.append((key, b))
     for n, (_, b) in enumerate(sorted(progs, key=lambda kb: kb[0]), start=1):
-        names[b] = PERSON[f"{p.id}/programme/{n}"]
+        names[b] = URIRef(f"{s}/programme/{n}")
     return [(names.get(a, a), b, names.get(c, c)) for a, b, c in g]  # type: ignore[misc]
 
 
@@ -375,6 +376,7 @@ def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Per
 # Crew checks (crewkg.manning): a vessel's minimum crew and whether a roster fills it
 # ------------------------------------------------------------------------------------------------------
 def crew_check_iri(vessel_id: str, roster: str | None) -> URIRef:
+    """The check of a vessel with a roster (its key, records.vessels.roster_key: `<name>/<hash>`) or without one."""
     return DERIVED[f"crew/{vessel_id}/{roster or 'no-roster'}"]
 
 
@@ -385,12 +387,14 @@ def _provision_by_citation(law: Law) -> dict[str, str]:
 def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, persons: list[Person] | None,
                        lang: str = "de") -> list[Triple]:
     """The roster record (membership and each crew member's record) and the derived crew check of one
-    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster."""
+    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster.
+    `roster` is the roster's name (its file name); its IRIs are scoped by its content (records.vessels.roster_key)."""
     from crewkg.law.manning import MANNING
-    from crewkg.records.vessels import ROSTER_IRI, VESSEL_IRI
+    from crewkg.records.vessels import VESSEL_IRI, member_iri, roster_iri, roster_key
 
     by_citation = _provision_by_citation(law)
-    check = crew_check_iri(answer["vessel"], roster)
+    key = roster_key(roster, persons) if roster is not None and persons is not None else None
+    check = crew_check_iri(answer["vessel"], key)
     ev = URIRef(str(check) + "/evaluation")
     vessel = URIRef(VESSEL_IRI + answer["vessel"])
     now = _now()
@@ -412,13 +416,14 @@ def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, per
     if not answer.get("covered") and answer.get("reason"):
         out.append((check, RDFS.comment, Literal(answer["reason"], lang="en")))
     result = answer.get("roster")
-    if roster is not None and persons is not None:
-        r = URIRef(ROSTER_IRI + roster)
+    if key is not None:
+        r = roster_iri(key)
         out += [(ev, PROV.used, r), (check, D.checkedRoster, r), (check, PROV.wasDerivedFrom, r),
-                (r, RDF.type, MANNING.Roster)]
+                (r, RDF.type, MANNING.Roster), (r, RDFS.label, Literal(roster))]
         for p in persons:
-            out.append((r, MANNING.hasCrewMember, PERSON[p.id]))
-            out += record_triples(p)
+            member = member_iri(key, p.id)
+            out.append((r, MANNING.hasCrewMember, member))
+            out += record_triples(p, member)
     if result is not None:
         if result.get("satisfied") is not None:
             out.append((check, D.rosterSatisfied, _bool(result["satisfied"])))
