@@ -205,8 +205,8 @@ def test_which_rosters_fail_and_why_only_the_short_MS_Wachau_crew_under_paragrap
         ("ms-wachau", "01-ms-wachau-short", "function", "FahrgastErsthelfer", "§ 43 Abs. 2 Z 2 SchBV"),
         ("ms-wachau", "01-ms-wachau-short", "qualification", "FirstAid", "§ 43 Abs. 11 SchBV"),
     }
-    checks = stores[kind].select("SELECT ?r ?ok WHERE { ?c a crew:CrewCheck ; crew:checkedRoster ?r ; crew:rosterSatisfied ?ok }")
-    verdicts = {short(r).rsplit("/", 1)[-1]: str(ok) for r, ok in checks.rows}
+    checks = stores[kind].select("SELECT ?r ?ok WHERE { ?c a crew:CrewCheck ; crew:checkedRoster/rdfs:label ?r ; crew:rosterSatisfied ?ok }")
+    verdicts = {str(r): str(ok) for r, ok in checks.rows}
     assert verdicts == {"01-ms-wachau-full": "true", "01-ms-wachau-short": "false", "01-ms-wachau-substitution": "true",
                         "02-ms-wolfgang-crew": "true", "03-mb-plaetten-alone": "true", "04-mv-amadeus-crew": "true"}
 

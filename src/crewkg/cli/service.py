@@ -1,4 +1,4 @@
-"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`. Imports inside the commands keep `crewkg check` fast.
+"""Service commands (issue 5): `crewkg export`, `sparql`, `serve`, `docs`. Imports inside the commands keep `crewkg check` fast.
 
 Bad input (records, dates, queries, an unreadable earlier export) exits 2 with one message, and nothing is
 written: an export is built completely in memory and then replaces the output file in one rename."""
@@ -79,7 +79,7 @@ def export(
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
-    from crewkg.service.export import FORMATS, format_for_suffix
+    from crewkg.service.export import format_for_suffix, serialize
 
     day = _as_of(as_of, LANG)
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
@@ -98,7 +98,7 @@ def export(
         _fail(exc, LANG)
         return
     if out is None:
-        text = graph.serialize(format=FORMATS[chosen][0])
+        text = serialize(graph, chosen)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
         from crewkg.messages.catalogue import say
@@ -199,3 +199,21 @@ def serve(
     settings = Settings(query_timeout=timeout, max_query_bytes=max_query_bytes, max_body_bytes=max_body_bytes, shacl_json=shacl,
                         allowed_hosts=tuple(sorted(hosts)))
     run(Service(law, graph_store, {p.id: p for p in people}, day, settings), host, port)
+
+
+@app.command()
+def docs(
+    out: Annotated[Path, typer.Option("--out", help="The folder to write the ontology documentation into (made if missing).")],
+):
+    """The ontology's HTML documentation (index.html German, index.en.html English: every class, property and
+    individual with labels, definition, domain and range), the T-box as one Turtle file and its OWL 2 DL profile
+    (crewkg-dl.ttl; ontology/dl/ ships a copy). `crewkg serve` answers the same page at /onto."""
+    from crewkg.messages.catalogue import say
+    from crewkg.service.ontology import write_docs
+
+    try:
+        written = write_docs(out)
+    except OSError as exc:
+        _fail(InputError(str(out), "--out", "writable_folder", reason=exc.strerror), LANG)
+        return
+    typer.echo(say(LANG, "cli.docs_written", out=out, n=len(written)), err=True)

@@ -17,8 +17,9 @@ from crewkg.records.persons import Person, person_from_mapping, person_to_mappin
 from crewkg.records.reading import read_text
 
 
-def person_graph(p: Person):
-    """The RDF form of one record (for SHACL validation and export)."""
+def person_graph(p: Person, subject=None):
+    """The RDF form of one record (for SHACL validation and export), about `subject`: the register's
+    `person/<id>` unless given (a roster's crew member, docs/identifiers.md)."""
     from rdflib import BNode, Graph, Literal
     from rdflib.namespace import RDF, XSD
 
@@ -27,7 +28,7 @@ def person_graph(p: Person):
     g = Graph()
     g.bind("crew", CREW._NS)
     g.bind("kb", KB)
-    s = PERSON[p.id]
+    s = PERSON[p.id] if subject is None else subject
     g.add((s, RDF.type, CREW.Person))
     g.add((s, CREW.personId, Literal(p.id)))
     if p.birth_date:

@@ -295,22 +295,52 @@ def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[P
     return persons
 
 
-def roster_graph(name: str, persons: list[Person]):
+def roster_name(path: Path) -> str:
+    """The roster's name: its file name without suffix, in the characters an IRI segment keeps as they are."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
+
+
+def roster_key(name: str, persons: list[Person]) -> str:
+    """The roster's segment of its IRIs (docs/identifiers.md): `<name>/<content hash>`. The hash is the first 12 hex
+    digits of the SHA-256 of the crew's records in canonical JSON, so two rosters that share a file name but not their
+    crew never share an IRI, and the same roster read twice (or from another folder) keeps it."""
+    from crewkg.records.persons import person_to_mapping
+
+    canonical = json.dumps([person_to_mapping(p) for p in persons], sort_keys=True, ensure_ascii=False, default=str)
+    return f"{name}/{hashlib.sha256(canonical.encode('utf-8')).hexdigest()[:12]}"
+
+
+def roster_iri(key: str):
     from rdflib import URIRef
-    from rdflib.namespace import RDF
+
+    return URIRef(ROSTER_IRI + key)
+
+
+def member_iri(key: str, pid: str):
+    """A crew member of a roster: scoped by the roster, so the lena of one roster is never the lena of another, nor
+    the person `person/lena` of a register."""
+    from rdflib import URIRef
+
+    return URIRef(f"{ROSTER_IRI}{key}/crew/{pid}")
+
+
+def roster_graph(name: str, persons: list[Person]):
+    from rdflib import Literal
+    from rdflib.namespace import RDF, RDFS
 
     from crewkg.law.manning import MANNING
-    from crewkg.law.namespaces import PERSON
     from crewkg.records.turtle import person_graph
 
-    g = person_graph(persons[0])
+    key = roster_key(name, persons)
+    g = person_graph(persons[0], member_iri(key, persons[0].id))
     for p in persons[1:]:
-        for triple in person_graph(p):
+        for triple in person_graph(p, member_iri(key, p.id)):
             g.add(triple)
-    r = URIRef(ROSTER_IRI + name)
+    r = roster_iri(key)
     g.add((r, RDF.type, MANNING.Roster))
+    g.add((r, RDFS.label, Literal(name)))
     for p in persons:
-        g.add((r, MANNING.hasCrewMember, PERSON[p.id]))
+        g.add((r, MANNING.hasCrewMember, member_iri(key, p.id)))
     return g
 
 
@@ -326,7 +356,7 @@ def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Perso
             shacl_check_person(p)
         except InputError as exc:
             raise exc.at(str(path), f"crew[{i}].{exc.field}") from None
-    name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
+    name = roster_name(path)
     key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
     _shacl(roster_graph(name, persons), str(path), key, ml)
     return persons

@@ -4,7 +4,9 @@
   Accept) over ontology + kb + the loaded persons + their derived facts, with a query timeout and size limits;
 - a JSON API (`/api/...`, OpenAPI at `/openapi.json`, rendered at `/docs`) for eligibility, explanation, career
   plans and crew checks — the same library calls as the CLI;
-- web pages (`/` the eligibility form, `/queries` the canned queries), every asset served from the package.
+- web pages (`/` the eligibility form, `/queries` the canned queries), every asset served from the package;
+- the served identifiers: `/onto` (the ontology, documented in HTML or as Turtle by Accept) and `/kb/<id>` (a kb
+  resource), as their IRIs under https://w3id.org/crewkg/ name them (routers/identifiers.py).
 
 It binds to loopback by default and logs every request (method, path, status, milliseconds). Each capability is a
 router of its own (`service/routers/`); what they share — the law, the store, the limits, the batching evaluator
@@ -33,7 +35,7 @@ def create_app(service: Service):
     from crewkg.service.evaluator import Evaluator
     from crewkg.service.guard import RequestGuard
     from crewkg.service.querying import QueryRunner
-    from crewkg.service.routers import careers, check, crew, sparql, web
+    from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
@@ -43,7 +45,7 @@ def create_app(service: Service):
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
-    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router):
+    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, identifiers.router):
         app.include_router(router)
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests

@@ -12,6 +12,12 @@ evaluation could have produced (delete-before-insert) and never accumulates stal
 Record entries that person records write as blank nodes (sailing, sea, programme entries) get stable IRIs
 under `person/<id>/…` here, so provenance can point at them.
 
+A PROV reader without crewkg's ontology sees the same chain: every result is a `prov:Entity` generated
+(`prov:generatedAtTime`) by its evaluation, a `prov:Activity` with `prov:startedAtTime`/`prov:endedAtTime` (the
+wall-clock run; `crew:evaluationDate` is the legal date the answer is for), and every structural link
+(`crew:hasPathwayResult`, `crew:hasRequirementResult`, `crew:hasSubResult`, `crew:basedOnRecord`) is asserted a
+second time as plain `prov:wasDerivedFrom`, since a PROV tool does not read sub-property axioms.
+
 Two summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
 on an eligible result (the certificate) and `crew:missingCount` on every pathway result. Crew checks
 (crewkg.manning: a vessel's minimum crew and the verdict on a roster, with every gap) are transcribed the same
@@ -21,7 +27,7 @@ way under `derived/crew/<vessel>/<roster>`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -164,25 +170,26 @@ def _record_nodes(p: Person) -> dict[str, list[URIRef]]:
     return nodes
 
 
-def record_triples(p: Person) -> list[Triple]:
-    """The person's record as RDF (rdf_records.person_graph), its blank nodes replaced by stable IRIs."""
+def record_triples(p: Person, subject: URIRef | None = None) -> list[Triple]:
+    """The person's record as RDF (records.turtle.person_graph) about `subject` (the register's `person/<id>` unless
+    given), its blank nodes replaced by stable IRIs under the subject's."""
     from crewkg.law.namespaces import local
     from crewkg.records.turtle import person_graph
 
-    g = person_graph(p)
-    s = PERSON[p.id]
+    s = PERSON[p.id] if subject is None else subject
+    g = person_graph(p, s)
     names: dict[BNode, URIRef] = {}
     for b in g.objects(s, CREW.hasSailingRecord):
-        names[b] = PERSON[f"{p.id}/sailing/{local(g.value(b, CREW.inRole))}"]
+        names[b] = URIRef(f"{s}/sailing/{local(g.value(b, CREW.inRole))}")
     for b in g.objects(s, CREW.hasSeaRecord):
-        names[b] = PERSON[f"{p.id}/sea/{local(g.value(b, CREW.seaCapacity))}"]
+        names[b] = URIRef(f"{s}/sea/{local(g.value(b, CREW.seaCapacity))}")
     progs = []
     for b in g.objects(s, CREW.completedProgramme):
         key = _programme_key(local(g.value(b, CREW.programmeFor)), int(g.value(b, CREW.months)),
                              int(g.value(b, CREW.daysWithin)), int(g.value(b, CREW.daysAfter)))
         progs.append((key, b))
     for n, (_, b) in enumerate(sorted(progs, key=lambda kb: kb[0]), start=1):
-        names[b] = PERSON[f"{p.id}/programme/{n}"]
+        names[b] = URIRef(f"{s}/programme/{n}")
     return [(names.get(a, a), b, names.get(c, c)) for a, b, c in g]  # type: ignore[misc]
 
 
@@ -206,14 +213,14 @@ def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> 
 
 
 def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: URIRef, missing: bool,
-                 out: list[Triple]) -> URIRef:
+                 out: list[Triple], times: Times) -> URIRef:
     rid = req["id"]
     s = requirement_iri(pid, rid)
     out.append((s, RDF.type, D.MissingRequirement if missing else D.RequirementResult))
     out.append((s, D.forRequirement, KB[rid]))
     out.append((s, D.met, _bool(req["met"])))
     out.append((s, CREW.provision, KB[law.requirements[rid].provision]))
-    out.append((s, PROV.wasGeneratedBy, ev))
+    out += _entity(s, ev, times)
     out.append((s, D.unit, Literal(req["unit"])))
     needed, have = req.get("needed"), req.get("have")
     k = kind(req["kind"])
@@ -230,16 +237,46 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
     if req.get("reached_on"):
         out.append((s, D.reachedOn, Literal(date.fromisoformat(req["reached_on"]))))
     for child in req.get("alternatives") or req.get("parts") or []:
-        c = _requirement(law, pid, child, p, nodes, ev, False, out)
-        out.append((s, D.hasSubResult, c))
+        c = _requirement(law, pid, child, p, nodes, ev, False, out, times)
+        out += [(s, D.hasSubResult, c), (s, PROV.wasDerivedFrom, c)]
     for iri in _based_on(law, rid, p, nodes):
-        out.append((s, D.basedOnRecord, iri))
+        out += [(s, D.basedOnRecord, iri), (s, PROV.wasDerivedFrom, iri)]
     return s
 
 
-def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]:
-    """The derived facts of one person's eligibility answer (answers.person_answer) with provenance."""
+#: when an evaluation started and ended (prov:startedAtTime / prov:endedAtTime; its results' prov:generatedAtTime)
+Times = tuple[datetime, datetime]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _stamp(t: datetime) -> Literal:
+    return Literal(t, datatype=XSD.dateTime)
+
+
+def _entity(s: URIRef, ev: URIRef, times: Times) -> list[Triple]:
+    """A derived result as a PROV entity: typed, generated by its evaluation, at the time that evaluation ended."""
+    return [(s, RDF.type, PROV.Entity), (s, PROV.wasGeneratedBy, ev), (s, PROV.generatedAtTime, _stamp(times[1]))]
+
+
+def _activity(ev: URIRef, times: Times) -> list[Triple]:
+    """An evaluation as a PROV activity, with the wall-clock times of the run, carried out by the crewkg engine."""
+    started, ended = times
+    return [(ev, RDF.type, PROV.Activity), (ev, PROV.startedAtTime, _stamp(started)),
+            (ev, PROV.endedAtTime, _stamp(ended)), (ev, PROV.wasAssociatedWith, D.CrewkgEngine),
+            (D.CrewkgEngine, RDF.type, PROV.SoftwareAgent), (D.CrewkgEngine, RDF.type, PROV.Agent)]
+
+
+def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | None = None) -> list[Triple]:
+    """The derived facts of one person's eligibility answer (answers.person_answer) with provenance; `times` are
+    when the evaluation ran (now, where not given)."""
     from crewkg.answers.eligibility import regulation_in_force
+
+    if times is None:
+        now = _now()
+        times = (now, now)
 
     pid = p.id
     person = PERSON[pid]
@@ -251,7 +288,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
         (ev, D.evaluationDate, Literal(as_of)),
         (ev, D.kbVersion, Literal(law.version)),
         (ev, PROV.used, person),
-        (ev, PROV.wasAssociatedWith, D.CrewkgEngine),
+        *_activity(ev, times),
         (ev, D.covered, _bool(answer.get("covered", True))),
     ]
     reg = regulation_in_force(law, as_of)
@@ -261,13 +298,13 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any]) -> list[Triple]
         out.append((ev, RDFS.comment, Literal(answer["reason"], lang="en")))
     nodes = _record_nodes(p)
     for c in answer["certificates"]:
-        out += _certificate_triples(law, p, c, nodes, ev)
+        out += _certificate_triples(law, p, c, nodes, ev, times)
     for role in answer["roles"]:
-        out += _role_triples(law, p, role)
+        out += _role_triples(law, p, role, times)
     return out
 
 
-def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIRef) -> list[Triple]:
+def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIRef, times: Times) -> list[Triple]:
     """One certificate of the answer: covered or why not, eligible, and each pathway with the requirements it rests on."""
     pid, person = p.id, PERSON[p.id]
     e = eligibility_iri(pid, c["id"])
@@ -276,7 +313,7 @@ def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIR
         (e, D.evaluatedPerson, person),
         (e, D.forCertificate, KB[c["id"]]),
         (e, CREW.provision, KB[law.certificates[c["id"]].provision]),
-        (e, PROV.wasGeneratedBy, ev),
+        *_entity(e, ev, times),
         (e, D.covered, _bool(c["covered"])),
     ]
     if not c["covered"]:
@@ -293,25 +330,27 @@ def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIR
             (ws, D.satisfied, _bool(w["satisfied"])),
             (ws, D.missingCount, Literal(len(w["missing"]))),
             (ws, CREW.provision, KB[law.pathways[w["id"]].provision]),
-            (ws, PROV.wasGeneratedBy, ev),
+            *_entity(ws, ev, times),
             (e, D.hasPathwayResult, ws),
+            (e, PROV.wasDerivedFrom, ws),
         ]
         # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
         for req in (w["requirements"] if w["satisfied"] else w["missing"]):
-            rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out)
-            out.append((ws, D.hasRequirementResult, rs))
+            rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out, times)
+            out += [(ws, D.hasRequirementResult, rs), (ws, PROV.wasDerivedFrom, rs)]
     return out
 
 
-def _role_triples(law: Law, p: Person, role: str) -> list[Triple]:
+def _role_triples(law: Law, p: Person, role: str, times: Times) -> list[Triple]:
     """A role the person can fill, and the certificates held that grant it."""
     rc = role_iri(p.id, role)
     out: list[Triple] = [
         (rc, RDF.type, D.RoleCapability),
         (rc, D.evaluatedPerson, PERSON[p.id]),
         (rc, D.forRole, KB[role]),
-        (rc, PROV.wasGeneratedBy, evaluation_iri(p.id)),
+        *_entity(rc, evaluation_iri(p.id), times),
         (rc, D.basedOnRecord, PERSON[p.id]),
+        (rc, PROV.wasDerivedFrom, PERSON[p.id]),
     ]
     for cid in p.certificates:
         top = law.certificates[cid].role
@@ -326,14 +365,18 @@ def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Per
     from crewkg.answers.eligibility import check
 
     # in English: the reasons of the answer become rdfs:comment literals tagged @en
-    for p, answer in zip(persons, check(law, persons, as_of, "en"), strict=True):
-        yield p, record_triples(p), derived_triples(law, p, answer)
+    started = _now()
+    answers = check(law, persons, as_of, "en")
+    times = (started, _now())
+    for p, answer in zip(persons, answers, strict=True):
+        yield p, record_triples(p), derived_triples(law, p, answer, times)
 
 
 # ------------------------------------------------------------------------------------------------------
 # Crew checks (crewkg.manning): a vessel's minimum crew and whether a roster fills it
 # ------------------------------------------------------------------------------------------------------
 def crew_check_iri(vessel_id: str, roster: str | None) -> URIRef:
+    """The check of a vessel with a roster (its key, records.vessels.roster_key: `<name>/<hash>`) or without one."""
     return DERIVED[f"crew/{vessel_id}/{roster or 'no-roster'}"]
 
 
@@ -344,23 +387,28 @@ def _provision_by_citation(law: Law) -> dict[str, str]:
 def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, persons: list[Person] | None,
                        lang: str = "de") -> list[Triple]:
     """The roster record (membership and each crew member's record) and the derived crew check of one
-    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster."""
+    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster.
+    `roster` is the roster's name (its file name); its IRIs are scoped by its content (records.vessels.roster_key)."""
     from crewkg.law.manning import MANNING
-    from crewkg.records.vessels import ROSTER_IRI, VESSEL_IRI
+    from crewkg.records.vessels import VESSEL_IRI, member_iri, roster_iri, roster_key
 
     by_citation = _provision_by_citation(law)
-    check = crew_check_iri(answer["vessel"], roster)
+    key = roster_key(roster, persons) if roster is not None and persons is not None else None
+    check = crew_check_iri(answer["vessel"], key)
     ev = URIRef(str(check) + "/evaluation")
     vessel = URIRef(VESSEL_IRI + answer["vessel"])
+    now = _now()
+    times = (now, now)
     out: list[Triple] = [
         (ev, RDF.type, D.Evaluation),
         (ev, D.evaluationDate, Literal(date.fromisoformat(answer["as_of"]))),
         (ev, D.kbVersion, Literal(law.version)),
         (ev, PROV.used, vessel),
-        (ev, PROV.wasAssociatedWith, D.CrewkgEngine),
+        *_activity(ev, times),
         (check, RDF.type, D.CrewCheck),
         (check, D.checkedVessel, vessel),
-        (check, PROV.wasGeneratedBy, ev),
+        (check, PROV.wasDerivedFrom, vessel),
+        *_entity(check, ev, times),
         (check, D.covered, _bool(answer.get("covered", False))),
     ]
     if answer.get("provision") in by_citation:
@@ -368,18 +416,21 @@ def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, per
     if not answer.get("covered") and answer.get("reason"):
         out.append((check, RDFS.comment, Literal(answer["reason"], lang="en")))
     result = answer.get("roster")
-    if roster is not None and persons is not None:
-        r = URIRef(ROSTER_IRI + roster)
-        out += [(ev, PROV.used, r), (check, D.checkedRoster, r), (r, RDF.type, MANNING.Roster)]
+    if key is not None:
+        r = roster_iri(key)
+        out += [(ev, PROV.used, r), (check, D.checkedRoster, r), (check, PROV.wasDerivedFrom, r),
+                (r, RDF.type, MANNING.Roster), (r, RDFS.label, Literal(roster))]
         for p in persons:
-            out.append((r, MANNING.hasCrewMember, PERSON[p.id]))
-            out += record_triples(p)
+            member = member_iri(key, p.id)
+            out.append((r, MANNING.hasCrewMember, member))
+            out += record_triples(p, member)
     if result is not None:
         if result.get("satisfied") is not None:
             out.append((check, D.rosterSatisfied, _bool(result["satisfied"])))
         for n, gap in enumerate(result.get("missing", []), start=1):
             g = URIRef(f"{check}/gap/{n}")
-            out += [(g, RDF.type, D.CrewGap), (check, D.hasGap, g), (g, D.met, FALSE), (g, PROV.wasGeneratedBy, ev),
+            out += [(g, RDF.type, D.CrewGap), (check, D.hasGap, g), (check, PROV.wasDerivedFrom, g), (g, D.met, FALSE),
+                    *_entity(g, ev, times),
                     (g, D.gapKind, Literal(gap.get("kind", ""))), (g, D.fillWith, Literal(gap.get("fill_with", ""), lang=lang))]
             if gap.get("role"):
                 out.append((g, D.forRole, KB[gap["role"]]))
@@ -400,13 +451,25 @@ def crew_check_subjects(answer_vessel: str, roster: str | None, gaps: int = 64) 
 # ------------------------------------------------------------------------------------------------------
 # Graphs and files
 # ------------------------------------------------------------------------------------------------------
+#: the prefixes of an export, every one declared in its Turtle (a PROV reader turns IRIs into qualified names by them)
+PREFIXES = {"crew": CREW_IRI, "kb": str(KB), "person": str(PERSON), "derived": DERIVED_IRI, "prov": str(PROV),
+            "xsd": str(XSD), "rdfs": str(RDFS)}
+
+
 def bind_prefixes(g: Graph) -> Graph:
-    g.bind("crew", CREW_IRI)
-    g.bind("kb", str(KB))
-    g.bind("person", str(PERSON))
-    g.bind("derived", DERIVED_IRI)
-    g.bind("prov", str(PROV))
+    for prefix, iri in PREFIXES.items():
+        g.bind(prefix, iri)
     return g
+
+
+def serialize(graph: Graph, fmt: str) -> str:
+    """The export's text in `fmt` (a FORMATS key). rdflib writes only the Turtle prefixes a compact name uses, and
+    no derived IRI has one (its local part holds '/'), so the prefixes are declared here, every one of them."""
+    text = graph.serialize(format=FORMATS[fmt][0])
+    if fmt != "turtle":
+        return text
+    missing = [f"@prefix {prefix}: <{iri}> .\n" for prefix, iri in PREFIXES.items() if f"@prefix {prefix}: " not in text]
+    return "".join(missing) + text
 
 
 def replace_person(g: Graph, law: Law, pid: str, triples: Iterable[Triple]) -> None:
@@ -468,7 +531,7 @@ def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: st
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
                 raise InputError(str(out), "", "earlier_export", format=read_as, reason=first) from None
         graph = export_graph(law, persons, as_of, earlier)
-        text = graph.serialize(format=FORMATS[fmt][0])
+        text = serialize(graph, fmt)
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:

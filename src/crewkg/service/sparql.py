@@ -508,11 +508,6 @@ def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
             raise InputError(str(path), "", "rdf_syntax", format=fmt, reason=first) from None
 
 
-def roster_name(path: Path) -> str:
-    """The roster's name in its IRI, as crewkg.vessels names it."""
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in path.stem) or "roster"
-
-
 def parse_crew_option(value: str) -> tuple[Path, Path | None]:
     """--crew VESSEL[:ROSTER]"""
     vessel, _, roster = value.partition(":")
@@ -535,7 +530,7 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
         raise InputError("--crew", "crew", "manning_module")
     from crewkg.answers.crew import crew_answer
     from crewkg.law.manning import load_manning
-    from crewkg.records.vessels import load_roster, load_vessel, vessel_graph
+    from crewkg.records.vessels import load_roster, load_vessel, roster_key, roster_name, vessel_graph
     from crewkg.service.export import crew_check_subjects, crew_check_triples
 
     ml = load_manning(law)
@@ -544,7 +539,7 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
         crew = load_roster(roster_path, law, ml, as_of) if roster_path is not None else None
         answer = crew_answer(law, ml, vessel, as_of, crew, False, lang)
         roster = roster_name(roster_path) if roster_path is not None else None
-        store.remove_subjects(crew_check_subjects(vessel.id, roster))
+        store.remove_subjects(crew_check_subjects(vessel.id, roster_key(roster, crew) if roster and crew else None))
         store.add(list(vessel_graph(vessel, ml)), RECORDS_GRAPH)
         store.add(crew_check_triples(law, answer, roster, crew, lang), DERIVED_GRAPH)
 
