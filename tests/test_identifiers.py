@@ -105,7 +105,7 @@ def test_the_dl_profile_has_no_xsd_date_and_is_the_shipped_file():
     shipped = Graph().parse(ontology_dir() / DL_FILE, format="turtle")
     from rdflib.compare import isomorphic
 
-    assert isomorphic(shipped, profile), "ontology/dl/ is stale: run `crewkg docs --dl ontology/dl/crewkg-dl.ttl`"
+    assert isomorphic(shipped, profile), "ontology/dl/ is stale: run `crewkg docs --out DIR` and copy DIR/crewkg-dl.ttl to ontology/dl/"
     # the profile keeps every class and property of the ontology
     full = Graph()
     for p in ONTOLOGY_FILES:
