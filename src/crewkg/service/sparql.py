@@ -233,12 +233,14 @@ class MemoryStore:
 
         self.graph = Dataset(store=_make_deadline_memory(), default_union=True)
         self._lock = threading.RLock()
+        self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
 
     def __len__(self) -> int:
         return len(self.graph)
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
         with self._lock:
+            self.version += 1
             add = self.graph.get_context(graph).add
             for t in triples:
                 add(t)
@@ -248,11 +250,13 @@ class MemoryStore:
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         with self._lock:
+            self.version += 1
             self.graph.get_context(graph or URIRef(path.resolve().as_uri())).parse(
                 path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         with self._lock:
+            self.version += 1
             for s in subjects:
                 self.graph.remove((s, None, None))  # a triple pattern: from every graph
 
@@ -334,7 +338,7 @@ class MemoryStore:
 
 class OxigraphStore:
     """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
-    cannot be interrupted; the service bounds it with a timeout and a cap on concurrent queries."""
+    cannot be interrupted in its thread; the service runs it in worker processes it can stop (querying.py)."""
 
     kind = "oxigraph"
     interruptible = False
@@ -344,27 +348,32 @@ class OxigraphStore:
 
         self._ox = ox
         self.store = ox.Store()
+        self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
 
     def __len__(self) -> int:
         return len(self.store)
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
+        self.version += 1
         g = graph.n3()
         text = "".join(f"{s.n3()} {p.n3()} {o.n3()} {g} .\n" for s, p, o in triples)
         if text:
             self.store.load(text, format=self._ox.RdfFormat.N_QUADS)
 
     def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
+        self.version += 1
         self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         ox = self._ox
+        self.version += 1
         self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
                                                       "jsonld": ox.RdfFormat.JSON_LD}[fmt],
                              to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         ox = self._ox
+        self.version += 1
         for s in subjects:
             for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
                 self.store.remove(q)
