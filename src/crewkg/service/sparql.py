@@ -83,6 +83,9 @@ class QueryTimeout(Exception):
 
 #: the deadline (time.monotonic) of the query the current thread evaluates, if any
 _deadline = threading.local()
+#: rdflib's SPARQL parser (pyparsing) is not thread-safe: parsed in two threads at once, queries fail with
+#: spurious errors ("Param.postParse2() missing 1 required positional argument"), so one parse at a time
+_PARSER_LOCK = threading.Lock()
 
 
 def _make_deadline_memory():
@@ -160,7 +163,8 @@ def _refuse_if_update(query: str, parse_error: Exception) -> None:
     from rdflib.plugins.sparql.parser import parseUpdate
 
     try:
-        parseUpdate(query)
+        with _PARSER_LOCK:
+            parseUpdate(query)
     except Exception:  # not an update either: the query parser's message stands
         return
     raise UpdateRefused("SPARQL Update is not allowed: this endpoint is read-only") from parse_error
@@ -267,7 +271,8 @@ class MemoryStore:
         refuse_service(query)
         rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
         try:
-            return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
+            with _PARSER_LOCK:
+                return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             _refuse_if_update(query, exc)
             raise MalformedQuery(_message(exc)) from None
