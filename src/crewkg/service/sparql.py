@@ -333,6 +333,8 @@ class MemoryStore:
                     return _boolean_text(bool(result.askAnswer)), TABULAR[key]
                 if key == "tsv":
                     return _tsv(result.vars, result), TABULAR[key]
+                if key == "xml" and result.type == "SELECT":
+                    return _xml(result.vars, result), TABULAR[key]
                 return result.serialize(format=key), TABULAR[key]
             key = negotiate(accept, GRAPH)
             fmt = {"turtle": "turtle", "nt": "nt", "rdfxml": "xml", "jsonld": "json-ld"}[key]
@@ -444,6 +446,32 @@ def _tsv(variables, rows) -> bytes:
     lines = ["\t".join("?" + str(v) for v in variables)]
     lines += ["\t".join(term(t) for t in row) for row in rows]
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _xml(variables, rows) -> bytes:
+    """SPARQL Query Results XML for a SELECT. (rdflib's own writer drops every literal whose value is false in Python:
+    0, 0.0, false and the empty string come out as empty elements.)"""
+    from xml.sax.saxutils import escape, quoteattr
+
+    def term(t) -> str:
+        if isinstance(t, URIRef):
+            return f"<uri>{escape(str(t))}</uri>"
+        if isinstance(t, BNode):
+            return f"<bnode>{escape(str(t))}</bnode>"
+        attr = f" xml:lang={quoteattr(t.language)}" if t.language else (
+            f" datatype={quoteattr(str(t.datatype))}" if t.datatype else "")
+        return f"<literal{attr}>{escape(str(t))}</literal>"
+
+    out = ['<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head>']
+    out += [f"<variable name={quoteattr(str(v))}/>" for v in variables]
+    out.append("</head><results>")
+    for row in rows:
+        out.append("<result>")
+        out += [f"<binding name={quoteattr(str(v))}>{term(t)}</binding>" for v, t in zip(variables, row, strict=True)
+                if t is not None]
+        out.append("</result>")
+    out.append("</results></sparql>\n")
+    return "".join(out).encode("utf-8")
 
 
 def _plain(term):
