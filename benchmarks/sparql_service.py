@@ -7,10 +7,17 @@
 3. the eligibility API (POST /api/eligibility) is driven by 50 concurrent clients for a fixed time, counting
    requests per second and errors.
 
+With `--mixed`, instead: `crewkg serve` on the example persons, vessel and roster (or on a generated register with
+`--mixed-persons N`), on each store, takes a mixed load from 50 concurrent clients — every other request a canned
+SPARQL query (GET /sparql, JSON results), the others the JSON API (POST /api/eligibility with one of 200 records,
+GET /api/persons/ID, GET /api/queries) — a few thousand requests, repeated `--rounds` times; it prints requests/s,
+p50, p99, errors (any status but 200: a 503 counts) and the server's resident memory before and after each round.
+
 Bounded: every query has a per-store budget of runs and seconds, and the memory store's server a query timeout
 (a query that exceeds it is reported as a timeout, not waited for). Everything binds to 127.0.0.1.
 
     python benchmarks/sparql_service.py [--persons 10000] [--clients 50] [--seconds 20]
+    python benchmarks/sparql_service.py --mixed [--requests 3000] [--rounds 3] [--clients 50] [--mixed-persons N]
 """
 
 from __future__ import annotations
@@ -126,13 +133,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
+EXAMPLE_DATA = ["--data", str(EXAMPLES / "persons"), "--crew",
+                f"{EXAMPLES / 'vessels' / '01-ms-wachau-danube-day-trip.yaml'}:{EXAMPLES / 'rosters' / '01-ms-wachau-short.yaml'}"]
+
+
 class Served:
-    def __init__(self, store: str, register: Path, timeout: float, log: Path) -> None:
+    def __init__(self, store: str, register: Path | None, timeout: float, log: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._log = log.open("w")
+        data = ["--graph", str(register)] if register is not None else EXAMPLE_DATA
         cmd = [sys.executable, "-c", "from crewkg.cli import app; app()", "serve", "--port", str(self.port), "--store", store,
-               "--graph", str(register), "--timeout", str(timeout), "--as-of", AS_OF.isoformat()]
+               *data, "--timeout", str(timeout), "--as-of", AS_OF.isoformat()]
         start = time.perf_counter()
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         while True:
@@ -227,6 +240,88 @@ def eligibility_load(url: str, records: list[dict], clients: int, seconds: float
     return asyncio.run(run())
 
 
+def mixed_load(url: str, queries, records: list[dict], persons: list[str], clients: int, requests: int) -> dict:
+    """`clients` concurrent clients send `requests` requests in all: every other one a canned SPARQL query, the
+    others the JSON API. Every answer but a 200 is an error (a 503 for a query that found no slot included)."""
+    plan = []
+    for i in range(requests):
+        if i % 2 == 0:
+            plan.append(("sparql", queries[(i // 2) % len(queries)].text))
+        elif i % 6 == 1:
+            plan.append(("person", persons[(i // 6) % len(persons)]))
+        elif i % 6 == 3:
+            plan.append(("queries", None))
+        else:
+            plan.append(("eligibility", records[(i // 6) % len(records)]))
+
+    async def run() -> dict:
+        lat: list[float] = []
+        errors: dict[str, int] = {}
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        todo = iter(plan)
+        async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+
+            async def one(kind: str, arg) -> httpx.Response:
+                if kind == "sparql":
+                    return await client.get("/sparql", params={"query": arg}, headers={"Accept": "application/sparql-results+json"})
+                if kind == "person":
+                    return await client.get(f"/api/persons/{arg}")
+                if kind == "queries":
+                    return await client.get("/api/queries")
+                return await client.post("/api/eligibility", params={"as_of": AS_OF.isoformat()}, json=arg)
+
+            async def worker() -> None:
+                for kind, arg in todo:
+                    t0 = time.perf_counter()
+                    try:
+                        r = await one(kind, arg)
+                        key = None if r.status_code == 200 else f"{kind} HTTP {r.status_code}"
+                    except httpx.HTTPError as exc:
+                        key = f"{kind} {type(exc).__name__}"
+                    lat.append(time.perf_counter() - t0)
+                    if key:
+                        errors[key] = errors.get(key, 0) + 1
+
+            t0 = time.perf_counter()
+            await asyncio.gather(*(worker() for _ in range(clients)))
+            elapsed = time.perf_counter() - t0
+        return {"n": len(lat), "errors": errors, "elapsed": elapsed, "lat": lat}
+
+    return asyncio.run(run())
+
+
+def run_mixed(args, tmp: Path) -> None:
+    from crewkg.service.sparql import canned_queries
+
+    queries = canned_queries()
+    register = None
+    if args.mixed_persons:
+        register = tmp / "register.nt"
+        triples, _ = write_register(generate(args.mixed_persons), register, args.workers)
+        print(f"register: {args.mixed_persons} generated persons, {triples:,} triples")
+        queries = [q for q in queries if q.name != "rosters-failing"]  # a register has no vessels or rosters
+    records = generate(200, seed=7)
+    print(f"mixed load: {args.clients} concurrent clients, {args.requests} requests a round "
+          f"(1/2 canned SPARQL over {len(queries)} queries, 1/3 POST /api/eligibility, 1/12 GET /api/persons/ID, "
+          f"1/12 GET /api/queries), {args.rounds} rounds, query timeout {args.timeout:g} s")
+    for store in [s.strip() for s in args.stores.split(",")]:
+        srv = Served(store, register, args.timeout, tmp / f"serve-{store}.log")
+        try:
+            persons = [p["id"] for p in httpx.get(srv.url + "/api/persons", timeout=60).json()] or ["nobody"]
+            print(f"{store:>8}: server up in {srv.load_seconds:.1f} s, {srv.triples:,} triples, RSS {srv.rss_mb:,.0f} MB")
+            for k in range(args.rounds):
+                before = rss_mb(srv.proc.pid)
+                res = mixed_load(srv.url, queries, records, persons, args.clients, args.requests)
+                after = rss_mb(srv.proc.pid)
+                errors = sum(res["errors"].values())
+                print(f"{store:>8} round {k + 1}: {res['n'] / res['elapsed']:7.1f} req/s   p50 {ms(pct(res['lat'], 50))} ms   "
+                      f"p99 {ms(pct(res['lat'], 99))} ms   max {ms(max(res['lat']))} ms   {errors} errors "
+                      f"{res['errors'] or ''}  RSS {before:,.0f} -> {after:,.0f} MB")
+        finally:
+            srv.stop()
+    print("(targets on oxigraph: 0 errors, >= 300 req/s, p99 <= 250 ms; both stores: 0 errors, memory flat)")
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -248,12 +343,27 @@ def main() -> None:
     ap.add_argument("--memory-timeout", type=float, default=30.0, help="query timeout of the memory store's server")
     ap.add_argument("--stores", default="memory,oxigraph", help="which stores to measure (comma-separated)")
     ap.add_argument("--register", type=Path, help="keep the generated register here and reuse it when it exists")
+    ap.add_argument("--mixed", action="store_true", help="the mixed SPARQL + JSON API load instead (see above)")
+    ap.add_argument("--requests", type=int, default=3000, help="requests per round of the mixed load")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the mixed load (memory should stay flat)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="query timeout of the mixed load's servers")
+    ap.add_argument("--mixed-persons", type=int, default=0, help="mixed load on a generated register of N persons "
+                    "instead of the example persons")
     args = ap.parse_args()
+    if args.mixed:
+        tmp = Path(tempfile.mkdtemp(prefix="crewkg-bench-mixed-"))
+        os.environ.setdefault("CREWKG_CACHE", str(tmp / "cache"))
+        try:
+            print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+            run_mixed(args, tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return
 
     from crewkg.service.sparql import canned_queries
 
-    # queries that need more than persons (e.g. rosters-failing needs vessels and rosters, `# requires:`) are left out
-    queries = [q for q in canned_queries() if not q.requires]
+    # a register has persons only: rosters-failing (vessels and rosters) is left out
+    queries = [q for q in canned_queries() if q.name != "rosters-failing"]
     tmp = Path(tempfile.mkdtemp(prefix="crewkg-bench-service-"))
     os.environ.setdefault("CREWKG_CACHE", str(tmp / "cache"))
     try:

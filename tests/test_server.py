@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -291,6 +292,88 @@ def test_answers_vary_with_accept(client):
 
 
 # ------------------------------------------------------------------------------------------------------
+# Client matrix: rdflib's SPARQLStore (plain and with a named graph) and a Node client (tests/clients/)
+# ------------------------------------------------------------------------------------------------------
+CREW = "https://w3id.org/crewkg/onto#"
+KB = "https://w3id.org/crewkg/kb/"
+
+
+def _sparqlstore(server, identifier=None):
+    from rdflib import Graph
+    from rdflib.plugins.stores.sparqlstore import SPARQLStore
+
+    store = SPARQLStore(server.url + "/sparql")
+    return Graph(store=store, identifier=identifier) if identifier else Graph(store=store)
+
+
+def test_rdflib_sparqlstore_select_ask_construct_describe(server):
+    from rdflib import URIRef
+
+    g = _sparqlstore(server)
+    rows = g.query(STEUERMANN)
+    assert {str(r.person)[len(PERSON):] for r in rows} == STEUERMANN_PERSONS
+    assert g.query(f"ASK {{ <{KB}UBZ-Steuermann> a <{CREW}Certificate> }}").askAnswer is True
+    assert g.query(f"ASK {{ <{KB}UBZ-Nobody> a <{CREW}Certificate> }}").askAnswer is False
+    built = g.query(f"CONSTRUCT {{ ?c <{CREW}provision> ?p }} WHERE {{ ?c a <{CREW}Certificate> ; <{CREW}provision> ?p }}").graph
+    assert (URIRef(KB + "UBZ-Steuermann"), URIRef(CREW + "provision"), None) in built and len(built) >= 8
+    described = g.query(f"DESCRIBE <{KB}UBZ-Steuermann>").graph
+    assert (URIRef(KB + "UBZ-Steuermann"), None, URIRef(CREW + "Certificate")) in described
+    # the store's triple interface (a SELECT rdflib writes itself)
+    assert (URIRef(KB + "UBZ-Steuermann"), None, URIRef(CREW + "Certificate")) in g
+
+
+def test_rdflib_sparqlstore_with_a_named_graph_sees_that_graph_only(server):
+    """Graph(store, identifier=IRI) sends default-graph-uri: the kb holds the certificates, the ontology none."""
+    from rdflib import URIRef
+
+    count = f"SELECT (COUNT(*) AS ?n) WHERE {{ ?c a <{CREW}Certificate> }}"
+    kb = _sparqlstore(server, URIRef(GRAPH + "kb"))
+    onto = _sparqlstore(server, URIRef(GRAPH + "ontology"))
+    records = _sparqlstore(server, URIRef(GRAPH + "records"))
+    whole = int(next(iter(_sparqlstore(server).query(count))).n)
+    assert int(next(iter(kb.query(count))).n) == whole > 5
+    assert int(next(iter(onto.query(count))).n) == 0
+    assert kb.query(f"ASK {{ <{KB}UBZ-Steuermann> a <{CREW}Certificate> }}").askAnswer is True
+    assert records.query(f"ASK {{ <{KB}UBZ-Steuermann> a <{CREW}Certificate> }}").askAnswer is False
+    assert len(kb.query(f"CONSTRUCT {{ ?c a <{CREW}Certificate> }} WHERE {{ ?c a <{CREW}Certificate> }}").graph) == whole
+    assert (URIRef(KB + "UBZ-Steuermann"), None, URIRef(CREW + "Certificate")) in kb
+    assert (URIRef(KB + "UBZ-Steuermann"), None, URIRef(CREW + "Certificate")) not in records
+
+
+CLIENTS = Path(__file__).resolve().parent / "clients"
+
+
+@pytest.fixture(scope="session")
+def node():
+    """Node with the client of tests/clients/package-lock.json (installed there by `npm ci` when missing); the test
+    is skipped where node or npm is absent or the install fails (no registry)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        pytest.skip("node and npm are not installed: the Node SPARQL client is not run")
+    if not (CLIENTS / "node_modules" / "fetch-sparql-endpoint").is_dir():
+        try:
+            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENTS,
+                                  capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            pytest.skip("npm ci took over 5 minutes: the Node SPARQL client is not run")
+        if done.returncode != 0:
+            pytest.skip(f"npm ci failed, the Node SPARQL client is not run: {done.stderr[-300:]}")
+    return node
+
+
+def test_a_node_sparql_client_reads_every_query_form(server, node):
+    """fetch-sparql-endpoint (npm), by POST and by GET: SELECT, ASK, CONSTRUCT and DESCRIBE answers it can read."""
+    done = subprocess.run([node, str(CLIENTS / "sparql-client.mjs"), server.url + "/sparql", STEUERMANN],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert {p[len(PERSON):] for p in report["select"]} == STEUERMANN_PERSONS
+    assert report["ask"] is True and report["askFalse"] is False
+    assert report["construct"] >= 8 and report["describe"] >= 3
+    assert report["malformed"] == 400
+
+
+# ------------------------------------------------------------------------------------------------------
 # JSON API
 # ------------------------------------------------------------------------------------------------------
 def _cli_answer(tmp_path, record) -> dict:
@@ -488,10 +571,17 @@ def test_the_server_binds_to_loopback_and_logs_every_request(server, client):
 
 
 def test_a_runaway_query_is_stopped_by_the_timeout(client):
-    """Last in this module: on pyoxigraph the evaluation cannot be interrupted and runs on in the background."""
+    """Both stores stop the evaluation at the timeout (oxigraph's worker process is killed: tests/test_query_cancel.py),
+    so five runaway queries, more than the service's four slots, leave it answering."""
     runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
     r = client.get("/sparql", params={"query": runaway})  # the client gives up after 30 s: a hang fails the test
     assert r.status_code == 503 and "timed out" in r.text.lower()
+    with httpx.Client(base_url=str(client.base_url), timeout=30) as c:
+        slow = [threading.Thread(target=c.get, args=("/sparql",), kwargs={"params": {"query": runaway}}) for _ in range(5)]
+        for t in slow:
+            t.start()
+        for t in slow:
+            t.join()
     after = client.get("/sparql", params={"query": "ASK { kb:UBZ-Matrose a crew:Certificate }"})
     assert after.status_code == 200 and after.json()["boolean"] is True
 

@@ -63,3 +63,18 @@ def test_anything_else_is_not_acceptable(store, query, accept):
 def test_json_means_json_ld_for_a_graph(store):
     body, ctype = store.serialize(CONSTRUCT, "application/json")
     assert ctype == "application/ld+json"
+
+
+def test_xml_results_keep_literals_whose_value_is_false(store):
+    """0, false and "" are values too (rdflib's XML writer dropped them: a COUNT of nothing read as an empty literal)."""
+    import xml.etree.ElementTree as ET
+
+    query = 'SELECT ?zero ?no ?empty WHERE { BIND(0 AS ?zero) BIND(false AS ?no) BIND("" AS ?empty) }'
+    body, _ = store.serialize(query, TABULAR["xml"])
+    ns = {"s": "http://www.w3.org/2005/sparql-results#"}
+    values = {b.get("name"): b.find("s:literal", ns) for b in ET.fromstring(body).findall(".//s:binding", ns)}
+    assert (values["zero"].text, values["zero"].get("datatype")) == ("0", "http://www.w3.org/2001/XMLSchema#integer")
+    assert (values["no"].text, values["no"].get("datatype")) == ("false", "http://www.w3.org/2001/XMLSchema#boolean")
+    assert values["empty"].text in (None, "")
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?c a <urn:nothing> }"
+    assert ET.fromstring(store.serialize(count, TABULAR["xml"])[0]).find(".//s:literal", ns).text == "0"

@@ -40,7 +40,8 @@ def create_app(service: Service):
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
     app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch),
-                             QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries),
+                             QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
+                                         settings.query_cache_bytes),
                              triples=len(service.store))  # read-only: counted once (pyoxigraph counts by scanning)
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
@@ -71,6 +72,7 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
 
     configure_logging()
     app = create_app(service)
+    app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, len(service.store), len(service.persons), service.law.version)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",

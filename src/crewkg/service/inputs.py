@@ -71,10 +71,16 @@ def person_from_body(state, data: Any, as_of: date) -> Person:
 
 async def person_from_upload(state, request: Request, as_of: date) -> Person:
     """An uploaded record file read the CLI's way (load_person_file: schema check and SHACL)."""
+    from starlette.exceptions import HTTPException
+    from starlette.formparsers import MultiPartException
+
     from crewkg.records.load import load_person_file
     from crewkg.records.persons import SUFFIXES
 
-    form = await request.form()
+    try:
+        form = await request.form()
+    except (HTTPException, MultiPartException, ValueError):  # no multipart form (no boundary, broken parts)
+        raise RequestError("request body", "file", "upload_form") from None
     upload = form.get("file")
     if upload is None or not hasattr(upload, "read"):
         raise RequestError("request body", "file", "upload_form")

@@ -1,30 +1,94 @@
-"""SPARQL with a timeout and a cap on concurrent queries. pyoxigraph evaluates SPARQL natively and cannot be
-interrupted: a query past its timeout gets 503 while the evaluation finishes in the background, and the cap on
-concurrent queries keeps runaways from piling up; the memory store stops a query itself at the deadline
-(sparql.QueryTimeout)."""
+"""SPARQL with a timeout, a cap on concurrent queries and a cache of answers.
+
+- **Queueing.** At most `slots` queries run at once; a query waits for a slot up to the timeout (then 503), so a
+  burst of clients queues instead of being refused.
+- **Cancelling.** pyoxigraph evaluates SPARQL natively and cannot be interrupted in its thread, so on the oxigraph
+  store every query runs in a worker process (one per slot, forked from a copy of the loaded store) that the
+  kernel ends at the query's deadline (`SIGALRM` with its default action); the runner answers 503 and the next
+  query gets a fresh worker. The slot is free again at the deadline: a runaway query never runs on. The memory
+  store evaluates in Python and stops a query itself at the deadline (sparql.QueryTimeout, checked while it
+  iterates triples), so it runs in a thread of the service.
+- **Caching.** The store is read-only while the service runs; an answer depends only on the query text, the Accept
+  header, the dataset parameters and the store's content (its `version`, bumped by every change), so answers are
+  kept in a small LRU cache (bounded by bytes) under that key — canned queries asked again and again cost nothing.
+
+Workers are forked from a *zygote*: a process forked once from the service (on the first query, or by `start()`
+before the server starts), which closes every descriptor it inherited and then only forks workers on request.
+A worker is handed to the service over a Unix socket with a pidfd, so the service can kill it without racing a
+reused process id. The zygote and its workers end when the service's end of their sockets closes."""
 
 from __future__ import annotations
 
+import gc
+import json
+import os
+import signal
+import socket
+import struct
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from typing import Any
+
+#: process isolation needs fork, socket fd passing and pidfds (Linux)
+CAN_ISOLATE = hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(signal, "pidfd_send_signal")
 
 
 class Busy(Exception):
-    """Every query slot is taken (by queries still running past their timeout, for one)."""
+    """No query slot came free within the timeout."""
+
+
+class WorkerLost(Exception):
+    """The worker process evaluating the query ended before answering (and before the deadline)."""
 
 
 class QueryRunner:
-    def __init__(self, store, timeout: float, slots: int) -> None:
+    def __init__(self, store, timeout: float, slots: int, cache_bytes: int = 32_000_000, isolate: bool | None = None) -> None:
         self.store = store
         self.timeout = timeout
         self._slots = threading.BoundedSemaphore(slots)
+        self._cache = AnswerCache(cache_bytes)
+        if isolate is None:
+            isolate = not getattr(store, "interruptible", True)
+        self._pool = WorkerPool(store, slots) if isolate and CAN_ISOLATE else None
+
+    @property
+    def isolated(self) -> bool:
+        """Whether queries run in worker processes (and so can be stopped whatever the store)."""
+        return self._pool is not None
+
+    def start(self) -> None:
+        """Fork the zygote now (before the server starts its threads), not on the first query."""
+        if self._pool is not None:
+            self._pool.start()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
 
     def run(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str]:
+        key = (getattr(self.store, "version", 0), query, accept or "", tuple(dataset.default) if dataset else (),
+               tuple(dataset.named) if dataset else ())
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if not self._slots.acquire(timeout=self.timeout):
+            raise Busy(f"no query slot came free within {self.timeout:g} s; try again later")
+        try:
+            if self._pool is not None:
+                answer = self._pool.run(query, accept, dataset, self.timeout)
+            else:
+                answer = self._in_thread(query, accept, dataset)
+        finally:
+            self._slots.release()
+        self._cache.put(key, answer)
+        return answer
+
+    def _in_thread(self, query: str, accept: str | None, dataset) -> tuple[bytes, str]:
+        """The memory store stops itself at the deadline (sparql.QueryTimeout); the caller waits a moment longer."""
         from crewkg.service.sparql import QueryTimeout
 
-        if not self._slots.acquire(timeout=self.timeout):
-            raise Busy("all query slots are busy; try again later")
         deadline = time.monotonic() + self.timeout
         box: dict[str, Any] = {}
         done = threading.Event()
@@ -35,13 +99,258 @@ class QueryRunner:
             except BaseException as exc:  # handed to the waiting request
                 box["error"] = exc
             finally:
-                self._slots.release()
                 done.set()
 
         threading.Thread(target=work, name="crewkg-sparql", daemon=True).start()
-        # the memory store stops itself at the deadline; give it a moment to say so
         if not done.wait(self.timeout + 0.5):
             raise QueryTimeout(f"query exceeded the timeout of {self.timeout:g} s")
         if "error" in box:
             raise box["error"]
         return box["result"]
+
+
+class AnswerCache:
+    """Serialized answers by (store version, query, Accept, dataset), least recently used dropped first."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[bytes, str] | None:
+        if self.max_bytes <= 0:
+            return None
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key: tuple, answer: tuple[bytes, str]) -> None:
+        cost = len(answer[0]) + len(key[1])
+        if self.max_bytes <= 0 or cost > self.max_bytes // 8:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = answer
+            self._size += cost
+            while self._size > self.max_bytes:
+                old_key, old = self._items.popitem(last=False)
+                self._size -= len(old[0]) + len(old_key[1])
+
+
+# ------------------------------------------------------------------------------------------------------
+# Worker processes
+# ------------------------------------------------------------------------------------------------------
+_LEN = struct.Struct("!I")
+
+
+def _send(sock: socket.socket, *parts: bytes) -> None:
+    sock.sendall(b"".join(_LEN.pack(len(p)) + p for p in parts))
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            raise EOFError
+        buf += chunk
+    return bytes(buf)
+
+
+def _recv(sock: socket.socket, count: int) -> list[bytes]:
+    return [_recv_exact(sock, _LEN.unpack(_recv_exact(sock, _LEN.size))[0]) for _ in range(count)]
+
+
+class _Worker:
+    def __init__(self, sock: socket.socket, pid: int, pidfd: int) -> None:
+        self.sock, self.pid, self.pidfd = sock, pid, pidfd
+
+    def kill(self) -> None:
+        try:
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        except OSError:  # already ended
+            pass
+        self.close()
+
+    def close(self) -> None:
+        self.sock.close()
+        if self.pidfd >= 0:
+            os.close(self.pidfd)
+            self.pidfd = -1
+
+
+class WorkerPool:
+    """Worker processes forked from a zygote that holds a copy of the store; idle workers are reused."""
+
+    def __init__(self, store, size: int) -> None:
+        self.store = store
+        self.size = size
+        self._lock = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._ctl: socket.socket | None = None
+        self._version = None
+        self._finalizer = None
+
+    def start(self) -> None:
+        with self._lock:
+            self._ensure_zygote()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop_zygote()
+
+    def _ensure_zygote(self) -> None:
+        version = getattr(self.store, "version", 0)
+        if self._ctl is not None and version == self._version:
+            return
+        self._stop_zygote()  # the store changed since the zygote was forked: its copy is stale
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # the zygote
+            try:
+                ours.close()
+                _zygote(theirs, self.store)
+            finally:
+                os._exit(0)
+        theirs.close()
+        self._ctl, self._version = ours, version
+        self._finalizer = weakref.finalize(self, _close_all, ours, self._idle, pid)
+
+    def _stop_zygote(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer()
+            self._finalizer = None
+        self._ctl = None
+        self._idle = []
+
+    def _checkout(self) -> _Worker:
+        with self._lock:
+            self._ensure_zygote()
+            if self._idle:
+                return self._idle.pop()
+            assert self._ctl is not None
+            self._ctl.sendall(b"w")
+            msg, fds, _flags, _addr = socket.recv_fds(self._ctl, 16, 2)
+            if len(fds) != 2:
+                for fd in fds:
+                    os.close(fd)
+                raise WorkerLost("the zygote could not start a worker")
+            return _Worker(socket.socket(fileno=fds[0]), struct.unpack("!i", msg[:4])[0], fds[1])
+
+    def _checkin(self, worker: _Worker) -> None:
+        with self._lock:
+            if len(self._idle) < self.size and getattr(self.store, "version", 0) == self._version:
+                self._idle.append(worker)
+                return
+        worker.close()
+
+    def run(self, query: str, accept: str | None, dataset, timeout: float) -> tuple[bytes, str]:
+        from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, ServiceRefused, UpdateRefused
+
+        worker = self._checkout()
+        started = time.monotonic()
+        request = {"query": query, "accept": accept, "timeout": timeout,
+                   "default": list(dataset.default) if dataset else [], "named": list(dataset.named) if dataset else []}
+        try:
+            worker.sock.settimeout(timeout + 2.0)  # the worker's own alarm comes first; this is the safety net
+            _send(worker.sock, json.dumps(request).encode("utf-8"))
+            head, body = _recv(worker.sock, 2)
+        except (TimeoutError, EOFError, OSError) as exc:
+            worker.kill()
+            if time.monotonic() - started >= timeout * 0.9 or isinstance(exc, TimeoutError):
+                raise QueryTimeout(f"query exceeded the timeout of {timeout:g} s (stopped)") from None
+            raise WorkerLost("the query's worker process ended before answering") from None
+        self._checkin(worker)
+        answer = json.loads(head)
+        if "media" in answer:
+            return body, answer["media"]
+        kinds = {"MalformedQuery": MalformedQuery, "ServiceRefused": ServiceRefused, "UpdateRefused": UpdateRefused,
+                 "NotAcceptable": NotAcceptable}
+        raise kinds.get(answer["error"], RuntimeError)(answer["message"])
+
+
+def _close_all(ctl: socket.socket, idle: list[_Worker], zygote: int) -> None:
+    for w in idle:
+        w.close()
+    idle.clear()
+    ctl.close()  # the zygote reads end-of-file and exits
+    for _ in range(200):
+        try:
+            if os.waitpid(zygote, os.WNOHANG)[0]:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.01)
+    os.kill(zygote, signal.SIGKILL)  # still our unreaped child: its pid cannot have been reused
+    os.waitpid(zygote, 0)
+
+
+def _detach(keep: socket.socket) -> None:
+    """In a forked process: keep the objects inherited from the service out of the garbage collector (their
+    finalizers would close descriptors this process does not own), close every inherited descriptor but stdio
+    and `keep`, and leave Ctrl+C to the service."""
+    gc.freeze()
+    fd = keep.fileno()
+    os.closerange(3, fd)
+    os.closerange(fd + 1, 1 << 16)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _zygote(ctl: socket.socket, store) -> None:
+    _detach(ctl)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ended workers are reaped by the kernel
+    while True:
+        try:
+            if not ctl.recv(1):
+                return
+        except OSError:
+            return
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # a worker
+            try:
+                ctl.close()
+                ours.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                _worker(theirs, store)
+            finally:
+                os._exit(0)
+        theirs.close()
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            ours.close()
+            socket.send_fds(ctl, [b"\0\0\0\0"], [])
+            continue
+        socket.send_fds(ctl, [struct.pack("!i", pid)], [ours.fileno(), pidfd])
+        ours.close()
+        os.close(pidfd)
+
+
+def _worker(sock: socket.socket, store) -> None:
+    from crewkg.service.sparql import DatasetSpec
+
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the alarm ends the process, whatever it is evaluating
+    while True:
+        try:
+            (raw,) = _recv(sock, 1)
+        except (EOFError, OSError):
+            return
+        request = json.loads(raw)
+        dataset = DatasetSpec(tuple(request["default"]), tuple(request["named"]))
+        signal.setitimer(signal.ITIMER_REAL, request["timeout"])
+        try:
+            body, media = store.serialize(request["query"], request["accept"], None, dataset)
+            head: dict[str, str] = {"media": media}
+        except Exception as exc:  # reported to the service, which raises it again
+            body, head = b"", {"error": type(exc).__name__, "message": str(exc)}
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            _send(sock, json.dumps(head).encode("utf-8"), body)
+        except OSError:
+            return

@@ -83,6 +83,9 @@ class QueryTimeout(Exception):
 
 #: the deadline (time.monotonic) of the query the current thread evaluates, if any
 _deadline = threading.local()
+#: rdflib's SPARQL parser (pyparsing) is not thread-safe: parsed in two threads at once, queries fail with
+#: spurious errors ("Param.postParse2() missing 1 required positional argument"), so one parse at a time
+_PARSER_LOCK = threading.Lock()
 
 
 def _make_deadline_memory():
@@ -160,7 +163,8 @@ def _refuse_if_update(query: str, parse_error: Exception) -> None:
     from rdflib.plugins.sparql.parser import parseUpdate
 
     try:
-        parseUpdate(query)
+        with _PARSER_LOCK:
+            parseUpdate(query)
     except Exception:  # not an update either: the query parser's message stands
         return
     raise UpdateRefused("SPARQL Update is not allowed: this endpoint is read-only") from parse_error
@@ -233,12 +237,14 @@ class MemoryStore:
 
         self.graph = Dataset(store=_make_deadline_memory(), default_union=True)
         self._lock = threading.RLock()
+        self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
 
     def __len__(self) -> int:
         return len(self.graph)
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
         with self._lock:
+            self.version += 1
             add = self.graph.get_context(graph).add
             for t in triples:
                 add(t)
@@ -248,11 +254,13 @@ class MemoryStore:
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         with self._lock:
+            self.version += 1
             self.graph.get_context(graph or URIRef(path.resolve().as_uri())).parse(
                 path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         with self._lock:
+            self.version += 1
             for s in subjects:
                 self.graph.remove((s, None, None))  # a triple pattern: from every graph
 
@@ -263,7 +271,8 @@ class MemoryStore:
         refuse_service(query)
         rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
         try:
-            return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
+            with _PARSER_LOCK:
+                return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             _refuse_if_update(query, exc)
             raise MalformedQuery(_message(exc)) from None
@@ -324,6 +333,8 @@ class MemoryStore:
                     return _boolean_text(bool(result.askAnswer)), TABULAR[key]
                 if key == "tsv":
                     return _tsv(result.vars, result), TABULAR[key]
+                if key == "xml" and result.type == "SELECT":
+                    return _xml(result.vars, result), TABULAR[key]
                 return result.serialize(format=key), TABULAR[key]
             key = negotiate(accept, GRAPH)
             fmt = {"turtle": "turtle", "nt": "nt", "rdfxml": "xml", "jsonld": "json-ld"}[key]
@@ -334,7 +345,7 @@ class MemoryStore:
 
 class OxigraphStore:
     """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
-    cannot be interrupted; the service bounds it with a timeout and a cap on concurrent queries."""
+    cannot be interrupted in its thread; the service runs it in worker processes it can stop (querying.py)."""
 
     kind = "oxigraph"
     interruptible = False
@@ -344,27 +355,32 @@ class OxigraphStore:
 
         self._ox = ox
         self.store = ox.Store()
+        self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
 
     def __len__(self) -> int:
         return len(self.store)
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
+        self.version += 1
         g = graph.n3()
         text = "".join(f"{s.n3()} {p.n3()} {o.n3()} {g} .\n" for s, p, o in triples)
         if text:
             self.store.load(text, format=self._ox.RdfFormat.N_QUADS)
 
     def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
+        self.version += 1
         self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
         ox = self._ox
+        self.version += 1
         self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
                                                       "jsonld": ox.RdfFormat.JSON_LD}[fmt],
                              to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         ox = self._ox
+        self.version += 1
         for s in subjects:
             for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
                 self.store.remove(q)
@@ -430,6 +446,32 @@ def _tsv(variables, rows) -> bytes:
     lines = ["\t".join("?" + str(v) for v in variables)]
     lines += ["\t".join(term(t) for t in row) for row in rows]
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _xml(variables, rows) -> bytes:
+    """SPARQL Query Results XML for a SELECT. (rdflib's own writer drops every literal whose value is false in Python:
+    0, 0.0, false and the empty string come out as empty elements.)"""
+    from xml.sax.saxutils import escape, quoteattr
+
+    def term(t) -> str:
+        if isinstance(t, URIRef):
+            return f"<uri>{escape(str(t))}</uri>"
+        if isinstance(t, BNode):
+            return f"<bnode>{escape(str(t))}</bnode>"
+        attr = f" xml:lang={quoteattr(t.language)}" if t.language else (
+            f" datatype={quoteattr(str(t.datatype))}" if t.datatype else "")
+        return f"<literal{attr}>{escape(str(t))}</literal>"
+
+    out = ['<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head>']
+    out += [f"<variable name={quoteattr(str(v))}/>" for v in variables]
+    out.append("</head><results>")
+    for row in rows:
+        out.append("<result>")
+        out += [f"<binding name={quoteattr(str(v))}>{term(t)}</binding>" for v, t in zip(variables, row, strict=True)
+                if t is not None]
+        out.append("</result>")
+    out.append("</results></sparql>\n")
+    return "".join(out).encode("utf-8")
 
 
 def _plain(term):

@@ -20,7 +20,9 @@ class Settings:
     query_timeout: float = 10.0  # seconds
     max_query_bytes: int = 10_000  # SPARQL text, GET or POST
     max_body_bytes: int = 1_000_000  # any request body (record uploads)
-    max_concurrent_queries: int = 4
+    max_concurrent_queries: int = 4  # queries evaluated at once; more wait for a slot, up to the timeout
+    #: bytes of serialized SPARQL answers kept for repeated queries (the store is read-only while serving); 0: none
+    query_cache_bytes: int = 32_000_000
     max_batch: int = 64  # persons per Datalog run in the API
     #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
     #: enforces every constraint of ontology/shapes.ttl on a mapping record (tests/test_record_schema.py), and

@@ -16,7 +16,7 @@ from fastapi.responses import PlainTextResponse, Response
 from crewkg.messages.catalogue import catalogue
 from crewkg.service.docs import doc
 from crewkg.service.inputs import language
-from crewkg.service.querying import Busy
+from crewkg.service.querying import Busy, WorkerLost
 from crewkg.service.state import SHARED, State
 
 router = APIRouter()
@@ -48,7 +48,7 @@ def _answer(st: State, query: str | None, accept: str | None, method: str, datas
         return PlainTextResponse(str(exc), status_code=406)
     except QueryTimeout as exc:
         return PlainTextResponse(f"Query timed out: {exc}", status_code=503)
-    except Busy as exc:
+    except (Busy, WorkerLost) as exc:
         return PlainTextResponse(str(exc), status_code=503)
     return Response(content=body, media_type=media)
 

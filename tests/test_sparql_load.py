@@ -1,0 +1,152 @@
+"""The SPARQL endpoint under load. Slow queries are really cancelled on both stores, so the service recovers by itself: after the timeout the query
+slot is free again and the evaluation is over — on oxigraph the worker process that ran it has ended, on the memory
+store the evaluating thread has stopped — and a following quick query answers (not timed beyond the timeout). Concurrent queries on the memory store parse (rdflib's
+parser is not thread-safe), and repeated answers come from a cache that a change of the store empties. The figures
+under load are a benchmark: benchmarks/sparql_service.py --mixed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from crewkg.law.statute import load_law
+from crewkg.service.app import Service, Settings, create_app
+from crewkg.service.querying import QueryRunner
+from crewkg.service.sparql import STORES, QueryTimeout, build_store, canned_queries
+
+AS_OF = date(2026, 11, 30)
+#: three unconstrained triple patterns over the kb's ≈ 9 000 triples: 10^12 combinations, hours of work
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+QUICK = "ASK { kb:UBZ-Matrose a crew:Certificate }"
+TIMEOUT = 1.0
+
+
+@pytest.fixture(scope="module")
+def law():
+    return load_law()
+
+
+@pytest.fixture(scope="module", params=STORES)
+def store(request, law):
+    return build_store(request.param, law, [], AS_OF)
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, set[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), set()).add(int(stat.parent.name))
+    out, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def test_a_slow_query_is_stopped_and_its_slot_serves_the_next_query(store):
+    import os
+
+    runner = QueryRunner(store, TIMEOUT, slots=1, cache_bytes=0)
+    try:
+        assert runner.run(QUICK, None)[0].replace(b" ", b"") == b'{"head":{},"boolean":true}'
+        before = _descendants(os.getpid())
+        started = time.monotonic()
+        with pytest.raises(QueryTimeout):
+            runner.run(RUNAWAY, None)
+        assert time.monotonic() - started < TIMEOUT + 1.5
+        if runner.isolated:  # oxigraph: the worker that evaluated it is gone (killed at the deadline)
+            assert store.kind == "oxigraph"
+            assert len(before) == 2  # the zygote and the worker the quick query used
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline and sum(_alive(p) for p in before) > 1:
+                time.sleep(0.05)
+            assert sum(_alive(p) for p in before) == 1, "the worker is gone, the zygote stays"
+        else:  # memory: the evaluating thread stopped itself at the deadline
+            assert store.kind == "memory"
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline and any(t.name == "crewkg-sparql" for t in threading.enumerate()):
+                time.sleep(0.05)
+            assert not any(t.name == "crewkg-sparql" for t in threading.enumerate())
+        # one slot only: the quick query gets it at once, or the slot was never given back
+        started = time.monotonic()
+        assert b"true" in runner.run(QUICK, "text/csv")[0]
+        assert time.monotonic() - started < TIMEOUT
+    finally:
+        runner.close()
+
+
+def test_the_service_recovers_from_more_slow_queries_than_it_has_slots(store, law):
+    """Four slow queries at once used to hold every slot of the oxigraph service for good (the evaluation ran on)."""
+    settings = Settings(query_timeout=TIMEOUT, max_concurrent_queries=2, query_cache_bytes=0)
+    app = create_app(Service(law, store, {}, AS_OF, settings))
+    answers: list[int] = []
+    try:
+        with TestClient(app) as client:
+            def slow() -> None:
+                answers.append(client.get("/sparql", params={"query": RUNAWAY}).status_code)
+
+            threads = [threading.Thread(target=slow) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert answers == [503] * 4  # two ran into the timeout, two waited for a slot as long
+            r = client.get("/sparql", params={"query": QUICK}, headers={"Accept": "application/sparql-results+json"})
+            assert r.status_code == 200 and r.json()["boolean"] is True
+    finally:
+        app.fastapi.state.crewkg.runner.close()
+
+
+def test_answers_are_cached_until_the_store_changes(law):
+    store = build_store("oxigraph", law, [], AS_OF)
+    runner = QueryRunner(store, 5.0, slots=1)
+    try:
+        count = "SELECT (COUNT(*) AS ?n) WHERE { ?s a crew:Certificate }"
+        first = runner.run(count, "text/csv")
+        assert runner.run(count, "text/csv") is first  # the same answer object: from the cache
+        assert runner.run(count, "application/sparql-results+json") is not first  # another format, another answer
+        from rdflib import RDF, URIRef
+
+        store.add([(URIRef("https://w3id.org/crewkg/kb/Extra"), RDF.type, URIRef("https://w3id.org/crewkg/onto#Certificate"))])
+        after = runner.run(count, "text/csv")
+        assert int(after[0].split()[-1]) == int(first[0].split()[-1]) + 1  # a changed store is asked again (new workers)
+    finally:
+        runner.close()
+
+
+def test_concurrent_queries_on_the_memory_store_all_parse(law):
+    """rdflib's SPARQL parser fails at random when two threads parse at once (a spurious 400 for a good query)."""
+    store = build_store("memory", law, [], AS_OF)
+    queries = [q for q in canned_queries() if q.name in ("eligible-count", "interpretations", "anlage9-pathways")]
+    failures: list[str] = []
+
+    def ask(k: int) -> None:
+        for i in range(len(queries)):
+            q = queries[(k + i) % len(queries)]
+            try:
+                store.select(q.text)
+            except Exception as exc:  # any failure of a good query
+                failures.append(f"{q.name}: {exc}")
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failures == []
