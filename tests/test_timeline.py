@@ -175,3 +175,25 @@ def test_plan_from_a_lower_pace_keeps_the_latest_window_days(tmp_path):
     # 1 Apr 2027 (1 Apr 2026 + 365 days) to 29 Jun 2027, the last 90 from 31 Mar 2028 (1 Apr 2027 + 365 days: 2028
     # has 29 Feb) to 28 Jun 2028
     assert plan["routes"][0]["earliest"] == "2028-06-28"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# A roster member given as a logged record (point 7)
+
+
+@pytest.mark.parametrize("start, validated, ok", [("2026-06-04", True, True), ("2026-06-05", True, False),
+                                                   ("2026-06-04", False, False)],
+                         ids=["180 credited days on the day: substitutes", "179 credited days: does not",
+                              "180 days not validated: does not"])
+def test_a_logged_leichtmatrose_replaces_the_matrose_at_180_credited_days(start, validated, ok):
+    """§ 43 Abs. 6 SchBV: a Leichtmatrose in the 3rd apprenticeship year, 17, with one year (180 days) of Fahrzeit
+    may replace the Matrose. Logged from `start` to the evaluation day 30 Nov 2026: 4 Jun gives 180 days."""
+    from test_rosters import CREW_WITHOUT_MATROSE, NOW, P, check, via
+
+    assert NOW == date(2026, 11, 30)
+    lena = P("lena", "2009-01-01", "UBZ-Leichtmatrose", apprenticeship={"contract": True, "year": 3},
+             service=[{"from": start, "to": "2026-11-30", "role": "Leichtmatrose", "validated": validated}])
+    r = check("wachau", [*CREW_WITHOUT_MATROSE, lena])
+    assert r["satisfied"] is ok
+    if ok:
+        assert ("Matrose", "substitution", "SchBV2022-P43-Abs6-Substitution-Matrose") in via(r, "lena")
