@@ -149,7 +149,7 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     answer = evaluate(p) if evaluate is not None else check(p, day, lang)
     if not answer.get("covered", True):
         raise InputError("as_of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
-    return make_plan(the_law, p, answer, target, day, pace, graph=g)
+    return make_plan(the_law, p, answer, target, day, pace, graph=g, lang=lang)
 
 
 def _is_person(x: Any) -> bool:

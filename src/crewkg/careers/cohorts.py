@@ -127,7 +127,7 @@ def _row(law: Law, g, p: Person, answer: dict[str, Any], target: str, as_of: dat
 
 
 def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_of: date,
-             pace: Pace) -> dict[str, Planner]:
+             pace: Pace, lang: str = "de") -> dict[str, Planner]:
     """Every route of every trainee walked, then the rules' verdicts on all their projected steps in one batch
     (one Datalog run per few hundred steps instead of one per step). A trainee whose routes fail to plan is left
     to `_row`, which reports the error."""
@@ -138,7 +138,7 @@ def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_
         if isinstance(a, Exception) or not a.get("covered", True):
             continue
         try:
-            planner = make_planner(law, p, a, as_of, pace)
+            planner = make_planner(law, p, a, as_of, pace, lang)
             held = [c for c in p.certificates if c in g]
             for route in routes_to(g, target, [START] + held, set(held)):
                 planner.walk(route)
@@ -176,7 +176,7 @@ def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, 
                 answers.append(check(law, [p], as_of, lang)[0])
             except Exception as exc:
                 answers.append(exc)
-    planners = _planned(law, g, persons, answers, target, as_of, pace)
+    planners = _planned(law, g, persons, answers, target, as_of, pace, lang)
     rows = []
     for p, a in zip(persons, answers, strict=True):
         if isinstance(a, Exception):

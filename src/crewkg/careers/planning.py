@@ -7,8 +7,11 @@ skos:editorialNote on kb:CreditingLimit-Inland (kb/schbv2022/03_fahrzeit.ttl) an
 
 - Fahrzeit: future days are credited greedily at the pace of § 6 Abs. 4 SchBV read from the kb (at most 180 days in
   every window of 365 consecutive days; `--days-per-year` lowers it). A day is credited when the window ending on it
-  holds fewer than the maximum, so the rolling window is never exceeded. Records give totals without dates, so the
-  window is empty on the evaluation date. Sailing starts the day after it and, in each step, stops once the step's
+  holds fewer than the maximum, so the rolling window is never exceeded. A record with totals gives no dates, so its
+  window is empty on the evaluation date; a record with a service log starts from its real window (the days of the
+  log credited in the period ending on the evaluation date delay when new days can be credited), and the record a
+  step leads to is its log with the planned days appended as entries, credited by the real algorithm
+  (`records.dated`). Sailing starts the day after it and, in each step, stops once the step's
   requirements are met: days while waiting for a birthday or for the end of a programme are not sailed.
 - Days served in a role ("als Matrose geleistet", § 13 Z 1; "als Bootsmann", § 14 Z 1) accrue only after the
   certificate for that role is obtained; a holder serves in the highest role held.
@@ -172,6 +175,7 @@ class State:
     role: str | None = None                                   # the role served now
     role_added: dict[str, int] = field(default_factory=dict)  # days credited per role since the evaluation date
     held: frozenset[str] = frozenset()
+    served: tuple[tuple[int, int, str | None], ...] = ()      # planned days on board: (first, last offset, role)
 
 
 @dataclass
@@ -186,6 +190,7 @@ class Context:
     depth: dict[str, int]                   # role -> level in the hierarchy (crew:ranksAbove)
     assume_age: bool = False                # edge minimum: age is not a duration
     prior_met: bool = False                 # edge minimum: sea time and prior experience are there
+    lang: str = "de"                        # the language of the answers the rules' re-check builds
 
     def date(self, offset: int) -> date:
         try:
@@ -365,8 +370,10 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     if new_role in ctx.depth and (role is None or ctx.depth[new_role] > ctx.depth.get(role, -1)):
         role = new_role
     lo = end - ctx.pace.period + 1
+    sailed = tuple((max(a, s + 1), b, state.role) for a, b in ledger if b > s)
     after_state = State(t=end, ledger=tuple((a, b) for a, b in ledger if b >= lo), credited=state.credited + credited,
-                        role=role, role_added=role_added, held=state.held | {w.certificate})
+                        role=role, role_added=role_added, held=state.held | {w.certificate},
+                        served=state.served + sailed)
     projected = None
     if ctx.person is not None and end > s:  # the rules decide it (Planner.confirm), the projection only schedules
         projected = _projected(ctx, state, after_state, pathway_id, prog, ledger)
@@ -382,6 +389,8 @@ def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: 
     assert p is not None
     law = ctx.law
     lowest = min(ctx.depth, key=lambda r: ctx.depth[r])
+    if p.logged("inland"):
+        return _projected_log(ctx, state, after, pathway_id, prog, lowest)
     served = {**after.role_added}
     served[lowest] = served.get(lowest, 0) + after.credited - sum(after.role_added.values())
     sailing = dict(p.sailing_days)
@@ -405,6 +414,33 @@ def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: 
         assume = kind(law.requirements[rid].kind).assume
         if assume is not None:
             assume(q, law.requirements[rid], ctx.date(after.t))
+    return q
+
+
+def _projected_log(ctx: Context, state: State, after: State, pathway_id: str, prog: Programme | None,
+                   lowest: str) -> Person:
+    """The record of a logged person on the step's date: the log with the planned days on board appended as validated
+    entries (in the role served then), a new programme as a dated one, credited by the real algorithm on that date."""
+    from crewkg.records.dated import apply
+    from crewkg.records.persons import ServiceEntry
+
+    p = ctx.person
+    assert p is not None
+    law = ctx.law
+    planned = [ServiceEntry(start=ctx.date(a), end=ctx.date(b), role=role or lowest) for a, b, role in after.served]
+    programmes = [replace(g) for g in p.programmes]
+    if prog is not None and prog.new:
+        r = law.requirements[prog.requirement]
+        programmes.append(PersonProgramme(role=r.programme_for or "", months=r.minimum or 0,
+                                          start=ctx.date(state.t), end=ctx.date(prog.end)))
+    q = replace(p, service=list(p.service or []) + planned, programmes=programmes, certificates=sorted(state.held),
+                exams=list(p.exams), sailing_days=dict(p.sailing_days), sea_days=dict(p.sea_days))
+    on = ctx.date(after.t)
+    apply(q, law, on)
+    for rid in _requirement_ids(law, law.pathways[pathway_id].requirements):
+        assume = kind(law.requirements[rid].kind).assume
+        if assume is not None:
+            assume(q, law.requirements[rid], on)
     return q
 
 
@@ -443,7 +479,30 @@ def initial_state(ctx: Context, held: list[str]) -> State:
     roles = [ctx.law.certificates[c].role for c in held if c in ctx.law.certificates]
     roles = [r for r in roles if r in ctx.depth]
     role = max(roles, key=lambda r: ctx.depth[r]) if roles else None
-    return State(role=role, held=frozenset(held))
+    return State(role=role, held=frozenset(held), ledger=window(ctx))
+
+
+def window(ctx: Context) -> Ledger:
+    """The real crediting window on the evaluation date of a record with a service log: its inland days credited
+    (in any role) in the `period` days ending on the evaluation date, as day offsets (0 = the evaluation date, so
+    they are negative or 0). A lower pace (`--days-per-year`) keeps only the latest of them it allows. Empty for a
+    record with totals."""
+    p = ctx.person
+    if p is None or not p.logged("inland"):
+        return ()
+    from bisect import bisect_left, bisect_right
+
+    from crewkg.records.dated import ledger as scopes
+
+    scope = scopes(p, ctx.law).get("any")
+    if scope is None:
+        return ()
+    day0 = ctx.as_of.toordinal()
+    days = scope.credited[bisect_left(scope.credited, day0 - ctx.pace.period + 1): bisect_right(scope.credited, day0)]
+    out: Ledger = ()
+    for d in days[max(0, len(days) - ctx.pace.days):]:
+        out = _add(out, d - day0, d - day0)
+    return out
 
 
 def _items_by_pathway(answer: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -518,13 +577,13 @@ def _confirm_part(pathway: str, part: list[tuple[Planner, tuple[str, ...], StepR
         unmet: list[dict[str, Any]] = []
         if not ok:
             full = derive_dated([(q, on)], law)
-            unmet = [m for c in person_answer(law, q, full, on)["certificates"] for w in c["pathways"]
+            unmet = [m for c in person_answer(law, q, full, on, pl.ctx.lang)["certificates"] for w in c["pathways"]
                      if w["id"] == pathway for m in w["missing"]]
         pl.settle(key, res, ok, unmet)
 
 
-def make_planner(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace) -> Planner:
-    ctx = Context(law, pace, as_of, person, _items_by_pathway(answer), role_depths(law))
+def make_planner(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace, lang: str = "de") -> Planner:
+    ctx = Context(law, pace, as_of, person, _items_by_pathway(answer), role_depths(law), lang=lang)
     return Planner(ctx, initial_state(ctx, list(person.certificates)))
 
 

@@ -14,7 +14,7 @@ from crewkg.rules.kinds import kind
 
 
 def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
-         graph=None, planner: Planner | None = None) -> dict[str, Any]:
+         graph=None, planner: Planner | None = None, lang: str = "de") -> dict[str, Any]:
     """Every route from where the person stands to `target`, fastest first (the `crewkg plan --format json` answer).
 
     A route starts at `start` or at a certificate the person holds and passes through no other certificate the
@@ -27,7 +27,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     if target in person.certificates:
         result["routes"] = [{"earliest": as_of.isoformat(), "steps": []}]
         return result
-    planner = planner or make_planner(law, person, answer, as_of, pace)
+    planner = planner or make_planner(law, person, answer, as_of, pace, lang)
     held = [c for c in person.certificates if c in g]
     routes = routes_to(g, target, [START] + held, set(held))
     for route in routes:

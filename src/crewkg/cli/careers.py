@@ -148,7 +148,7 @@ def plan(
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
             raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
-        result = make_plan(law, persons[0], answer, target, day, pace, graph=g)
+        result = make_plan(law, persons[0], answer, target, day, pace, graph=g, lang=lang.value)
         picture = None
         if out is not None:
             from crewkg.careers.pictures import draw, html_page, route_edges, route_title

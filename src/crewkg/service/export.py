@@ -93,6 +93,10 @@ class D(DefinedNamespace):
     rosterSatisfied: URIRef
     gapKind: URIRef
     fillWith: URIRef
+    creditedFrom: URIRef
+    recordedDays: URIRef
+    notValidatedDays: URIRef
+    cappedDays: URIRef
 
 
 TRUE = Literal(True)
@@ -190,12 +194,67 @@ def record_triples(p: Person, subject: URIRef | None = None) -> list[Triple]:
         progs.append((key, b))
     for n, (_, b) in enumerate(sorted(progs, key=lambda kb: kb[0]), start=1):
         names[b] = URIRef(f"{s}/programme/{n}")
+    for b, n in zip(_entry_nodes(g, s), range(1, len(p.service or []) + 1), strict=False):
+        names[b] = URIRef(f"{s}/service/{n}")
     return [(names.get(a, a), b, names.get(c, c)) for a, b, c in g]  # type: ignore[misc]
+
+
+def _entry_nodes(g: Graph, s: URIRef) -> list:
+    """The blank nodes of the service log entries ordered by their dates, role or capacity, validation and vessel:
+    the order `entry_order` numbers them in (`service/<n>`), so an entry keeps its IRI however the log lists it."""
+    from crewkg.law.namespaces import local
+
+    def key(b):
+        role = g.value(b, CREW.servedAs) or g.value(b, CREW.seaCapacity)
+        return (g.value(b, CREW.servedFrom).toPython(), g.value(b, CREW.servedTo).toPython(), local(role) if role else "",
+                not g.value(b, CREW.validated).toPython(), str(g.value(b, CREW.vesselName) or ""))
+    return sorted(g.objects(s, CREW.hasServiceEntry), key=key)
+
+
+def entry_order(p: Person) -> list[int]:
+    """The indices of the log's entries in the order their IRIs are numbered (`service/<n>`)."""
+    return sorted(range(len(p.service or [])), key=lambda i: (
+        p.service[i].start, p.service[i].end, p.service[i].role or p.service[i].capacity or "",  # type: ignore[index]
+        not p.service[i].validated, p.service[i].vessel or ""))  # type: ignore[index]
 
 
 def record_subjects(p: Person) -> list[URIRef]:
     """Subjects of a person's record triples (to replace a record in a store)."""
-    return [PERSON[p.id]] + [iri for iris in _record_nodes(p).values() for iri in iris]
+    entries = [PERSON[f"{p.id}/service/{n}"] for n in range(1, len(p.service or []) + 1)]
+    return [PERSON[p.id]] + [iri for iris in _record_nodes(p).values() for iri in iris] + entries
+
+
+def credit_triples(law: Law, p: Person, as_of: date) -> list[Triple]:
+    """For a person with a service log: each sailing record (the days credited in a role on the evaluation date)
+    with the counts that explain it and the entries it was credited from (crew:creditedFrom and prov:wasDerivedFrom,
+    asserted both: a PROV reader does not read sub-property axioms)."""
+    from bisect import bisect_left, bisect_right
+
+    from crewkg.records.dated import ledger
+
+    if not p.logged("inland"):
+        return []
+    scopes = ledger(p, law)
+    day = as_of.toordinal()
+    number = {i: n for n, i in enumerate(entry_order(p), start=1)}
+    out: list[Triple] = []
+    for role in p.sailing_days:
+        scope = scopes.get(f"role:{role}")
+        if scope is None:
+            continue
+        node = PERSON[f"{p.id}/sailing/{role}"]
+        c = scope.on(day)
+        out += [(node, D.recordedDays, Literal(c.recorded)), (node, D.notValidatedDays, Literal(c.not_validated)),
+                (node, D.cappedDays, Literal(c.capped))]
+        credited = scope.credited[: bisect_right(scope.credited, day)]
+        for i, e in enumerate(p.service or []):
+            if e.waters != "inland" or e.role != role or not e.validated:
+                continue
+            lo = bisect_left(credited, e.start.toordinal())
+            if lo < len(credited) and credited[lo] <= e.end.toordinal():
+                entry = PERSON[f"{p.id}/service/{number[i]}"]
+                out += [(node, D.creditedFrom, entry), (node, PROV.wasDerivedFrom, entry)]
+    return out
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -297,6 +356,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | 
     if not answer.get("covered", True):
         out.append((ev, RDFS.comment, Literal(answer["reason"], lang="en")))
     nodes = _record_nodes(p)
+    out += credit_triples(law, p, as_of)
     for c in answer["certificates"]:
         out += _certificate_triples(law, p, c, nodes, ev, times)
     for role in answer["roles"]:
@@ -483,8 +543,13 @@ def replace_person(g: Graph, law: Law, pid: str, triples: Iterable[Triple]) -> N
 def export_graph(law: Law, persons: list[Person], as_of: date, into: Graph | None = None) -> Graph:
     """The derived facts of the persons, merged into `into` (an earlier export) with replacement."""
     g = bind_prefixes(into if into is not None else Graph())
-    for p, _record, derived in evaluate(law, persons, as_of):
-        replace_person(g, law, p.id, derived)
+    for p, record, derived in evaluate(law, persons, as_of):
+        # a person with a service log: its entries and the credited counts they feed travel with the results, so
+        # the PROV chain (result -> credited count -> entries) can be followed in the file alone
+        logged = set(record_subjects(p)[1:]) if p.service else set()
+        for s in logged:
+            g.remove((s, None, None))
+        replace_person(g, law, p.id, derived + [t for t in record if t[0] in logged])
     return g
 
 

@@ -63,7 +63,7 @@ def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date
     target = target or default_target(law)
     pace = Pace.from_kb()
     g = career_graph(law, lang, days_per_period=pace.days)
-    result = plan(law, person, answer, target, as_of, pace, graph=g) if target in g else {"routes": []}
+    result = plan(law, person, answer, target, as_of, pace, graph=g, lang=lang) if target in g else {"routes": []}
     best = result["routes"][0] if result["routes"] else {"steps": [], "earliest": None}
     edges, held = route_edges(best, g), set(person.certificates)
     title = route_title(g, {"person": person.id, **result}, edges, held, lang)

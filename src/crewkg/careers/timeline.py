@@ -1,0 +1,332 @@
+"""A person's timeline (`crewkg timeline`): the credited days per scope over time, when each certificate was or
+became issuable (every spell, from the record's dated evidence), the certificates held with their issue dates, the
+medical fitness, and the fastest planned route ahead (careers.planning). Rules the kb does not encode — how long a
+certificate stays valid, when medical fitness must be proved again — are named by their provision as not covered
+(kb: crew:CertificateValidityRule, crew:MedicalExaminationSchedule), never guessed.
+
+The coming dates (the planned earliest date of each certificate not yet issuable, the end of the medical certificate
+a record states) are also given as an iCalendar file for a crew member's calendar (`ics`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from crewkg.law.statute import Law
+from crewkg.messages.sections import sections
+from crewkg.records.persons import Person
+
+#: the timeline's texts, from the message catalogue (keys careers.timeline.*)
+TEXT = sections("careers.timeline.")
+
+_RULES_QUERY = """
+PREFIX crew: <https://w3id.org/crewkg/onto#>
+SELECT ?type ?reg ?cit WHERE {
+  VALUES ?type { crew:CertificateValidityRule crew:MedicalExaminationSchedule }
+  ?rule a ?type ; crew:inRegulation ?reg ; crew:provision ?p .
+  ?p crew:citation ?cit .
+}"""
+
+
+def uncovered_rules(law: Law) -> dict[tuple[str, str], str]:
+    """(rule class, regulation id) -> the citations of the rule's provisions: the validity and medical-schedule rules
+    the kb names but does not encode. Read from the kb graph with SPARQL, cached like the compiled law."""
+    from crewkg.locations import kb_dir
+
+    return _rules(Path(kb_dir()).resolve(), law.version)
+
+
+@lru_cache(maxsize=4)
+def _rules(kb: Path, version: str) -> dict[tuple[str, str], str]:
+    from crewkg.law.cache import compiled
+
+    return compiled("timeline-rules", version, __file__, lambda: _read_rules(kb), expect=dict)
+
+
+def _read_rules(kb: Path) -> dict[tuple[str, str], str]:
+    from crewkg.law.cache import load_graph
+    from crewkg.law.namespaces import local
+    from crewkg.locations import ontology_dir
+
+    found: dict[tuple[str, str], list[str]] = {}
+    for row in load_graph(kb, ontology_dir()).query(_RULES_QUERY):
+        found.setdefault((local(row.type), local(row.reg)), []).append(str(row.cit))
+    return {k: ", ".join(sorted(v)) for k, v in found.items()}
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The timeline
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d is not None else None
+
+
+def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
+    t = TEXT[lang]
+    kind, _, rest = key.partition(":")
+    if kind == "role":
+        return t["scope_role"].format(role=law.short_label(rest, lang))
+    if kind == "sea":
+        return t["scope_sea"].format(capacity=law.label(rest, lang))
+    if kind == "programme":
+        i, _, phase = rest.partition(":")
+        g = p.programmes[int(i)]
+        return t["scope_programme"].format(role=law.short_label(g.role, lang), phase=law.label(phase, lang),
+                                           start=_iso(g.start), end=_iso(g.end))
+    return t["scope_any"]
+
+
+def _scope_order(law: Law, key: str) -> tuple[int, int, str]:
+    roles = law.ids_of("DeckCrewRole")
+    kind, _, rest = key.partition(":")
+    rank = {"role": 0, "any": 1, "sea": 2, "programme": 3}.get(kind, 4)
+    phases = ("WithinProgramme", "AfterProgramme", "WithinOrAfterProgramme")
+    sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(phases) if key.endswith(":" + ph)), 0)
+    return rank, sub, key
+
+
+def thresholds(law: Law) -> list[int]:
+    """The day counts the kb's requirements name (the milestones of a credited-days line)."""
+    from crewkg.rules.kinds import kind
+
+    return sorted({r.minimum for r in law.requirements.values() if r.minimum and kind(r.kind).unit == "days"})
+
+
+def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: str) -> list[dict[str, Any]]:
+    """Per scope of the log: the counts on the evaluation date, the runs of consecutive credited days (each with the
+    credited count at its end) and the day each of the kb's day thresholds was reached."""
+    from bisect import bisect_right
+
+    day = as_of.toordinal()
+    marks = thresholds(law)
+    out = []
+    for key in sorted(scopes, key=lambda k: _scope_order(law, k)):
+        s = scopes[key]
+        c = s.on(day)
+        days = s.credited[: bisect_right(s.credited, day)]
+        runs: list[dict[str, Any]] = []
+        for i, d in enumerate(days):
+            if runs and d == days[i - 1] + 1:
+                runs[-1]["to"], runs[-1]["credited"] = date.fromordinal(d).isoformat(), i + 1
+            else:
+                runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
+        out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
+                    "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
+                    "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
+    return out
+
+
+def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str, list[list[str | None]]]:
+    """Every spell in which each certificate of the regulation in force was issuable, up to the evaluation date:
+    [first day, last day] (last day None: still issuable on the evaluation date). The program is asked once, in one
+    batch, on every date an input of the record can change (answers.eligibility.event_dates); between two of them
+    its verdict is constant."""
+    import dataclasses
+
+    from crewkg.answers.eligibility import event_dates, regulation_in_force
+    from crewkg.records.dated import at
+    from crewkg.rules.eligibility import derive_dated
+
+    reg = regulation_in_force(law, as_of)
+    if reg is None or not p.dated:
+        return {}
+    dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
+    records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
+    found = derive_dated(records, law).eligible
+    out: dict[str, list[list[str | None]]] = {}
+    for c in law.certificates_in_order():
+        if c.regulation != reg.id or not c.pathways:
+            continue
+        runs: list[list[str | None]] = []
+        for i, on in enumerate(dates):
+            ok = (f"{p.id}@{i}", c.id) in found
+            if ok and (not runs or runs[-1][1] is not None):
+                runs.append([on.isoformat(), None])
+            elif not ok and runs and runs[-1][1] is None:
+                runs[-1][1] = (on - timedelta(days=1)).isoformat()
+        if runs:
+            out[c.id] = runs
+    return out
+
+
+def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str) -> tuple[dict[str, Any], str | None, dict]:
+    """The earliest planned date of every certificate not yet issuable (its fastest route) and the fastest route to
+    the last certificate of the regulation with pathways, from one planner (routes share their prefixes)."""
+    from crewkg.careers.graph import career_graph
+    from crewkg.careers.planning import make_planner
+    from crewkg.careers.routes import plan
+
+    g = career_graph(law, lang, days_per_period=pace.days)
+    planner = make_planner(law, p, answer, as_of, pace, lang)
+    eligible = {c["id"] for c in answer["certificates"] if c.get("eligible")}
+    targets = [c["id"] for c in answer["certificates"] if c.get("covered") and c["id"] in g and g.in_degree(c["id"]) > 0]
+    out: dict[str, Any] = {}
+    for cid in targets:
+        if cid in eligible or cid in p.certificates:
+            continue
+        result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang)
+        best = result["routes"][0] if result["routes"] else None
+        out[cid] = best
+    top = targets[-1] if targets else None
+    route = out.get(top) if top else None
+    return out, top, route or {}
+
+
+def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> dict[str, Any]:
+    """The `crewkg timeline --format json` answer for one person record (read and credited as of `as_of`)."""
+    from crewkg.answers.eligibility import check, regulation_in_force
+    from crewkg.careers.planning import Pace
+    from crewkg.records.dated import ledger
+
+    t = TEXT[lang]
+    pace = pace or Pace.from_kb()
+    answer = check(law, [p], as_of, lang)[0]
+    out: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat(), "regulation": answer.get("regulation"),
+                           "covered": answer.get("covered", True)}
+    if not out["covered"]:
+        return out | {"reason": answer["reason"], "credited": [], "certificates": [], "held": [], "medical": {},
+                      "route": None, "events": []}
+    reg = regulation_in_force(law, as_of)
+    assert reg is not None
+    scopes = ledger(p, law) if p.dated else {}
+    runs = spells(law, p, as_of, scopes)
+    planned, top, route = _plans(law, p, answer, as_of, pace, lang)
+    rules = uncovered_rules(law)
+    certs = []
+    for c in answer["certificates"]:
+        if not c.get("covered"):
+            continue
+        best = planned.get(c["id"])
+        certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
+                      "eligible": c["eligible"], "eligible_since": c.get("eligible_since"), "held": c["id"] in p.certificates,
+                      "spells": runs.get(c["id"], []),
+                      "planned": best["earliest"] if best else None,
+                      "planned_via": [s["provision"] for s in best["steps"]] if best else []})
+    validity = rules.get(("CertificateValidityRule", reg.id))
+    held = [{"id": cid, "label": law.certificate_short(cid, lang) if cid in law.certificates else cid,
+             "issued": _iso(p.certificate_issued.get(cid)), "valid_until": None,
+             "validity": {"covered": False, "provision": validity,
+                          "text": t["validity_not_covered"].format(provision=validity)} if validity else None}
+            for cid in p.certificates]
+    schedule = rules.get(("MedicalExaminationSchedule", reg.id))
+    medical = {"fit": p.medical_fitness, "examined": _iso(p.medical_examined), "valid_until": _iso(p.medical_valid_until),
+               "schedule": {"covered": False, "provision": schedule,
+                            "text": t["medical_not_covered"].format(provision=schedule)} if schedule else None}
+    events = []
+    for c in certs:
+        if c["planned"] and c["planned"] >= out["as_of"]:
+            events.append({"date": c["planned"], "kind": "planned", "certificate": c["id"],
+                           "summary": t["event_planned"].format(certificate=c["label"]),
+                           "provision": ", ".join(c["planned_via"])})
+    if p.medical_valid_until and p.medical_valid_until >= as_of:
+        events.append({"date": p.medical_valid_until.isoformat(), "kind": "medical_valid_until", "certificate": None,
+                       "summary": t["event_medical"], "provision": schedule or ""})
+    events.sort(key=lambda e: (e["date"], e["kind"], e["certificate"] or ""))
+    target_route = None
+    if top is not None and route:
+        target_route = {"target": top, "label": law.certificate_short(top, lang), "earliest": route.get("earliest"),
+                        "steps": [{"certificate": s["certificate"], "label": law.certificate_short(s["certificate"], lang),
+                                   "provision": s["provision"], "earliest": s["earliest"]} for s in route.get("steps", [])]}
+    return out | {"pace": {"days": pace.days, "period": pace.period, "provision": pace.citation},
+                  "credited": _credited(law, p, scopes, as_of, lang), "certificates": certs, "held": held,
+                  "medical": medical, "route": target_route, "events": events}
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Text and calendar
+
+
+def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
+    """The timeline for people, every sentence from the catalogue."""
+    t = TEXT[lang]
+    out = [t["heading"].format(person=result["person"], date=result["as_of"], reg=result.get("regulation") or "")]
+    if not result.get("covered", True):
+        return out + [result["reason"]]
+    out.append(t["credited"])
+    if not result["credited"]:
+        out.append("  " + t["no_log"])
+    for s in result["credited"]:
+        out.append("  " + t["scope_line"].format(label=s["label"], credited=s["credited"], recorded=s["recorded"]))
+        if s["not_validated"]:
+            out.append("    " + t["not_validated"].format(n=s["not_validated"]))
+        if s["capped"]:
+            out.append("    " + t["capped"].format(n=s["capped"], provision=result["pace"]["provision"]))
+        for n, d in s["reached"].items():
+            out.append("    " + t["reached"].format(n=n, date=d))
+    out.append(t["certificates"])
+    for c in result["certificates"]:
+        head = f"  {c['label']} ({c['provision']}): "
+        parts = []
+        for a, b in c["spells"]:
+            parts.append(t["spell_open"].format(start=a) if b is None else t["spell"].format(start=a, end=b))
+        if c["eligible"] and not c["spells"]:
+            parts.append(t["eligible_now"])
+        if not c["eligible"]:
+            parts.append(t["planned"].format(date=c["planned"]) if c["planned"] else t["not_plannable"])
+        out.append(head + "; ".join(parts))
+    out.append(t["held"])
+    if not result["held"]:
+        out.append("  " + t["none"])
+    for h in result["held"]:
+        issued = t["issued"].format(date=h["issued"]) if h["issued"] else t["issued_unknown"]
+        validity = h["validity"]["text"] if h["validity"] else ""
+        out.append(f"  {h['label']}: {issued}" + (f"; {validity}" if validity else ""))
+    out.append(t["medical"])
+    m = result["medical"]
+    if m.get("examined"):
+        out.append("  " + t["examined"].format(date=m["examined"]))
+    if m.get("valid_until"):
+        out.append("  " + t["valid_until"].format(date=m["valid_until"]))
+    elif not m.get("examined"):
+        out.append("  " + (t["fit_yes"] if m.get("fit") else t["fit_no"]))
+    if m.get("schedule"):
+        out.append("  " + m["schedule"]["text"])
+    r = result.get("route")
+    if r:
+        out.append(t["route"].format(target=r["label"], date=r["earliest"] or t["open"]))
+        for i, s in enumerate(r["steps"], 1):
+            out.append("  " + t["step"].format(i=i, label=s["label"], provision=s["provision"], date=s["earliest"] or t["open"]))
+    return out
+
+
+def ics(result: dict[str, Any], lang: str = "de") -> bytes:
+    """The coming dates of the timeline as an iCalendar file (RFC 5545): one all-day event each."""
+    from icalendar import Calendar, Event
+
+    t = TEXT[lang]
+    cal = Calendar()
+    cal.add("prodid", "-//crewkg//timeline//" + lang.upper())
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", t["calendar"].format(person=result["person"]))
+    stamp = datetime.combine(date.fromisoformat(result["as_of"]), datetime.min.time(), tzinfo=UTC)
+    for e in result.get("events", []):
+        day = date.fromisoformat(e["date"])
+        ev = Event()
+        ev.add("uid", f"{result['person']}-{e['kind']}-{e['certificate'] or 'medical'}@crewkg")
+        ev.add("dtstamp", stamp)
+        ev.add("dtstart", day)
+        ev.add("dtend", day + timedelta(days=1))
+        ev.add("summary", e["summary"])
+        if e.get("provision"):
+            ev.add("description", t["event_basis"].format(provision=e["provision"], date=result["as_of"]))
+        ev.add("transp", "TRANSPARENT")
+        cal.add_component(ev)
+    return cal.to_ical()
+
+
+def html_page(result: dict[str, Any], svg: bytes, lang: str = "de") -> str:
+    """A self-contained page: the picture (inline SVG) and the text."""
+    import html
+
+    text = "\n".join(html.escape(x) for x in lines(result, lang))
+    body = svg.decode("utf-8")
+    body = body[body.index("<svg"):]
+    title = html.escape(TEXT[lang]["heading"].format(person=result["person"], date=result["as_of"],
+                                                     reg=result.get("regulation") or ""))
+    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+            '<style>body{font-family:sans-serif;margin:1em}svg{max-width:100%;height:auto}pre{font-size:14px}</style>'
+            f"</head><body>{body}<pre>{text}</pre></body></html>\n")
+

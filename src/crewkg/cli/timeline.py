@@ -1,0 +1,68 @@
+"""`crewkg timeline`: a person's credited days, issuable spells, certificates held, medical fitness and the fastest
+planned route, as text, JSON or an iCalendar file, and as a picture (`--out`). Imports inside the command keep
+`crewkg check` fast."""
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from crewkg.cli.common import Lang, _as_of, _fail, app, json_text
+from crewkg.errors import InputError
+
+
+class TimelineFormat(str, Enum):
+    text = "text"
+    json = "json"
+    ics = "ics"
+
+
+@app.command()
+def timeline(
+    person: Annotated[Path, typer.Argument(help="One person record (YAML, JSON or Turtle), best with a service log.")],
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
+    fmt: Annotated[TimelineFormat, typer.Option("--format", help="text for people, json for programs, ics for a calendar.")] = TimelineFormat.text,
+    out: Annotated[Path | None, typer.Option("--out", help="Draw the timeline (.svg, .png or .html).")] = None,
+    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+) -> None:
+    """Credited days per role over time, when each certificate was issuable, the certificates held, the medical
+    fitness and the fastest planned route ahead; `--format ics` gives the coming dates for a calendar."""
+    from crewkg.cli.careers import PICTURES, _write
+
+    day = _as_of(as_of, lang.value)
+    try:
+        if out is not None and out.suffix.lower() not in PICTURES:
+            raise InputError(str(out), "--out", "picture_file", out.suffix)
+        if out is not None and not out.parent.is_dir():
+            raise InputError(str(out), "--out", "out_folder")
+        from crewkg.careers.timeline import timeline as build
+        from crewkg.cli.common import _load
+
+        law, persons = _load(person, day)
+        if len(persons) != 1:
+            raise InputError(str(person), "", "one_record")
+        result = build(law, persons[0], day, lang.value)
+        if out is not None:
+            from crewkg.careers.timeline import html_page
+            from crewkg.careers.timeline_picture import draw
+
+            kind = PICTURES[out.suffix.lower()]
+            picture = html_page(result, draw(result, "svg", lang.value), lang.value) if kind == "html" else draw(result, kind, lang.value)
+            _write(out, picture)
+    except InputError as exc:
+        _fail(exc, lang.value)
+        return
+    if fmt is TimelineFormat.json:
+        sys.stdout.write(json_text(result))
+    elif fmt is TimelineFormat.ics:
+        from crewkg.careers.timeline import ics
+
+        sys.stdout.buffer.write(ics(result, lang.value))
+        sys.stdout.flush()
+    else:
+        from crewkg.careers.timeline import lines
+
+        for line in lines(result, lang.value):
+            typer.echo(line)

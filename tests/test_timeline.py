@@ -1,0 +1,199 @@
+"""`crewkg timeline` (issue 10, point 5) and planning from a service log (point 6), at the thresholds of the dated
+examples: the credited days of each scope, when each certificate became issuable, the planned next certificates,
+the calendar file, the picture, and both languages."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+PERSONS = ROOT / "kb" / "examples" / "persons"
+FRANZ = PERSONS / "20-franz-schifferdienstbuch.yaml"
+DATED = sorted(PERSONS.glob("2[0-3]-*.yaml"))
+AS_OF = "2026-11-30"
+runner = CliRunner()
+
+
+def _run(*args: str) -> str:
+    res = runner.invoke(app, list(args))
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def _json(path: Path, lang: str = "en") -> dict:
+    return json.loads(_run("timeline", str(path), "--as-of", AS_OF, "--format", "json", "--lang", lang))
+
+
+def test_franz_credited_days_spells_and_plan():
+    t = _json(FRANZ)
+    scopes = {s["scope"]: s for s in t["credited"]}
+    any_ = scopes["any"]
+    # § 12 Z 2 lit. c: the 360th day in any role is credited on 10 Sep 2024 (the example's comment)
+    assert any_["reached"]["360"] == "2024-09-10"
+    # 2025: the days from 1 Apr are credited until the window holds 180 (27 Sep); 2026: the window frees on 1 Apr
+    # (1 Apr 2025 leaves it) and is full again on 27 Sep 2026
+    assert {"from": "2026-04-01", "to": "2026-09-27", "credited": 720} in any_["runs"]
+    assert scopes["role:Matrose"]["reached"]["180"] == "2025-09-27"
+    certs = {c["id"]: c for c in t["certificates"]}
+    assert certs["UBZ-Matrose"]["eligible_since"] == "2025-03-10"  # the Anlage 8 exam, the last requirement met
+    assert certs["UBZ-Matrose"]["spells"] == [["2025-03-10", None]]
+    assert certs["UBZ-Bootsmann"]["spells"] == [["2025-09-27", None]]  # § 13 Z 1: 180 days as Matrose
+    # § 14 Z 1: 180 days as Bootsmann after the UBZ Bootsmann; the window of 30 Nov 2026 holds 180 credited days
+    # (1 Apr - 27 Sep 2026), so the next day is credited on 1 Apr 2027 and the 180th on 27 Sep 2027
+    assert certs["UBZ-Steuermann"]["planned"] == "2027-09-27"
+    assert certs["UBZ-Steuermann"]["eligible"] is False
+    held = t["held"]
+    assert held == [{"id": "UBZ-Matrose", "label": "UBZ boatman", "issued": "2025-03-20", "valid_until": None,
+                     "validity": {"covered": False, "provision": "§ 22 SchBV",
+                                  "text": "validity: not covered (§ 22 SchBV)"}}]
+    assert t["medical"]["examined"] == "2025-02-01"
+    assert t["medical"]["schedule"]["covered"] is False and t["medical"]["schedule"]["provision"] == "§ 21 SchBV, § 22 SchBV"
+    assert any(e["certificate"] == "UBZ-Steuermann" and e["date"] == "2027-09-27" for e in t["events"])
+
+
+def test_unvalidated_days_are_shown_not_credited():
+    t = _json(PERSONS / "23-sofia-awaiting-validation.yaml")
+    any_ = next(s for s in t["credited"] if s["scope"] == "any")
+    assert (any_["credited"], any_["not_validated"], any_["capped"]) == (249, 183, 4)
+    certs = {c["id"]: c for c in t["certificates"]}
+    assert certs["UBZ-Matrose"]["eligible"] is False and certs["UBZ-Matrose"]["spells"] == []
+
+
+def test_an_earlier_spell_ends_the_day_before_the_medical_certificate_lapses(tmp_path):
+    rec = tmp_path / "r.yaml"
+    rec.write_text("id: lapsed\nbirth_date: 1990-01-01\nmedical_fitness: {valid_until: 2025-06-30}\n"
+                   "service:\n  - {from: 2024-01-01, to: 2024-12-31, role: Decksmann}\n", encoding="utf-8")
+    t = _json(rec)
+    dm = next(c for c in t["certificates"] if c["id"] == "UBZ-Decksmann")
+    # § 10: age 18, 180 days (one year, credited on 28 Jun 2024) and medical fitness (until 30 Jun 2025)
+    assert dm["spells"] == [["2024-06-28", "2025-06-30"]]
+    assert dm["eligible"] is False and dm["eligible_since"] is None
+
+
+def test_ics_parses_and_holds_the_coming_dates():
+    from icalendar import Calendar
+
+    raw = runner.invoke(app, ["timeline", str(FRANZ), "--as-of", AS_OF, "--format", "ics", "--lang", "de"]).stdout_bytes
+    cal = Calendar.from_ical(raw)
+    events = {str(e["uid"]): e for e in cal.walk("VEVENT")}
+    steuermann = events["franz-huber-planned-UBZ-Steuermann@crewkg"]
+    assert steuermann.decoded("dtstart") == date(2027, 9, 27)
+    assert str(steuermann["summary"]) == "UBZ Steuermann: frühester geplanter Termin"
+    assert "§ 14 Z 1 SchBV" in str(steuermann["description"])
+    assert all(e.decoded("dtstart") >= date(2026, 11, 30) for e in events.values())
+
+
+def test_ics_has_the_medical_end_a_record_states(tmp_path):
+    from icalendar import Calendar
+
+    rec = tmp_path / "r.yaml"
+    rec.write_text("id: med\nbirth_date: 1990-01-01\nmedical_fitness: {valid_until: 2027-03-31}\n"
+                   "service:\n  - {from: 2026-01-01, to: 2026-06-29, role: Decksmann}\n", encoding="utf-8")
+    raw = runner.invoke(app, ["timeline", str(rec), "--as-of", AS_OF, "--format", "ics", "--lang", "en"]).stdout_bytes
+    events = {str(e["uid"]): e for e in Calendar.from_ical(raw).walk("VEVENT")}
+    assert events["med-medical_valid_until-medical@crewkg"].decoded("dtstart") == date(2027, 3, 31)
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".html"])
+def test_pictures_are_written_with_a_legend(tmp_path, suffix):
+    out = tmp_path / f"franz{suffix}"
+    _run("timeline", str(FRANZ), "--as-of", AS_OF, "--lang", "de", "--out", str(out))
+    data = out.read_bytes()
+    assert len(data) > 5000
+    if suffix == ".png":
+        assert data.startswith(b"\x89PNG")
+    else:
+        text = data.decode("utf-8")
+        for word in ("Legende", "Stichtag", "ausstellbar", "frühester geplanter Termin", "als Matrose"):
+            assert word in text
+
+
+def test_bad_picture_suffix_exits_2(tmp_path):
+    res = runner.invoke(app, ["timeline", str(FRANZ), "--out", str(tmp_path / "x.txt")])
+    assert res.exit_code == 2 and not (tmp_path / "x.txt").exists()
+
+
+@pytest.mark.parametrize("path", DATED, ids=lambda p: p.stem)
+def test_each_language_is_pure(path):
+    from test_languages import ENGLISH, GERMAN
+
+    de = _run("timeline", str(path), "--as-of", AS_OF, "--lang", "de")
+    en = _run("timeline", str(path), "--as-of", AS_OF, "--lang", "en")
+    assert not [w for w in ENGLISH if w in de], de
+    assert not [w for w in GERMAN if w in en], en
+
+
+def test_a_record_with_totals_has_a_timeline_without_log():
+    out = _run("timeline", str(PERSONS / "03-maria-matrose-to-bootsmann.yaml"), "--as-of", AS_OF, "--lang", "en")
+    assert "no service log: the record gives totals" in out
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Planning from the log (point 6)
+
+WINDOW_FULL = """id: window-full
+birth_date: 2000-01-01
+medical_fitness: true
+service:
+  - {from: 2026-01-01, to: 2026-06-29, role: Decksmann}
+exams: [Anlage8]
+"""
+
+
+def test_plan_starts_from_the_real_window(tmp_path):
+    """180 days credited from 1 Jan to 29 Jun 2026 fill the window of 30 Jun 2026. § 12 Z 2 lit. c needs 360: the
+    next day can be credited only when 1 Jan 2026 leaves the window, on 1 Jan 2027 (the 365 days ending on it
+    begin on 2 Jan 2026 and hold 179), and the 180th more day is 29 Jun 2027 — not 27 Dec 2026, which an empty
+    window would give."""
+    rec = tmp_path / "w.yaml"
+    rec.write_text(WINDOW_FULL, encoding="utf-8")
+    plan = json.loads(_run("plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-06-30", "--format", "json",
+                           "--lang", "en"))
+    best = plan["routes"][0]
+    assert best["earliest"] == "2027-06-29"
+    assert best["steps"][0]["provision"] == "§ 12 Z 2 SchBV"
+    # the same days as totals (no dates): the window is taken to be empty
+    rec.write_text("id: totals\nbirth_date: 2000-01-01\nmedical_fitness: true\nsailing_days: {Decksmann: 180}\n"
+                   "exams: [Anlage8]\n", encoding="utf-8")
+    plan = json.loads(_run("plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-06-30", "--format", "json"))
+    assert plan["routes"][0]["earliest"] == "2026-12-27"
+
+
+def test_plan_from_a_lower_pace_keeps_the_latest_window_days(tmp_path):
+    rec = tmp_path / "w.yaml"
+    rec.write_text(WINDOW_FULL, encoding="utf-8")
+    plan = json.loads(_run("plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-06-30", "--format", "json",
+                           "--days-per-year", "90"))
+    # at 90 days in 365, the latest 90 credited days (1 Apr - 29 Jun 2026) fill the window; the next 90 from
+    # 1 Apr 2027 (1 Apr 2026 + 365 days) to 29 Jun 2027, the last 90 from 31 Mar 2028 (1 Apr 2027 + 365 days: 2028
+    # has 29 Feb) to 28 Jun 2028
+    assert plan["routes"][0]["earliest"] == "2028-06-28"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# A roster member given as a logged record (point 7)
+
+
+@pytest.mark.parametrize("start, validated, ok", [("2026-06-04", True, True), ("2026-06-05", True, False),
+                                                   ("2026-06-04", False, False)],
+                         ids=["180 credited days on the day: substitutes", "179 credited days: does not",
+                              "180 days not validated: does not"])
+def test_a_logged_leichtmatrose_replaces_the_matrose_at_180_credited_days(start, validated, ok):
+    """§ 43 Abs. 6 SchBV: a Leichtmatrose in the 3rd apprenticeship year, 17, with one year (180 days) of Fahrzeit
+    may replace the Matrose. Logged from `start` to the evaluation day 30 Nov 2026: 4 Jun gives 180 days."""
+    from test_rosters import CREW_WITHOUT_MATROSE, NOW, P, check, via
+
+    assert NOW == date(2026, 11, 30)
+    lena = P("lena", "2009-01-01", "UBZ-Leichtmatrose", apprenticeship={"contract": True, "year": 3},
+             service=[{"from": start, "to": "2026-11-30", "role": "Leichtmatrose", "validated": validated}])
+    r = check("wachau", [*CREW_WITHOUT_MATROSE, lena])
+    assert r["satisfied"] is ok
+    if ok:
+        assert ("Matrose", "substitution", "SchBV2022-P43-Abs6-Substitution-Matrose") in via(r, "lena")
