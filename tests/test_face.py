@@ -105,3 +105,23 @@ def test_check_text_reads_well_in_an_80_column_terminal(monkeypatch):
     assert "│" not in text and "┃" not in text
     flat = " ".join(text.split())
     assert "✗ § 13 Z 1 SchBV – noch 180 Tage Fahrzeit als Matrosin bzw. Matrose (§ 13 Z 1 SchBV)" in flat
+
+
+def test_english_output_explains_the_role_names_once_and_german_output_needs_no_such_line(tmp_path):
+    """Issue 13 point 7: English text names the roles in the Directive's English; one line maps them to the
+    regulation's German terms, from the kb's labels."""
+    examples = Path(__file__).resolve().parents[1] / "kb" / "examples"
+    folder = examples / "persons"
+    vessel = examples / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
+    runs = {
+        "check folder": ["check", str(folder), "--as-of", "2026-11-30"],
+        "explain": ["explain", str(_write(tmp_path, SEA)), "Steuermann", "--as-of", "2026-11-30"],
+        "crew": ["crew", str(vessel), "--as-of", "2026-11-30"],
+    }
+    for name, args in runs.items():
+        english = runner.invoke(app, [*args, "--lang", "en"]).stdout
+        flat = " ".join(english.split())
+        assert flat.count("Role names:") == 1, name
+        assert "boatman (Matrose)" in flat and "helmsman (Steuermann)" in flat and "boatmaster (Schiffsführer)" in flat, name
+        german = runner.invoke(app, [*args, "--lang", "de"]).stdout
+        assert "Role names" not in german and "boatman" not in german, name

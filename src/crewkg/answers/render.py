@@ -66,6 +66,24 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
     console.print()
 
 
+def role_names(law: Law, lang: str) -> str:
+    """Once per output: the names the text uses for the deck roles beside the regulation's own German terms. English
+    output speaks the Directive's English; where every name is the regulation's own term (German output) there is
+    nothing to explain and the line is left out."""
+    roles = sorted(law.ids_of("DeckCrewRole"), key=law.depth)
+    if all(law.short_label(r, lang) == law.short_label(r, "de") for r in roles):
+        return ""
+    t = catalogue(lang)
+    names = ", ".join(t["cli.role_name"].format(name=law.short_label(r, lang), term=law.short_label(r, "de")) for r in roles)
+    return t["cli.role_names"].format(names=names)
+
+
+def print_role_names(law: Law, lang: str) -> None:
+    text = role_names(law, lang)
+    if text:
+        console.print(text, style="dim")
+
+
 def _print_pathways_narrow(law: Law, c: dict[str, Any], lang: str) -> None:
     """A certificate's pathways as lines for a narrow terminal: the provision with ✓/✗, then each missing
     requirement on its own line, wrapped at words under its own indent."""
@@ -137,3 +155,4 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
         for rid in [w["id"]]:
             for note in notes_in(law.provisions[law.pathways[rid].provision].notes, lang):
                 console.print("  " + t["cli.explain.note"].format(note=note), style="dim")
+    print_role_names(law, lang)

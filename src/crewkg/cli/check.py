@@ -62,7 +62,7 @@ def check(
         else:
             sys.stdout.write(text)
     else:
-        from crewkg.answers.render import print_answer
+        from crewkg.answers.render import print_answer, print_role_names
 
         for x, r in zip(loaded, results, strict=True):
             if isinstance(x, Problem):
@@ -70,6 +70,7 @@ def check(
                     typer.echo(line, err=True)
             else:
                 print_answer(law, r, lang.value)
+        print_role_names(law, lang.value)
     if failed:
         typer.echo(summary(len(failed), lang.value), err=True)
         raise typer.Exit(1)

@@ -79,6 +79,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
                 con.print(f"  {lk.get('reason', '')}")
         _print_roster(law, a, con, t, lang)
         _print_readings(law, a, con, t, lang)
+        _print_role_names(law, con, lang)
         return
     con.print(f"{t['crew']}: [bold]{a['provision']}, Stufe {a['stufe']}[/bold] ({t['column']} {a['standard']})")
     con.print(f"  {t['row']}: „{a['row']}“", style="italic")
@@ -109,6 +110,15 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
             con.print(f"  • {n}", style="dim")
     _print_roster(law, a, con, t, lang)
     _print_readings(law, a, con, t, lang)
+    _print_role_names(law, con, lang)
+
+
+def _print_role_names(law, con, lang: str) -> None:
+    from crewkg.answers.render import role_names
+
+    text = role_names(law, lang)
+    if text:
+        con.print(text, style="dim")
 
 
 def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:

@@ -291,6 +291,8 @@ MESSAGES: dict[str, str] = {
     "cli.exported": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of}, {triples} Tripel",
     "cli.yes": "ja",
     "cli.no": "nein",
+    "cli.role_names": "Bezeichnungen der Funktionen: {names} — die Begriffe der Richtlinie (EU) 2017/2397, in Klammern der deutsche Begriff der Verordnung.",
+    "cli.role_name": "{name} ({term})",
     "cli.no_regulation": "am {as_of} gilt keine kodierte Verordnung für Unionsbefähigungszeugnisse; das kodierte Recht der Befähigungszeugnisse beginnt mit {first} am {since}",
     "cli.not_in_force": "nicht in der am Stichtag geltenden Verordnung",
     "cli.facts.programme": "{role} {months} Monate, {within} Tage im Programm, {after} danach",

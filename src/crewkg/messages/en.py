@@ -291,6 +291,8 @@ MESSAGES: dict[str, str] = {
     "cli.exported": "{out}: derived facts of {n} person(s) on {as_of}, {triples} triples",
     "cli.yes": "yes",
     "cli.no": "no",
+    "cli.role_names": "Role names: {names} — the terms of Directive (EU) 2017/2397, with the Austrian regulation's German term in brackets.",
+    "cli.role_name": "{name} ({term})",
     "cli.no_regulation": "no encoded regulation governs Union certificates of qualification on {as_of}; the encoded certificate law starts with {first} on {since}",
     "cli.not_in_force": "not in the regulation in force on the evaluation date",
     "cli.facts.programme": "{role} {months} months, {within} days within, {after} after",
