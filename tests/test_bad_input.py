@@ -207,3 +207,93 @@ def test_export_and_sparql_answer_the_good_records_of_a_folder_and_name_the_bad(
     err = _stderr(result)
     assert err.count("crewkg: error:") == 1 and "c.yaml" in err
     assert "good" in result.stdout or "true" in result.stdout
+
+
+# ------------------------------------------------------------------------------------------------------
+# Found by benchmarks/bad_inputs.py (tracebacks and hangs) and fixed in src/: numbers far beyond anything the law
+# counts, a programme reaching back before the calendar, a service log older than its sailor, a named pipe in a
+# folder, and a long service log sent whole to pySHACL.
+# ------------------------------------------------------------------------------------------------------
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("case", [
+    Case("days_10e400", {"p.yaml": f"id: x\nsailing_days:\n  Matrose: {HUGE}\n"}, "p.yaml", "sailing_days.Matrose",
+         ("a number of at most 100000",)),
+    Case("years_10e400", {"p.yaml": f"id: x\nprofessional_experience_years: {HUGE}\n"}, "p.yaml",
+         "professional_experience_years", ("a number of at most 100000",)),
+    Case("service_before_birth", {"p.yaml": "id: x\nbirth_date: 1990-01-01\nservice:\n"
+                                            "  - {from: 1900-01-01, to: 2010-12-31, role: Matrose}\n"}, "p.yaml",
+         "service[0].from", ("a first Fahrtag not before the birth date (1990-01-01)",)),
+    # 0001 to 9999: 3.65 million days, each counted (took seconds and gigabytes, without a birth date too)
+    Case("service_over_the_ages", {"p.yaml": "id: x\nservice:\n  - {from: 2024-03-01, to: 2024-10-31, role: Matrose}\n"
+                                             "  - {from: 0001-01-01, to: 9999-12-31, role: Decksmann}\n"}, "p.yaml",
+         "service[1].to", ("a service log of at most 100000 days from its first Fahrtag (0001-01-01)",)),
+], ids=lambda c: c.id)
+def test_numbers_beyond_the_law_and_service_before_birth_exit_2(tmp_path, caplog, case):
+    test_bad_input_exits_2_with_one_message_naming_file_field_and_expectation(tmp_path, caplog, case)
+
+
+def test_a_service_log_a_day_younger_than_its_sailor_is_refused_and_one_from_the_birth_date_is_not(tmp_path):
+    log = "id: x\nbirth_date: 1990-01-01\nservice:\n  - {{from: {start}, to: 2010-12-31, role: Matrose}}\n"
+    (tmp_path / "early.yaml").write_text(log.format(start="1989-12-31"))
+    (tmp_path / "born.yaml").write_text(log.format(start="1990-01-01"))
+    early = _runner().invoke(app, ["check", str(tmp_path / "early.yaml"), "--as-of", AS_OF, "--lang", "en"])
+    assert early.exit_code == 2 and "service[0].from" in _stderr(early)
+    born = _runner().invoke(app, ["check", str(tmp_path / "born.yaml"), "--as-of", AS_OF, "--format", "json"])
+    assert born.exit_code == 0, born.output
+
+
+def test_a_vessel_with_more_passengers_than_numbers_mean_exits_2(tmp_path):
+    vessel = (Path(__file__).resolve().parents[1] / "kb/examples/vessels/01-ms-wachau-danube-day-trip.yaml").read_text()
+    f = tmp_path / "v.yaml"
+    f.write_text(vessel.replace("passengers: 300", f"passengers: {HUGE}"))
+    r = _runner().invoke(app, ["crew", str(f), "--as-of", AS_OF, "--lang", "en"])
+    assert r.exit_code == 2, r.output
+    assert "field 'passengers'" in _stderr(r) and "at most 100000" in _stderr(r) and "Traceback" not in r.output
+    f.write_text(vessel.replace("passengers: 300", "passengers: 100000"))  # at the bound: a number, if an odd one
+    assert _runner().invoke(app, ["crew", str(f), "--as-of", AS_OF, "--lang", "en"]).exit_code in (0, 1)
+
+
+@pytest.mark.parametrize("months, expected", [(HUGE, "a number of at most 100000"), ("99999", "after the year 1")])
+def test_a_programme_longer_than_the_calendar_exits_2(tmp_path, months, expected):
+    design = (Path(__file__).resolve().parents[1] / "kb/examples/programmes/matrosen-24-monate.yaml").read_text()
+    f = tmp_path / "prog.yaml"
+    f.write_text(design.replace("months: 24", f"months: {months}"))
+    r = _runner().invoke(app, ["programme", str(f), "--as-of", AS_OF, "--lang", "en"])
+    assert r.exit_code == 2, r.output
+    assert "field 'months'" in _stderr(r) and expected in _stderr(r)
+
+
+def test_a_named_pipe_in_a_folder_is_named_not_skipped(tmp_path):
+    import os
+
+    base = tmp_path / "in"
+    _write(base, {"a.yaml": GOOD})
+    os.mkfifo(base / "b.yaml")
+    r = _runner().invoke(app, ["check", str(base), "--as-of", AS_OF, "--format", "json", "--lang", "en"])
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.stdout)
+    assert out[0]["person"] == "good" and "b.yaml" in out[1]["error"] and "regular" in out[1]["error"]
+
+
+def test_a_long_service_log_sends_one_entry_of_each_kind_to_shacl(tmp_path, monkeypatch):
+    """pySHACL takes milliseconds per entry (10 000 entries took 44 s); the schema check has checked every entry."""
+    from crewkg.records import load
+
+    seen = []
+    monkeypatch.setattr(load, "shacl_check", lambda g, source, key: seen.append(g))
+    entries = "".join(f"  - {{from: 2020-{m:02d}-01, to: 2020-{m:02d}-10, role: {r}}}\n"
+                      for m in range(1, 13) for r in ("Matrose", "Decksmann"))
+    f = tmp_path / "p.yaml"
+    f.write_text("id: logged\nbirth_date: 1990-01-01\nservice:\n" + entries
+                 + "  - {from: 2021-01-01, to: 2021-01-05, role: Matrose, validated: false}\n")
+    r = _runner().invoke(app, ["check", str(f), "--as-of", AS_OF, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    from rdflib import URIRef
+
+    from crewkg.law.namespaces import CREW_IRI
+
+    assert len(seen) == 1
+    assert len(list(seen[0].objects(None, URIRef(CREW_IRI + "hasServiceEntry")))) == 3
+    assert json.loads(r.stdout)["certificates"]  # the whole log is still credited: 240 days, checked below

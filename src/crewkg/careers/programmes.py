@@ -24,7 +24,7 @@ from crewkg.errors import InputError, Phrase
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping
-from crewkg.records.reading import read_mapping
+from crewkg.records.reading import MAX_NUMBER, read_mapping
 
 PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
 ENTRY_KEYS = {"min_age", "professional_experience_years", "vocational_training_years", "sea_days"}
@@ -45,12 +45,16 @@ class ProgrammeDesign:
 def _count(value: Any, source: str, fld: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InputError(source, fld, "whole_of", value, unit=Phrase("error.unit." + what))
+    if value > MAX_NUMBER:
+        raise InputError(source, fld, "at_most", value, max=MAX_NUMBER)
     return value
 
 
 def _number(value: Any, source: str, fld: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise InputError(source, fld, "number_of_years", value)
+    if value > MAX_NUMBER:
+        raise InputError(source, fld, "at_most", value, max=MAX_NUMBER)
     return value
 
 
@@ -122,7 +126,10 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
     if days:
         rec["sailing_days"] = {lowest: days}
     if "min_age" in design.entry:  # youngest entrant, completing the programme today
-        rec["birth_date"] = add_months(as_of, -(12 * design.entry["min_age"] + design.months)).isoformat()
+        back = 12 * design.entry["min_age"] + design.months
+        if back >= 12 * (as_of.year - 1) + as_of.month - 1:  # born before the calendar begins
+            raise InputError(design.source, "months", "programme_span", design.months, min_age=design.entry["min_age"])
+        rec["birth_date"] = add_months(as_of, -back).isoformat()
     for k in ("professional_experience_years", "vocational_training_years", "sea_days"):
         if k in design.entry:
             rec[k] = design.entry[k]

@@ -3,6 +3,7 @@ remembered by the record's content so a record checked before costs no pySHACL s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import date
 from pathlib import Path
@@ -64,10 +65,18 @@ def load_persons(path: Path, law: Law, as_of: date) -> list[Person]:
 
 def shacl_check_person(p: Person) -> None:
     """SHACL-validate a record that passed the schema check, via its RDF form. The cache key is the record
-    itself, so a record validated before costs no rdflib import at all."""
+    itself, so a record validated before costs no rdflib import at all.
+
+    Of a service log only one entry of each kind (waters, role or capacity, validated) goes to pySHACL: the schema
+    check has already checked every entry against everything the entry shape says (dates in order, a known role or
+    capacity, a short vessel name), and pySHACL takes some milliseconds per entry — a daily log of many years would
+    take minutes."""
     key = _key(json.dumps(person_to_mapping(p), sort_keys=True, default=str))
     if _seen(key):
         return
     from crewkg.records.turtle import person_graph
 
+    if p.service:
+        kinds = {(e.waters, e.role, e.capacity, e.validated): e for e in reversed(p.service)}
+        p = dataclasses.replace(p, service=list(reversed(kinds.values())))
     shacl_check(person_graph(p), p.source, key)

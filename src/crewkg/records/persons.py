@@ -17,6 +17,7 @@ from typing import Any
 from crewkg.errors import InputError, near  # noqa: F401  (near: the did-you-mean of every record check)
 from crewkg.law.crediting import Credit
 from crewkg.law.statute import Law
+from crewkg.records.reading import MAX_NUMBER
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: an id ending in a newline is no id
 SUFFIXES = {".yaml", ".yml", ".json", ".ttl"}
@@ -134,8 +135,8 @@ ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")  # the one lexical form o
 def record_files(path: Path) -> list[Path]:
     """The record files a path names: the file itself, or every record file in a folder (sorted)."""
     if path.is_dir():
-        # a broken link is listed too, so reading it names it instead of skipping it without a word
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and (p.is_file() or p.is_symlink()))
+        # a broken link or a named pipe is listed too, so reading it names it instead of skipping it without a word
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and not p.is_dir())
         if not files:
             raise InputError(str(path), "", "record_folder")
         return files
@@ -162,13 +163,17 @@ class Checker:
             raise self.fail(fld, "days", value)
         if value < 0:
             raise self.fail(fld, "not_negative", value)
+        if value > MAX_NUMBER:
+            raise self.fail(fld, "at_most", value, max=MAX_NUMBER)
         return value
 
     def number(self, value: Any, fld: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (isinstance(value, int) or math.isfinite(value)):
             raise self.fail(fld, "years", value)
         if value < 0:
             raise self.fail(fld, "not_negative", value)
+        if value > MAX_NUMBER:
+            raise self.fail(fld, "at_most", value, max=MAX_NUMBER)
         return value
 
     def day(self, value: Any, fld: str) -> date:
@@ -257,6 +262,17 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         if not isinstance(log, list):
             raise c.fail("service", "service_list", log)
         p.service = [service_entry(c, e, f"service[{i}]", roles) for i, e in enumerate(log)]
+        if p.service:  # every day of a log is counted: no log spans more days than any count may hold
+            first = min(e.start for e in p.service)
+            late = max(range(len(p.service)), key=lambda i: p.service[i].end)
+            if (p.service[late].end - first).days >= MAX_NUMBER:
+                raise c.fail(f"service[{late}].to", "service_span", p.service[late].end.isoformat(), max=MAX_NUMBER,
+                             start=first.isoformat())
+        born = p.birth_date
+        early = next((i for i, e in enumerate(p.service) if born is not None and e.start < born), None)
+        if early is not None:
+            raise c.fail(f"service[{early}].from", "service_after_birth", p.service[early].start.isoformat(),
+                         birth=str(born))
         for waters, key in (("inland", "sailing_days"), ("sea", "sea_days")):
             if p.logged(waters) and key in data:
                 first = next(i for i, e in enumerate(p.service) if e.waters == waters)

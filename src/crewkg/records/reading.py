@@ -18,6 +18,9 @@ MAX_BYTES = 16 * 1024 * 1024  # one record file
 MAX_DEPTH = 32  # nesting of mappings and lists
 MAX_ALIASES = 64  # YAML aliases (*name) in one record
 MAX_NODES = 2_000_000  # values in one record, aliases expanded
+#: the largest number a record may give (days, months, years, persons, metres, kilowatts): none of the law's counts
+#: comes near it, and far above it arithmetic fails (a float of 10**400, a date 10**100 months ahead)
+MAX_NUMBER = 100_000
 
 
 def read_text(path: Path, what: str = "record") -> str:

@@ -24,7 +24,7 @@ from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
 from crewkg.records.persons import ID_RE, Checker, Person, near, person_from_mapping
-from crewkg.records.reading import read_mapping
+from crewkg.records.reading import MAX_NUMBER, read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"
@@ -71,10 +71,12 @@ class _Check(Checker):
     def number(self, value: Any, fld: str, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(fld, "number", value)
-        if not math.isfinite(value):  # YAML's .inf and .nan are floats
+        if not (isinstance(value, int) or math.isfinite(value)):  # YAML's .inf and .nan are floats
             raise self.fail(fld, "finite_number", value)
         if value < 0 or (positive and value == 0):
             raise self.fail(fld, "positive_number" if positive else "not_negative", value)
+        if value > MAX_NUMBER:
+            raise self.fail(fld, "at_most", value, max=MAX_NUMBER)
         return float(value)
 
     def whole(self, value: Any, fld: str, minimum: int = 0) -> int:
@@ -82,6 +84,8 @@ class _Check(Checker):
             raise self.fail(fld, "whole_from", value, minimum=minimum)
         if value < minimum:
             raise self.fail(fld, "whole_at_least", value, minimum=minimum)
+        if value > MAX_NUMBER:
+            raise self.fail(fld, "at_most", value, max=MAX_NUMBER)
         return value
 
     def token(self, value: Any, fld: str, allowed: list[str]) -> str:
