@@ -29,11 +29,6 @@ class TableFormat(str, Enum):
     json = "json"
 
 
-class StoreKind(str, Enum):
-    memory = "memory"
-    oxigraph = "oxigraph"
-
-
 def _persons(paths: list[Path], day):
     """Every record the paths name (files or folders), ids unique across all of them. A record file named on the
     command line that fails stops the command (exit 2); a bad record inside a folder is named on standard error and
@@ -76,12 +71,16 @@ def export(
     out: Annotated[Path | None, typer.Option("--out", help="Output file; an earlier export there is updated in place.")] = None,
     fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
+    store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
     from crewkg.service.export import format_for_suffix, serialize
 
     day = _as_of(as_of, LANG)
+    if store is not None:
+        _export_store(persons, store, day)
+        return
     chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
     try:
         law, people, failures = _persons(persons, day)
@@ -109,6 +108,43 @@ def export(
         raise typer.Exit(1)
 
 
+def _export_store(paths: list[Path], folder: Path, day) -> None:
+    """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
+    exported), evaluate in batches and replace each person's records and derived facts in the store."""
+    from crewkg.law.statute import load_law
+    from crewkg.messages.catalogue import say
+    from crewkg.records.register import read_register
+    from crewkg.service.sparql import open_store_dir, put_persons
+
+    law = load_law()
+    failures, n = [], 0
+    try:
+        for path in paths:
+            if not path.exists():
+                raise InputError(str(path), "", "register_path")
+        store = open_store_dir(folder, must_exist=False)
+        batch: list = []
+        for path in paths:
+            for entry in read_register(path, law, day):
+                if entry.person is None:
+                    failures.append(entry.problem())
+                    continue
+                batch.append(entry.person)
+                if len(batch) >= 500:
+                    put_persons(store, law, batch, day, replace=True)
+                    n, batch = n + len(batch), []
+        put_persons(store, law, batch, day, replace=True)
+        n += len(batch)
+        store.flush()
+    except InputError as exc:
+        _fail(exc, LANG)
+        return
+    _report_failures(failures)
+    typer.echo(say("en", "cli.exported_store", out=folder, n=n, as_of=day.isoformat(), quads=len(store)), err=True)
+    if failures:
+        raise typer.Exit(1)
+
+
 @app.command()
 def sparql(
     query: Annotated[str | None, typer.Argument(help="A SPARQL query, a .rq file, or a canned query name (see --list).")] = None,
@@ -116,7 +152,7 @@ def sparql(
     graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export (repeatable).")] = None,
     crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster: the minimum crew and the roster verdict (repeatable).")] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="table for people; csv or json (SPARQL results) for programs.")] = TableFormat.table,
-    store: Annotated[StoreKind, typer.Option("--store", help="memory (rdflib) or oxigraph; identical answers.")] = StoreKind.memory,
+    store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR.")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the derived facts (ISO); default today.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
 ) -> None:
@@ -140,7 +176,7 @@ def sparql(
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        result = build_store(store.value, law, people, day, list(graph or []), crews).select(text)
+        result = build_store(store, law, people, day, list(graph or []), crews).select(text)
     except InputError as exc:
         _fail(exc, LANG)
         return
@@ -167,7 +203,7 @@ def serve(
     data: Annotated[list[Path] | None, typer.Option("--data", help="Person records or folders for the SPARQL graph (repeatable).")] = None,
     graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export of a register (repeatable).")] = None,
     crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster for the SPARQL graph (repeatable).")] = None,
-    store: Annotated[StoreKind, typer.Option("--store", help="memory (rdflib) or oxigraph (large registers).")] = StoreKind.memory,
+    store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph (large registers); or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (--data records are put into it).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the loaded persons' derived facts; default today.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="SPARQL query timeout in seconds.")] = 10.0,
     max_query_bytes: Annotated[int, typer.Option("--max-query-bytes", help="Longest SPARQL query accepted.")] = 10_000,
@@ -189,7 +225,7 @@ def serve(
         from crewkg.service.sparql import build_store, parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        graph_store = build_store(store.value, law, people, day, list(graph or []), crews)
+        graph_store = build_store(store, law, people, day, list(graph or []), crews)
     except InputError as exc:
         _fail(exc, LANG)
         return

@@ -289,6 +289,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_pathway": "kein Weg der Wissensbasis nimmt ein zugelassenes Ausbildungsprogramm für {role} an",
     # ---- cli: command-line text output ----
     "cli.exported": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of}, {triples} Tripel",
+    "cli.exported_store": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of} in den Speicher geschrieben, jetzt {quads} Quads",
     "cli.yes": "ja",
     "cli.no": "nein",
     "cli.role_names": "Bezeichnungen der Funktionen: {names} — die Begriffe der Richtlinie (EU) 2017/2397, in Klammern der deutsche Begriff der Verordnung.",
@@ -566,6 +567,8 @@ MESSAGES: dict[str, str] = {
     "error.expected.positive": "eine positive Zahl",
     "error.expected.store": "einer von {ids}",
     "error.expected.rdf_suffix": "eine RDF-Datei mit der Endung .ttl, .nt, .jsonld oder .json",
+    "error.expected.store_dir": "ein Ordner für einen Oxigraph-Speicher ({reason})",
+    "error.expected.store_missing": "ein Ordner mit einem crewkg-Export (crewkg export REGISTER --store DIR), oder memory oder oxigraph",
     "error.expected.rdf_file": "eine vorhandene RDF-Datei",
     "error.expected.rdf_syntax": "gültiges {format} ({reason})",
     "error.expected.crew_option": "VESSEL[:ROSTER] mit vorhandenen Schiffs- und Besatzungsdateien",

@@ -289,6 +289,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_pathway": "no pathway of the kb accepts an approved programme for {role}",
     # ---- cli: command-line text output ----
     "cli.exported": "{out}: derived facts of {n} person(s) on {as_of}, {triples} triples",
+    "cli.exported_store": "{out}: derived facts of {n} person(s) on {as_of} put into the store, now {quads} quads",
     "cli.yes": "yes",
     "cli.no": "no",
     "cli.role_names": "Role names: {names} — the terms of Directive (EU) 2017/2397, with the Austrian regulation's German term in brackets.",
@@ -566,6 +567,8 @@ MESSAGES: dict[str, str] = {
     "error.expected.positive": "a positive number",
     "error.expected.store": "one of {ids}",
     "error.expected.rdf_suffix": "an RDF file ending in .ttl, .nt, .jsonld or .json",
+    "error.expected.store_dir": "a folder for an Oxigraph store ({reason})",
+    "error.expected.store_missing": "a folder holding a crewkg export (crewkg export REGISTER --store DIR), or memory or oxigraph",
     "error.expected.rdf_file": "an existing RDF file",
     "error.expected.rdf_syntax": "valid {format} ({reason})",
     "error.expected.crew_option": "VESSEL[:ROSTER] with existing vessel and roster record files",

@@ -203,6 +203,26 @@ def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozens
                    can_fill=sets["can_fill"], reached=sets["reached"], too_young=sets["too_young"])
 
 
+#: the outcomes a register line reads (answers.register): no `have` rows, which are most of `derived`
+OUTCOME_RULES = """
+outcome(P, 'pathway_satisfied', W) <= pathway_satisfied(P, W)
+outcome(P, 'eligible', C) <= eligible(P, C)
+outcome(P, 'can_fill', Role) <= can_fill(P, Role)
+"""
+
+
+def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law) -> Derived:
+    """Run the program once over already built person facts (`person_facts`) and derive only what a register line
+    reads: satisfied pathways, eligible certificates, roles that can be filled."""
+    facts = kb_facts(law) + [fact for facts in person_fact_lists for fact in facts]
+    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)")
+    sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("pathway_satisfied", "eligible", "can_fill")}
+    for pid, what, x in rows:
+        sets[what].add((pid, x))
+    return Derived(have={}, met=set(), satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
+                   can_fill=sets["can_fill"])
+
+
 def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:
     """Which of the named pathways each person satisfies on their own date: (person id, pathway id) pairs. The
     planner's question about its projected records; it asks only for this, so nothing else is derived."""

@@ -317,6 +317,8 @@ def _zygote(ctl: socket.socket, store) -> None:
                 ctl.close()
                 ours.close()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                if hasattr(store, "reopen_after_fork"):
+                    store.reopen_after_fork()
                 _worker(theirs, store)
             finally:
                 os._exit(0)

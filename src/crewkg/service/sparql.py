@@ -343,6 +343,10 @@ class MemoryStore:
         return self._execute(query, write, deadline, dataset, base)
 
 
+#: on-disk store handles a forked process inherited (kept, never closed there)
+_INHERITED: list = []
+
+
 class OxigraphStore:
     """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
     cannot be interrupted in its thread; the service runs it in worker processes it can stop (querying.py)."""
@@ -350,11 +354,19 @@ class OxigraphStore:
     kind = "oxigraph"
     interruptible = False
 
-    def __init__(self) -> None:
+    def __init__(self, path: Path | None = None) -> None:
+        """In memory, or on disk in the folder `path` (made if missing; what is written there stays)."""
         import pyoxigraph as ox
 
         self._ox = ox
-        self.store = ox.Store()
+        self.path = path
+        if path is None:
+            self.store = ox.Store()
+        else:
+            try:
+                self.store = ox.Store(str(path))
+            except OSError as exc:
+                raise InputError(str(path), "--store", "store_dir", reason=str(exc).splitlines()[0][:200]) from None
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
 
     def __len__(self) -> int:
@@ -384,6 +396,22 @@ class OxigraphStore:
         for s in subjects:
             for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
                 self.store.remove(q)
+
+    def clear_graph(self, graph: URIRef) -> None:
+        self.version += 1
+        self.store.clear_graph(self._ox.NamedNode(str(graph)))
+
+    def reopen_after_fork(self) -> None:
+        """A forked query worker opens an on-disk store again, read-only: RocksDB's handle and threads do not
+        survive fork."""
+        if self.path is not None:
+            _INHERITED.append(self.store)  # never dropped here: its destructor would join threads this process lacks
+            self.store = self._ox.Store.read_only(str(self.path))
+
+    def flush(self) -> None:
+        """Everything written so far is on disk (an on-disk store)."""
+        if self.path is not None:
+            self.store.flush()
 
     def _run(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None):
         ox = self._ox
@@ -499,6 +527,26 @@ def _from_ox(term):
     raise TypeError(f"unexpected term {term!r}")
 
 
+def is_store_dir(value: str) -> bool:
+    """`--store` names a folder (an on-disk Oxigraph store) rather than a kind: anything but memory or oxigraph."""
+    return value not in STORES
+
+
+def open_store_dir(path: Path, must_exist: bool) -> OxigraphStore:
+    """The on-disk Oxigraph store in the folder; ontology + kb are (re)loaded into their graphs on every opening
+    for writing, so a changed kb replaces the old one; persons stay until they are exported again."""
+    if must_exist and not (path / "CURRENT").is_file():
+        raise InputError(str(path), "--store", "store_missing")
+    if path.exists() and not path.is_dir():
+        raise InputError(str(path), "--store", "store_dir", reason="not a folder")
+    store = OxigraphStore(path)
+    if not must_exist:
+        store.clear_graph(ONTOLOGY_GRAPH)
+        store.clear_graph(KB_GRAPH)
+        _load_law_files(store)
+    return store
+
+
 def new_store(kind: str, law_graph: Graph | None = None) -> Store:
     """An empty store of the kind, holding ontology + kb."""
     if kind not in STORES:
@@ -507,13 +555,17 @@ def new_store(kind: str, law_graph: Graph | None = None) -> Store:
     if law_graph is not None:
         store.load_graph(law_graph, KB_GRAPH)
         return store
+    _load_law_files(store)
+    return store
+
+
+def _load_law_files(store: Store) -> None:
     from crewkg.law.cache import _files
     from crewkg.locations import kb_dir, ontology_dir
 
     onto = ontology_dir().resolve()
     for f in _files(kb_dir(), ontology_dir()):
         store.load_file(f, "turtle", ONTOLOGY_GRAPH if f.resolve().is_relative_to(onto) else KB_GRAPH)
-    return store
 
 
 def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200) -> None:
@@ -590,8 +642,12 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
                 crews: Iterable[tuple[Path, Path | None]] = ()) -> Store:
     """A store with ontology + kb, the persons' records and derived facts, crew checks of vessels and rosters,
     and any extra RDF files."""
-    store = new_store(kind)
-    put_persons(store, law, persons, as_of, replace=False)
+    if is_store_dir(kind):
+        store = open_store_dir(Path(kind), must_exist=True)
+        put_persons(store, law, persons, as_of, replace=True)
+    else:
+        store = new_store(kind)
+        put_persons(store, law, persons, as_of, replace=False)
     put_crew_checks(store, law, crews, as_of)
     load_graph_files(store, graphs)
     return store

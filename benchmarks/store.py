@@ -1,0 +1,103 @@
+"""The canned queries (kb/queries/*.rq) on an on-disk Oxigraph store holding N persons (default 100 000), as
+`crewkg export REGISTER --store DIR` writes it and `crewkg serve --store DIR` reads it. Prints the p50 and p90 of
+each query (RUNS runs each, whole result read), the store's size, and the time to re-export one person into the
+full store (the per-person update). Asserts nothing (speed is never a test).
+
+    python benchmarks/store.py 100000
+
+Evaluating 100 000 persons with the full answers takes most of an hour on two cores, and the queries' speed depends
+on what is in the store, not on how it got there: so BASE synthetic persons are evaluated by the product
+(`service.sparql.put_persons`'s own evaluation), and their records and derived facts are copied under new person
+ids until the store holds N persons. The last step re-exports one person through `put_persons` (delete, then
+insert)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import synthetic  # noqa: E402
+
+AS_OF = date(2026, 11, 30)
+RUNS = 9
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("n", type=int, nargs="?", default=100_000)
+    ap.add_argument("--base", type=int, default=1000, help="persons evaluated by the product, then copied")
+    ap.add_argument("--dir", type=Path, default=None, help="store folder (default: a temporary one, removed)")
+    args = ap.parse_args()
+    from crewkg.law.statute import load_law
+    from crewkg.records.persons import person_from_mapping
+    from crewkg.service.export import evaluate
+    from crewkg.service.sparql import DERIVED_GRAPH, RECORDS_GRAPH, canned_queries, open_store_dir, put_persons
+
+    law = load_law()
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="crewkg-store-")) / "store"
+    base = [person_from_mapping(r, law, AS_OF, "synthetic") for r in synthetic.persons(args.base, seed=5)]
+    start = time.perf_counter()
+    chunks = []
+    triples = [t for i in range(0, len(base), 200) for t in evaluate(law, base[i:i + 200], AS_OF)]
+    for p, record, derived in triples:
+        text = "".join(f"{s.n3()} {q.n3()} {o.n3()} {RECORDS_GRAPH.n3()} .\n" for s, q, o in record)
+        text += "".join(f"{s.n3()} {q.n3()} {o.n3()} {DERIVED_GRAPH.n3()} .\n" for s, q, o in derived)
+        chunks.append((p.id, text))
+    evaluated = time.perf_counter() - start
+
+    store = open_store_dir(folder, must_exist=False)
+    ox = store._ox
+    start = time.perf_counter()
+    copies = -(-args.n // args.base)
+    written = 0
+    for r in range(copies):
+        part = []
+        for pid, text in chunks:
+            if written >= args.n:
+                break
+            part.append(text if r == 0 else text.replace(pid, f"{pid}c{r}").replace("_:", f"_:c{r}x"))
+            written += 1
+        if part:
+            store.store.bulk_load("".join(part).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+    store.flush()
+    loaded = time.perf_counter() - start
+    quads = len(store)
+
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.2f}")
+    print(f"store {folder}: {written} persons, {quads} quads ({args.base} evaluated in {evaluated:.1f} s, "
+          f"loaded in {loaded:.1f} s, {sum(f.stat().st_size for f in folder.iterdir()) / 2**20:.0f} MiB on disk)")
+    medians = []
+    for q in canned_queries():
+        times = []
+        for _ in range(RUNS):
+            t = time.perf_counter()
+            store.select(q.text)
+            times.append(time.perf_counter() - t)
+        p50, p90 = statistics.median(times), sorted(times)[int(0.9 * (RUNS - 1))]
+        medians.append(p50)
+        print(f"  {q.name:<32} p50 {p50 * 1000:9.1f} ms   p90 {p90 * 1000:9.1f} ms")
+    print(f"{'median of the queries p50':<34} {statistics.median(medians) * 1000:9.1f} ms   (target p50 <= 50 ms)")
+    print(f"{'slowest query p50':<34} {max(medians) * 1000:9.1f} ms")
+
+    one = base[0]
+    one.sailing_days = {**one.sailing_days, "Matrose": one.sailing_days.get("Matrose", 0) + 1}
+    t = time.perf_counter()
+    put_persons(store, law, [one], AS_OF, replace=True)
+    store.flush()
+    print(f"{'re-export one person into the store':<34} {(time.perf_counter() - t) * 1000:9.1f} ms (no rebuild)")
+    if args.dir is None:
+        del store
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

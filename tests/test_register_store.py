@@ -1,0 +1,85 @@
+"""The register in an on-disk Oxigraph store: `crewkg export REGISTER --store DIR` puts each person's records and
+derived facts in, re-exporting a person replaces theirs (no rebuild), and `crewkg serve --store DIR` answers the
+canned queries from it."""
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from crewkg.cli import app
+from crewkg.law.statute import load_law
+from crewkg.service.sparql import build_store, open_store_dir, resolve_query
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "kb" / "examples" / "persons"
+AS_OF = date(2026, 11, 30)
+ISSUABLE = """SELECT ?person ?c WHERE { ?e crew:canBeIssued ?c ; crew:evaluatedPerson/crew:personId ?person }"""
+EVALUATIONS = """SELECT ?person (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e crew:canBeIssued ?c ;
+    crew:evaluatedPerson/crew:personId ?person } GROUP BY ?person"""
+
+
+def _export(*args):
+    return CliRunner().invoke(app, ["export", *map(str, args), "--as-of", AS_OF.isoformat()])
+
+
+def _issuable(folder: Path) -> dict[str, set[str]]:
+    store = open_store_dir(folder, must_exist=True)
+    out: dict[str, set[str]] = {}
+    for person, c in store.select(ISSUABLE).rows:
+        out.setdefault(str(person), set()).add(str(c).rsplit("/", 1)[-1])
+    del store
+    return out
+
+
+def _anna(tmp_path: Path, matrose_days: int) -> Path:
+    reg = tmp_path / f"anna-{matrose_days}.jsonl"
+    reg.write_text(json.dumps({"id": "anna", "birth_date": "2001-05-03", "medical_fitness": True,
+                               "radio_certificate": True, "sailing_days": {"Decksmann": 200, "Matrose": matrose_days},
+                               "exams": ["Anlage8"], "certificates": ["UBZ-Matrose"]}) + "\n")
+    return reg
+
+
+@pytest.fixture()
+def store_dir(tmp_path):
+    folder = tmp_path / "store"
+    r = _export(_anna(tmp_path, 180), EXAMPLES / "20-franz-schifferdienstbuch.yaml", EXAMPLES / "01-lena-apprentice.yaml",
+                "--store", folder)
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+def test_a_re_exported_person_replaces_their_facts_and_the_others_stay(store_dir, tmp_path):
+    before = _issuable(store_dir)
+    # 180 days as Matrose: § 13 Z 1 SchBV lets the UBZ Bootsmann be issued; 179: it does not
+    assert "UBZ-Bootsmann" in before["anna"] and "UBZ-Bootsmann" in before["franz-huber"]
+    r = _export(_anna(tmp_path, 179), "--store", store_dir)
+    assert r.exit_code == 0, r.output
+    after = _issuable(store_dir)
+    assert "UBZ-Bootsmann" not in after["anna"] and after["anna"] == before["anna"] - {"UBZ-Bootsmann"}
+    assert after["franz-huber"] == before["franz-huber"]
+    store = open_store_dir(store_dir, must_exist=True)
+    counts = {str(p): int(n) for p, n in store.select(EVALUATIONS).rows}
+    # one result node per issuable certificate: the earlier evaluation's were removed, not kept beside the new ones
+    assert counts["anna"] == len(after["anna"]) == 2 and counts["franz-huber"] == len(after["franz-huber"])
+
+
+def test_serve_store_dir_answers_a_canned_query(store_dir):
+    from crewkg.service.app import Service, create_app
+
+    law = load_law()
+    store = build_store(str(store_dir), law, [], AS_OF)  # what `crewkg serve --store DIR` builds
+    client = TestClient(create_app(Service(law, store)))
+    r = client.get("/sparql", params={"query": resolve_query("eligible-count")},
+                   headers={"Accept": "application/sparql-results+json"})
+    assert r.status_code == 200
+    counts = {b["certificate"]["value"]: int(b["persons"]["value"]) for b in r.json()["results"]["bindings"]}
+    assert counts["UBZ-Bootsmann"] == 2 and counts["UBZ-Steuermann"] == 0
+
+
+def test_a_missing_store_dir_is_a_clear_error(tmp_path):
+    r = CliRunner().invoke(app, ["sparql", "eligible-count", "--store", str(tmp_path / "none")])
+    assert r.exit_code == 2 and "crewkg export REGISTER --store DIR" in r.output and "Traceback" not in r.output
