@@ -297,3 +297,14 @@ def test_a_long_service_log_sends_one_entry_of_each_kind_to_shacl(tmp_path, monk
     assert len(seen) == 1
     assert len(list(seen[0].objects(None, URIRef(CREW_IRI + "hasServiceEntry")))) == 3
     assert json.loads(r.stdout)["certificates"]  # the whole log is still credited: 240 days, checked below
+
+
+@pytest.mark.parametrize("capacity", [{}, [], {"deck_crew": 1}])
+def test_a_sea_entry_whose_capacity_is_no_name_exits_2(tmp_path, capacity):
+    """Found by schemathesis: a mapping as the capacity of a sea entry was looked up in a table and crashed."""
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"id": "x", "service": [{"from": "2020-01-01", "to": "2020-01-02", "waters": "sea",
+                                                      "capacity": capacity}]}))
+    r = _runner().invoke(app, ["check", str(f), "--as-of", AS_OF, "--lang", "en"])
+    assert r.exit_code == 2, r.output
+    assert "field 'service[0].capacity'" in _stderr(r) and "Traceback" not in r.output

@@ -319,7 +319,7 @@ def service_entry(c: Checker, e: Any, f: str, roles: list[str]) -> ServiceEntry:
         return ServiceEntry(start, end, "inland", role=e["role"], validated=validated, vessel=vessel)
     if "role" in e:
         raise c.fail(f"{f}.role", "sea_no_role", e["role"], ids=sorted(SEA_KEYS))
-    if e.get("capacity") not in SEA_KEYS:
+    if not isinstance(e.get("capacity"), str) or e["capacity"] not in SEA_KEYS:
         raise c.fail(f"{f}.capacity", "sea_capacity", e.get("capacity"), ids=sorted(SEA_KEYS),
                      near=near(e.get("capacity"), SEA_KEYS))
     return ServiceEntry(start, end, "sea", capacity=SEA_KEYS[e["capacity"]], validated=validated, vessel=vessel)
