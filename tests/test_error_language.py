@@ -4,6 +4,7 @@ it). Either way the command exits 2 (a bad file or option) or 1 (a bad row among
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -172,3 +173,25 @@ def test_a_message_of_a_program_of_its_own_is_kept_as_written():
     e = InputError("f", "x", "a value of my own", 3)
     assert e.message() == "f: field 'x': expected a value of my own (got 3)"
     assert e.message("de") == "f: Feld „x“: erwartet wird a value of my own (erhalten: 3)"
+
+
+def test_the_cohort_table_names_a_bad_row_in_the_language_asked(tmp_path):
+    """The cohort's error column and report speak the language asked; the JSON `error` stays the English text."""
+    from typer.testing import CliRunner
+
+    from crewkg.cli.common import app
+
+    cohort = Path(__file__).resolve().parents[1] / "kb" / "examples" / "cohorts" / "schifffahrtsschule-2026.csv"
+    lines = cohort.read_text(encoding="utf-8").splitlines()
+    f = tmp_path / "c.csv"
+    f.write_text("\n".join([lines[0], lines[1], "bad-1,2010-13-01,true,,,true,1,,40,,,,,,,,,,,"]) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    args = ["cohort", str(f), "--target", "UBZ-Matrose", "--as-of", "2026-11-30"]
+    german = runner.invoke(app, [*args, "--out", str(tmp_path / "r.html")])
+    assert german.exit_code == 1
+    report = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Feld „birth_date“: erwartet wird ein ISO-Datum" in report and "expected an ISO date" not in report
+    rows = json.loads(runner.invoke(app, [*args, "--format", "json", "--lang", "en"]).stdout)
+    rows = rows["trainees"]
+    bad = next(r for r in rows if r["id"] == "bad-1")
+    assert "expected an ISO date YYYY-MM-DD" in bad["error"] and bad["detail"] == bad["error"]

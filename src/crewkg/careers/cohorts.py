@@ -153,10 +153,13 @@ def _bad(source: str, label: str, problem: Problem) -> Trainee:
     return Trainee(source, label, error=problem.first.message(), problem=problem)
 
 
-def _error_row(t: Trainee | Person, message: str) -> dict[str, Any]:
+def _error_row(t: Trainee | Person, message: str, lang: str = "en") -> dict[str, Any]:
+    """`error` and `errors` in English as every JSON answer names a bad record (clients match on them); `detail`, the
+    first error as a sentence in the language asked, for the tables and the report."""
     problem = t.problem if isinstance(t, Trainee) else None
-    return {"id": t.id, "error": message, "errors": problem.entry()["errors"] if problem else [message], "eligible_today": [], "target_today": None, "holds_target": None,
-            "earliest": None, "route": [], "missing": [], "reach": {}}
+    return {"id": t.id, "error": message, "errors": problem.entry()["errors"] if problem else [message],
+            "detail": problem.first.message(lang) if problem else message, "eligible_today": [], "target_today": None,
+            "holds_target": None, "earliest": None, "route": [], "missing": [], "reach": {}}
 
 
 def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, lang: str = "de",
@@ -217,7 +220,7 @@ def evaluate_cohort(law: Law, trainees: list[Trainee], target: str, as_of: date,
                 done[row["id"]] = row
             if on_progress:
                 on_progress(len(b))
-    return [done[t.id] if t.person is not None else _error_row(t, t.error or "") for t in trainees]
+    return [done[t.id] if t.person is not None else _error_row(t, t.error or "", lang) for t in trainees]
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -239,7 +242,7 @@ def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
 
     t = TEXT[lang]
     if row["error"]:
-        return [row["id"], "", "", "", "", "", row["error"]]
+        return [row["id"], "", "", "", "", "", row.get("detail") or row["error"]]
     target_today = t["held"] if row["holds_target"] else (t["yes"] if row["target_today"] else t["no"])
     return [row["id"], ", ".join(_short(law, c, lang) for c in row["eligible_today"]), target_today,
             row["earliest"] or t["never"], " → ".join(p.replace(" SchBV", "") for p in row["route"]),
@@ -369,7 +372,7 @@ def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str,
         cells = row_cells(law, row, lang)
         cls = ' class="error"' if row["error"] else ""
         body.append(f"<tr{cls}>" + "".join(cell_html(c, i) for i, c in enumerate(cells)) + "</tr>")
-    errors = [f"<li>{e(r['error'])}</li>" for r in rows if r["error"]]
+    errors = [f"<li>{e(r.get('detail') or r['error'])}</li>" for r in rows if r["error"]]
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
