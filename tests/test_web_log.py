@@ -152,3 +152,26 @@ def test_the_openapi_document_describes_the_service_log(client):
         for entry in _plain(path)["service"]:
             forms = [f for f in (inland, sea) if set(f["required"]) <= set(entry) <= set(f["properties"])]
             assert len(forms) == 1, (path.name, entry)
+
+
+def test_serve_data_answers_the_credited_days_query_on_the_sparql_endpoint(law):
+    """`serve --data` builds its store the way `sparql --data` does: the service entries and credited counts are in it."""
+    from fastapi.testclient import TestClient
+
+    from crewkg.records.load import load_person_file
+    from crewkg.service.app import Service, create_app
+    from crewkg.service.sparql import build_store
+
+    on = date.fromisoformat(AS_OF)
+    persons = [load_person_file(p, law, on) for p in (FRANZ, SOFIA)]
+    client = TestClient(create_app(Service(law, build_store("oxigraph", law, persons, on),
+                                           {p.id: p for p in persons}, on)))
+    listed = {q["name"]: q for q in client.get("/api/queries", params={"lang": "de"}).json()}
+    assert listed["credited-days"]["title"] == "Wie viele Tage jedes Schifferdienstbuchs angerechnet sind"
+    r = client.post("/sparql", data={"query": listed["credited-days"]["query"]},
+                    headers={"Accept": "application/sparql-results+json"})
+    assert r.status_code == 200, r.text
+    rows = [tuple(b[v]["value"] for v in ("person", "scope", "credited", "recorded", "notValidated", "capped"))
+            for b in r.json()["results"]["bindings"]]
+    assert rows == [("franz-huber", "Decksmann", "360", "491", "0", "131"), ("franz-huber", "Matrose", "360", "459", "0", "99"),
+                    ("sofia-berger", "Decksmann", "249", "436", "183", "4")]

@@ -368,6 +368,8 @@ MESSAGES: dict[str, str] = {
     "service.query.anlage9-pathways.description": "Every pathway (Ziffer) of the encoded law with a requirement, at any depth, that requires the § 134 SchFG examination on the contents of Anlage 9 (management level), and the litera that says so.",
     "service.query.blocked-by-medical-fitness.title": "Who would be eligible but for medical fitness",
     "service.query.blocked-by-medical-fitness.description": "Certificates a person cannot be issued only because proof of medical fitness (Anlage 7 SchBV) is missing or expired on the evaluation date: a pathway whose single missing requirement is medical fitness. Shows until when the person's last proof was valid, where the record says so.",
+    "service.query.credited-days.title": "How many days of each service log are credited",
+    "service.query.credited-days.description": "For every person whose record is a service log (Schifferdienstbuch): per role, and per capacity at sea, the days credited on the evaluation date beside the days recorded, those recorded but not yet validated (never credited) and those the crediting limit leaves out (§ 6 Abs. 4 SchBV: at most 180 days in 365 inland, 250 at sea). A record that gives totals has no log to count and is not listed.",
     "service.query.eligibility-provenance.title": "On what each eligibility was decided",
     "service.query.eligibility-provenance.description": "For every certificate a person can be issued: the pathway satisfied, and the evaluation date and kb version of the evaluation that derived it (PROV-O: prov:wasGeneratedBy) — the provenance of each yes.",
     "service.query.eligible-count.title": "How many persons can be issued each certificate",
