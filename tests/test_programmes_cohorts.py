@@ -244,3 +244,66 @@ def test_a_date_before_the_SchBV_is_refused_rather_than_planned(tmp_path):
         assert "2022-01-17" in result.output and "Traceback" not in result.output
         ok = runner.invoke(app, [*args, "--as-of", "2022-01-17", "--format", "json"])
         assert ok.exit_code == 0, ok.output
+
+
+# --- cohorts of dated records (service logs) ------------------------------------------------------------------
+PERSONS = ROOT / "kb" / "examples" / "persons"
+
+
+def test_a_cohort_row_points_to_a_trainees_service_log_and_is_planned_as_plan_plans_it(tmp_path):
+    """A CSV row holds totals; `record` names the trainee's own record file (here Franz's and Sofia's
+    Schifferdienstbuch), read as `crewkg check` reads it: credited days, the real crediting window for the plan."""
+    import crewkg
+
+    for name in ("20-franz-schifferdienstbuch.yaml", "23-sofia-awaiting-validation.yaml"):
+        (tmp_path / name).write_text((PERSONS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "cohort.csv"
+    path.write_text("id,record,birth_date,medical_fitness,sailing_days.Matrose,certificates\n"
+                    "franz-huber,20-franz-schifferdienstbuch.yaml,,,,\n"
+                    ",23-sofia-awaiting-validation.yaml,,,,\n"
+                    "totals,,2000-01-01,true,170,UBZ-Matrose\n", encoding="utf-8")
+    law = load_law()
+    rows = {r["id"]: r for r in evaluate_cohort(law, load_cohort(path, law, AS_OF), "UBZ-Steuermann", AS_OF, Pace.from_kb())}
+    assert [r["error"] for r in rows.values()] == [None, None, None]
+    assert "UBZ-Bootsmann" in rows["franz-huber"]["eligible_today"]  # § 13 Z 1: 180 credited days as Matrose
+    # Sofia: 249 credited days, 183 awaiting validation: no Matrose today (§ 12 Z 2 lit. c SchBV: 360)
+    assert rows["sofia-berger"]["eligible_today"] == ["UBZ-Decksmann"]
+    for pid, name in (("franz-huber", "20-franz-schifferdienstbuch.yaml"), ("sofia-berger", "23-sofia-awaiting-validation.yaml")):
+        best = crewkg.plan(PERSONS / name, "UBZ-Steuermann", as_of=AS_OF.isoformat())["routes"][0]
+        assert rows[pid]["earliest"] == best["earliest"], pid
+        assert rows[pid]["route"] == [s["provision"] for s in best["steps"]]
+
+
+@pytest.mark.parametrize(("on", "today", "earliest"), [("2024-06-27", False, "2024-06-28"), ("2024-06-28", True, "2024-06-28")])
+def test_a_yaml_cohort_trainee_with_a_log_at_the_360th_credited_day(tmp_path, on, today, earliest):
+    """Continuous service from 1 Jan 2023: 359 credited days on 27 Jun 2024, 360 on 28 Jun 2024 (§ 6 Abs. 4 SchBV),
+    so the Matrose UBZ of § 12 Z 2 SchBV (Anlage 8 passed) is issuable from 28 Jun 2024."""
+    path = tmp_path / "cohort.yaml"
+    path.write_text(yaml.safe_dump({"trainees": [
+        {"id": "lea", "birth_date": "2000-01-01", "medical_fitness": True, "exams": ["Anlage8"],
+         "service": [{"from": "2023-01-01", "to": "2024-12-31", "role": "Decksmann"}]}]}), encoding="utf-8")
+    law, day = load_law(), date.fromisoformat(on)
+    [row] = evaluate_cohort(law, load_cohort(path, law, day), "UBZ-Matrose", day, Pace.from_kb())
+    assert row["error"] is None and row["target_today"] is today and row["earliest"] == earliest
+
+
+def test_a_bad_record_link_is_reported_for_its_row_and_the_others_are_evaluated(tmp_path):
+    (tmp_path / "franz.yaml").write_text((PERSONS / "20-franz-schifferdienstbuch.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "cohort.csv"
+    path.write_text("id,record,sailing_days.Matrose\n"
+                    "gone,nowhere.yaml,\n"
+                    "both,franz.yaml,10\n"
+                    "other-id,franz.yaml,\n"
+                    "fine,,10\n", encoding="utf-8")
+    law = load_law()
+    rows = {r["id"]: r for r in evaluate_cohort(law, load_cohort(path, law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb(), lang="en")}
+    assert "row 2" in rows["gone"]["error"] and "'record'" in rows["gone"]["error"] and "existing record file" in rows["gone"]["error"]
+    assert "row 3" in rows["both"]["error"] and "sailing_days" in rows["both"]["error"] and "nothing but the id" in rows["both"]["error"]
+    assert "row 4" in rows["other-id"]["error"] and "franz-huber" in rows["other-id"]["error"]
+    assert rows["fine"]["error"] is None
+    # a YAML cohort links the same way
+    linked = tmp_path / "cohort.yaml"
+    linked.write_text(yaml.safe_dump({"trainees": [{"record": "franz.yaml"}, {"id": "x", "record": "franz.yaml"}]}), encoding="utf-8")
+    first, second = evaluate_cohort(law, load_cohort(linked, law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb(), lang="en")
+    assert first["id"] == "franz-huber" and first["error"] is None and first["holds_target"] is True
+    assert "trainees[1]" in second["error"] and "franz-huber" in second["error"]

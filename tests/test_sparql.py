@@ -185,9 +185,35 @@ def test_eligibility_provenance_names_pathway_date_and_kb_version(stores, kind, 
 def test_whose_certificate_rests_on_sea_time(stores, kind):
     assert rows(stores[kind], "sea-time-eligibility") == [
         ("henrik-jansen", "UBZ-Steuermann", "§ 14 Z 3 SchBV", "§ 14 Z 3 lit. a SchBV", "500", "person:henrik-jansen/sea/AsMaster"),
+        # a sea log: the requirement rests on the credited count of its capacity (745 of 852 days, 250 in 365)
+        ("ines-kovac", "UBZ-Matrose", "§ 12 Z 2 SchBV", "§ 12 Z 2 lit. c SchBV", "745", "person:ines-kovac/sea/AsDeckCrew"),
         ("markus-steiner", "UBZ-Schiffsfuehrer", "§ 15 Z 4 SchBV", "§ 15 Z 4 lit. a SchBV", "520", "person:markus-steiner/sea/AsDeckCrew"),
         ("piotr-nowak", "UBZ-Matrose", "§ 12 Z 2 SchBV", "§ 12 Z 2 lit. c SchBV", "280", "person:piotr-nowak/sea/AsDeckCrew"),
     ]
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_credited_days_of_each_service_log_with_recorded_not_validated_and_capped(stores, kind):
+    # the dated examples on 2026-11-30; the records of totals have no log and are not listed
+    assert rows(stores[kind], "credited-days") == [
+        ("david-novak", "Decksmann", "271", "274", "0", "3"),
+        ("franz-huber", "Decksmann", "360", "491", "0", "131"),
+        ("franz-huber", "Matrose", "360", "459", "0", "99"),
+        ("ines-kovac", "AnyCapacity", "745", "852", "0", "107"),
+        ("ines-kovac", "AsDeckCrew", "745", "852", "0", "107"),
+        ("ines-kovac", "Decksmann", "360", "397", "0", "37"),
+        ("sofia-berger", "Decksmann", "249", "436", "183", "4"),
+    ]
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_credited_days_at_the_cap_threshold(law, kind):
+    """Continuous validated service from 1 Jan 2023: 359 credited on 27 Jun 2024, 360 on 28 Jun 2024 (180 in 365)."""
+    record = {"id": "lea", "birth_date": "2000-01-01", "service": [{"from": "2023-01-01", "to": "2024-12-31", "role": "Decksmann"}]}
+    store = new_store(kind)
+    for on, credited, capped in ((date(2024, 6, 27), "359", "185"), (date(2024, 6, 28), "360", "185")):
+        put_persons(store, law, [person_from_mapping(record, law, on, "test")], on)  # replaces the earlier counts
+        assert rows(store, "credited-days") == [("lea", "Decksmann", credited, str(int(credited) + int(capped)), "0", capped)]
 
 
 @pytest.mark.parametrize("kind", STORES)

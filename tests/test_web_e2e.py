@@ -199,3 +199,52 @@ def test_the_canned_query_page_runs_a_query_through_the_endpoint(server, browser
     table = _wait(browser, ec.visibility_of_element_located((By.ID, "result-table")))
     assert "§ 15 Z 2 lit. d SchBV" in table.text and "§ 15 Z 3 lit. c SchBV" in table.text
     _screenshot(browser, tmp_path / "queries.png")
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
+
+
+def test_an_uploaded_service_log_shows_since_when_and_the_credited_days(server, browser, tmp_path):
+    """Franz's Schifferdienstbuch (kb/examples): UBZ Matrose issuable since the Anlage 8 exam on 2025-03-10
+    (§ 12 Z 2 SchBV), the Bootsmann UBZ since his 180th credited day as Matrose on 2025-09-27 (§ 13 Z 1 SchBV);
+    the credited days of § 13 Z 1 beside the 99 days of 2026 the cap of 180 in 365 days leaves out."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    browser.get(server + "/")
+    _wait(browser, ec.presence_of_element_located((By.ID, "days-Bootsmann")))
+    browser.execute_script("document.getElementById('as-of').value = '2026-11-30';")
+    browser.find_element(By.ID, "upload").send_keys(str(EXAMPLES / "20-franz-schifferdienstbuch.yaml"))
+    browser.find_element(By.ID, "upload-button").click()
+    assert _result(browser, "UBZ-Matrose").get_attribute("data-eligible") == "true"
+    since = browser.find_element(By.CSS_SELECTOR, 'tr[data-certificate="UBZ-Matrose"] .since')
+    assert since.text == "ausstellbar seit 2025-03-10"
+    assert browser.find_element(By.CSS_SELECTOR, 'tr[data-certificate="UBZ-Bootsmann"] .since').text == "ausstellbar seit 2025-09-27"
+    assert not browser.find_elements(By.CSS_SELECTOR, 'tr[data-certificate="UBZ-Steuermann"] .since')
+    assert browser.find_element(By.ID, "credits-title").text == "Fahrzeit aus dem Schifferdienstbuch"
+    line = browser.find_element(By.CSS_SELECTOR, '#credits [data-requirement="Req-SchBV2022-P13-Z1"]').text
+    assert "(§ 13 Z 1 SchBV): 360 Tage angerechnet, 459 Tage eingetragen" in line
+    assert "99 Tage wegen der Höchstgrenze nicht anrechenbar" in line
+    _screenshot(browser, tmp_path / "service-log.png")
+
+
+def test_a_pasted_log_awaiting_validation_shows_the_days_not_validated(server, browser):
+    """Sofia's last season is entered but not validated: 249 credited of 436 recorded days, 183 not validated,
+    so § 12 Z 2 lit. c SchBV (360 days) is not met; in English when the page is switched to English."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/")
+    _wait(browser, ec.presence_of_element_located((By.ID, "days-Bootsmann")))
+    Select(browser.find_element(By.ID, "lang")).select_by_value("en")
+    browser.execute_script("document.getElementById('as-of').value = '2026-11-30';")
+    text = (EXAMPLES / "23-sofia-awaiting-validation.yaml").read_text(encoding="utf-8")
+    browser.execute_script("document.getElementById('paste').value = arguments[0];", text)
+    browser.find_element(By.ID, "paste-button").click()
+    assert _result(browser, "UBZ-Matrose").get_attribute("data-eligible") == "false"
+    line = _wait(browser, ec.visibility_of_element_located(
+        (By.CSS_SELECTOR, '#credits [data-certificate="UBZ-Matrose"] [data-requirement="Req-SchBV2022-P12-Z2-c-1"]'))).text
+    assert line == ("at least 360 days of sailing time (§ 12 Z 2 lit. c SchBV): 249 days credited, 436 days recorded, "
+                    "of which 183 days not validated and 4 days over the cap")
+    assert browser.find_element(By.CSS_SELECTOR, 'tr[data-certificate="UBZ-Decksmann"] .since').text == "issuable since 2024-10-27"

@@ -67,7 +67,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     suffix = path.suffix.lower()
     rows: list[tuple[str, Any]] = []
     if suffix == ".csv":
-        rows = list(csv_rows(path, law, "cohort"))
+        rows = list(csv_rows(path, law, "cohort", {RECORD: "str"}))
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:
@@ -89,9 +89,11 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
             out.append(_bad(source, label, Problem(where, [rec])))
             continue
         try:
-            p = person_from_mapping(rec, law, as_of, source)
+            p = linked_record(path, rec, source, law, as_of) if isinstance(rec, dict) and RECORD in rec \
+                else person_from_mapping(rec, law, as_of, source)
         except InputError as exc:
-            out.append(_bad(source, label, Problem(where, all_errors(exc, rec, law, as_of, source))))
+            errors = [exc] if isinstance(rec, dict) and RECORD in rec else all_errors(exc, rec, law, as_of, source)
+            out.append(_bad(source, label, Problem(where, errors)))
             continue
         if p.id in seen:
             out.append(_bad(source, p.id, Problem(where, [InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id])])))
@@ -99,6 +101,34 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
         seen[p.id] = source
         out.append(Trainee(source, p.id, person=p))
     return out
+
+
+#: the column (CSV) or key (YAML, JSON) that names a trainee's own record file instead of giving the record inline
+RECORD = "record"
+
+
+def linked_record(cohort: Path, rec: dict[str, Any], source: str, law: Law, as_of: date) -> Person:
+    """The person record a cohort row points to (`record`: a YAML, JSON or Turtle record file, relative to the cohort
+    file): how a trainee's service log (Schifferdienstbuch), dated programmes and exams come into a cohort, as a CSV
+    row holds totals only. The row gives nothing else but, optionally, the record's id."""
+    from crewkg.records.persons import SUFFIXES
+
+    name = rec[RECORD]
+    others = sorted(k for k in rec if k not in (RECORD, "id"))
+    if others:
+        raise InputError(source, others[0], "cohort_record_alone", record=name)
+    f = cohort.parent / name if isinstance(name, str) and name else None
+    if f is None or f.suffix.lower() not in SUFFIXES or not f.is_file():
+        raise InputError(source, RECORD, "cohort_record_file", name, suffixes=", ".join(sorted(SUFFIXES)))
+    if f.suffix.lower() == ".ttl":
+        from crewkg.records.turtle import person_from_turtle
+
+        p = person_from_turtle(f, law, as_of)
+    else:
+        p = person_from_mapping(read_mapping(f), law, as_of, str(f))
+    if "id" in rec and rec["id"] != p.id:
+        raise InputError(source, "id", "cohort_record_id", rec["id"], record=name, other=p.id)
+    return p
 
 
 # ------------------------------------------------------------------------------------------------------------

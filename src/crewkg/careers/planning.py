@@ -11,7 +11,9 @@ skos:editorialNote on kb:CreditingLimit-Inland (kb/schbv2022/03_fahrzeit.ttl) an
   window is empty on the evaluation date; a record with a service log starts from its real window (the days of the
   log credited in the period ending on the evaluation date delay when new days can be credited), and the record a
   step leads to is its log with the planned days appended as entries, credited by the real algorithm
-  (`records.dated`). Sailing starts the day after it and, in each step, stops once the step's
+  (`records.dated`). Each scope (a role, a programme phase) has its own window, which can be fuller than the any-role
+  one the pace follows: a step the rules reject on its date then moves, sailing on in its role, to the first date a
+  scope's crediting reaches a number an unmet requirement names and the rules confirm (`_postpone`). Sailing starts the day after it and, in each step, stops once the step's
   requirements are met: days while waiting for a birthday or for the end of a programme are not sailed.
 - Days served in a role ("als Matrose geleistet", § 13 Z 1; "als Bootsmann", § 14 Z 1) accrue only after the
   certificate for that role is obtained; a holder serves in the highest role held.
@@ -313,6 +315,8 @@ class StepResult:
     state: State | None
     blocked: list[dict[str, Any]]
     projected: Person | None = None  # the record the plan leads to on the step's date, for the rules to confirm
+    sailing_role: str | None = None  # the role the step's days on board are served in (a logged record's entries)
+    start: State | None = None       # the state the step started from
 
 
 def step(ctx: Context, state: State, pathway_id: str) -> StepResult:
@@ -377,7 +381,8 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     projected = None
     if ctx.person is not None and end > s:  # the rules decide it (Planner.confirm), the projection only schedules
         projected = _projected(ctx, state, after_state, pathway_id, prog, ledger)
-    return StepResult(pathway_id, w.certificate, [n.item for n in open_], end, after_state, [], projected)
+    return StepResult(pathway_id, w.certificate, [n.item for n in open_], end, after_state, [], projected,
+                      state.role or min(ctx.depth, key=lambda r: ctx.depth[r]), state)
 
 
 def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: Programme | None,
@@ -490,15 +495,21 @@ def window(ctx: Context) -> Ledger:
     p = ctx.person
     if p is None or not p.logged("inland"):
         return ()
+    return _window_of(ctx, p, ctx.as_of)
+
+
+def _window_of(ctx: Context, p: Person, on: date, scopes: dict[str, Any] | None = None) -> Ledger:
+    """A logged record's inland days credited in any role in the `period` days ending on `on`, as day offsets from
+    the evaluation date (the latest the pace allows)."""
     from bisect import bisect_left, bisect_right
 
-    from crewkg.records.dated import ledger as scopes
+    from crewkg.records.dated import ledger
 
-    scope = scopes(p, ctx.law).get("any")
+    scope = (ledger(p, ctx.law) if scopes is None else scopes).get("any")
     if scope is None:
         return ()
-    day0 = ctx.as_of.toordinal()
-    days = scope.credited[bisect_left(scope.credited, day0 - ctx.pace.period + 1): bisect_right(scope.credited, day0)]
+    day0, end = ctx.as_of.toordinal(), on.toordinal()
+    days = scope.credited[bisect_left(scope.credited, end - ctx.pace.period + 1): bisect_right(scope.credited, end)]
     out: Ledger = ()
     for d in days[max(0, len(days) - ctx.pace.days):]:
         out = _add(out, d - day0, d - day0)
@@ -520,8 +531,10 @@ class Planner:
     ctx: Context
     start: State
     memo: dict[tuple[str, ...], StepResult | None] = field(default_factory=dict)
+    routes: dict[tuple[str, ...], list[tuple[str, str, str]]] = field(default_factory=dict)
 
     def walk(self, route: list[tuple[str, str, str]]) -> list[StepResult | None]:
+        self.routes.setdefault(tuple(k for _, _, k in route), route)
         out: list[StepResult | None] = []
         state: State | None = self.start
         for i in range(len(route)):
@@ -551,17 +564,32 @@ class Planner:
         for later in [k for k in self.memo if len(k) > len(key) and k[: len(key)] == key]:
             self.memo[later] = None
 
+    def postpone(self, key: tuple[str, ...], res: StepResult, later: StepResult) -> None:
+        """The rules confirm the step on a later date than planned: it replaces the step, and the steps after it are
+        planned again from it (the next walk)."""
+        if self.memo.get(key) is not res:
+            return
+        self.memo[key] = later
+        for k in [k for k in self.memo if len(k) > len(key) and k[: len(key)] == key]:
+            del self.memo[k]
+
 
 def confirm(planners: list[Planner], chunk: int = 400) -> None:
     """Ask the Datalog program, in batches, whether each planned step's projected record satisfies its pathway on
     the step's date. Steps the rules do not confirm become unplannable, with what the rules find missing."""
-    todo = [(pl, key, res) for pl in planners for key, res in pl.pending()]
-    by_pathway: dict[str, list] = {}
-    for item in todo:
-        by_pathway.setdefault(item[2].pathway, []).append(item)
-    for pathway, items in by_pathway.items():
-        for i in range(0, len(items), chunk):
-            _confirm_part(pathway, items[i: i + chunk])
+    while True:
+        todo = [(pl, key, res) for pl in planners for key, res in pl.pending()]
+        if not todo:
+            return
+        by_pathway: dict[str, list] = {}
+        for item in todo:
+            by_pathway.setdefault(item[2].pathway, []).append(item)
+        for pathway, items in by_pathway.items():
+            for i in range(0, len(items), chunk):
+                _confirm_part(pathway, items[i: i + chunk])
+        for pl in planners:  # the steps after a postponed one, planned again from it, wait for their verdict
+            for route in pl.routes.values():
+                pl.walk(route)
 
 
 def _confirm_part(pathway: str, part: list[tuple[Planner, tuple[str, ...], StepResult]]) -> None:
@@ -572,6 +600,7 @@ def _confirm_part(pathway: str, part: list[tuple[Planner, tuple[str, ...], StepR
     law = part[0][0].ctx.law
     records = [(replace(res.projected, id=f"{n}"), pl.ctx.date(res.earliest)) for n, (pl, key, res) in enumerate(part)]
     satisfied = satisfied_pathways(records, law, frozenset({pathway}))
+    rejected = []
     for (q, on), (pl, key, res) in zip(records, part, strict=True):
         ok = (q.id, pathway) in satisfied
         unmet: list[dict[str, Any]] = []
@@ -579,7 +608,101 @@ def _confirm_part(pathway: str, part: list[tuple[Planner, tuple[str, ...], StepR
             full = derive_dated([(q, on)], law)
             unmet = [m for c in person_answer(law, q, full, on, pl.ctx.lang)["certificates"] for w in c["pathways"]
                      if w["id"] == pathway for m in w["missing"]]
+            if pl.ctx.person is not None and pl.ctx.person.logged("inland"):
+                rejected.append((pl, key, res, unmet))
+                continue
         pl.settle(key, res, ok, unmet)
+    if rejected:
+        _postpone(pathway, rejected)
+
+
+def _postpone(pathway: str, rejected: list[tuple[Planner, tuple[str, ...], StepResult, list[dict[str, Any]]]]) -> None:
+    """Steps of logged records the rules rejected on their planned date: the planner credits at the pace of the
+    any-role window, but each scope has a window of its own (days served in a role, credited in that role while the
+    any-role window was full of other days, keep the role's window full after they leave the other). Sailing goes on
+    in the step's role; the dates on which each scope of the record reaches a number an unmet requirement names are
+    asked of the rules (one batch), and the first they confirm is the step's. None confirmed: not plannable."""
+    from crewkg.rules.eligibility import satisfied_pathways
+
+    law = rejected[0][0].ctx.law
+    candidates: list[tuple[Person, date]] = []
+    spans: list[tuple[int, int, Any]] = []
+    for n, (pl, _key, res, unmet) in enumerate(rejected):
+        first = len(candidates)
+        extended = _sailing_on(pl.ctx, res, unmet)
+        if extended is not None:
+            q, scopes, dates = extended
+            candidates += [(_at(pl.ctx, q, d, scopes, res, f"{n}-{i}"), d) for i, d in enumerate(dates)]
+        spans.append((first, len(candidates), extended))
+    satisfied = satisfied_pathways(candidates, law, frozenset({pathway})) if candidates else set()
+    for (pl, key, res, unmet), (lo, hi, extended) in zip(rejected, spans, strict=True):
+        hit = next((candidates[i] for i in range(lo, hi) if (candidates[i][0].id, pathway) in satisfied), None)
+        if hit is None or extended is None:
+            pl.settle(key, res, False, unmet)
+            continue
+        pl.postpone(key, res, _later(pl.ctx, res, extended[0], extended[1], hit[1], unmet))
+
+
+def _sailing_on(ctx: Context, res: StepResult, unmet: list[dict[str, Any]]):
+    """The step's projected record with sailing going on, every day, in the step's role after its planned date, the
+    scopes of that log, and the dates (after the planned one) on which a scope's credited days reach a number an unmet
+    requirement names, in order."""
+    from crewkg.law.crediting import crediting_limits
+    from crewkg.records.dated import AREAS, ledger
+    from crewkg.records.persons import ServiceEntry
+
+    q = res.projected
+    if q is None or res.earliest is None:
+        return None
+    numbers = sorted({int(m["needed"]) for m in _walk(unmet) if isinstance(m.get("needed"), int)
+                      and not isinstance(m.get("needed"), bool) and m["needed"] > 0})
+    if not numbers:
+        return None
+    lim = crediting_limits()[AREAS["inland"]]
+    horizon = lim.period * (numbers[-1] // max(1, lim.days) + 2)
+    start = ctx.date(res.earliest) + timedelta(days=1)
+    try:
+        end = start + timedelta(days=horizon)
+    except OverflowError:
+        return None
+    q = replace(q, service=list(q.service or []) + [ServiceEntry(start=start, end=end, role=res.sailing_role)],
+                programmes=[replace(g) for g in q.programmes])
+    scopes = ledger(q, ctx.law)
+    first = start.toordinal()
+    dates = sorted({d for scope in scopes.values() for n in numbers
+                    if (d := scope.nth(n)) is not None and d.toordinal() >= first})
+    return q, scopes, dates
+
+
+def _at(ctx: Context, q: Person, on: date, scopes, res: StepResult, pid: str) -> Person:
+    """The extended record as it stands on `on` (credited then, with what the pathway assumes obtained then)."""
+    from crewkg.records.dated import at
+
+    r = at(replace(q, id=pid), ctx.law, on, scopes)
+    for rid in _requirement_ids(ctx.law, ctx.law.pathways[res.pathway].requirements):
+        assume = kind(ctx.law.requirements[rid].kind).assume
+        if assume is not None:
+            assume(r, ctx.law.requirements[rid], on)
+    return r
+
+
+def _later(ctx: Context, res: StepResult, q: Person, scopes, on: date, unmet: list[dict[str, Any]]) -> StepResult:
+    """The step confirmed on `on`: sailed on until then; the state after it from the record's real crediting."""
+    assert res.state is not None and res.earliest is not None
+    t = ctx.offset(on)
+    anyscope = scopes.get("any")
+    gained = (anyscope.on(on.toordinal()).credited - anyscope.on(ctx.date(res.earliest).toordinal()).credited) if anyscope else 0
+    role_added = dict(res.state.role_added)
+    if res.sailing_role is not None:
+        role_added[res.sailing_role] = role_added.get(res.sailing_role, 0) + gained
+    state = replace(res.state, t=t, ledger=_window_of(ctx, q, on, scopes), credited=res.state.credited + gained,
+                    role_added=role_added, served=res.state.served + ((res.earliest + 1, t, res.sailing_role),))
+    ids = {m["id"] for m in _walk(unmet)}
+    remaining = copy.deepcopy(res.remaining)
+    for it in _walk(remaining):
+        if it["id"] in ids and it.get("met_on") is not None:
+            it["met_on"] = on.isoformat()
+    return replace(res, earliest=t, state=state, remaining=remaining, projected=None)
 
 
 def make_planner(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace, lang: str = "de") -> Planner:

@@ -74,11 +74,13 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
 
 
 
-def csv_rows(path: Path, law: Law, what: str = "csv") -> Iterator[tuple[str, dict[str, Any] | InputError]]:
+def csv_rows(path: Path, law: Law, what: str = "csv",
+             extra: dict[str, str] | None = None) -> Iterator[tuple[str, dict[str, Any] | InputError]]:
     """Each data row of a flat-record CSV file as (its source, its record mapping or the InputError of that row).
-    A bad header (no `id` column, an unknown column) refuses the whole file."""
+    A bad header (no `id` column, an unknown column) refuses the whole file. `extra` names columns a kind of file
+    adds to the record's (a cohort's `record`)."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
-    cols = columns(law)
+    cols = columns(law) | (extra or {})
     header = reader.fieldnames or []
     if "id" not in header:
         raise InputError(str(path), "id", "csv_header", columns=", ".join(sorted(cols)))

@@ -169,6 +169,8 @@ def _record_nodes(p: Person) -> dict[str, list[URIRef]]:
         nodes.setdefault(f"sailing:{role}", []).append(PERSON[base + f"sailing/{role}"])
     for cap in p.sea_days:
         nodes.setdefault(f"sea:{cap}", []).append(PERSON[base + f"sea/{cap}"])
+    for cap in sea_scopes(p):  # a sea log: the credited count of each capacity's scope (credit_triples)
+        nodes[f"sea-credited:{cap}"] = [PERSON[base + f"sea/{cap}"]]
     for n, key in enumerate(progs, start=1):
         nodes.setdefault(f"programme:{key[0]}", []).append(PERSON[base + f"programme/{n}"])
     return nodes
@@ -224,36 +226,59 @@ def record_subjects(p: Person) -> list[URIRef]:
     return [PERSON[p.id]] + [iri for iris in _record_nodes(p).values() for iri in iris] + entries
 
 
+def sea_scopes(p: Person) -> list[str]:
+    """The sea capacities whose scope holds days of a record's sea log (each gets a credited-count node)."""
+    if not p.logged("sea"):
+        return []
+    return [key[4:] for key, c in p.credits.items() if key.startswith("sea:") and c.recorded]
+
+
 def credit_triples(law: Law, p: Person, as_of: date) -> list[Triple]:
     """For a person with a service log: each sailing record (the days credited in a role on the evaluation date)
-    with the counts that explain it and the entries it was credited from (crew:creditedFrom and prov:wasDerivedFrom,
-    asserted both: a PROV reader does not read sub-property axioms)."""
-    from bisect import bisect_left, bisect_right
-
+    and each sea record (the days credited in a sea capacity's scope, the capacities that count for it together)
+    with the counts that explain it and the entries it was credited from (crew:creditedFrom and
+    prov:wasDerivedFrom, asserted both: a PROV reader does not read sub-property axioms). The sea records are no
+    part of the person's record (a log gives no sea totals): they are written here, with their crew:hasSeaRecord."""
     from crewkg.records.dated import ledger
 
-    if not p.logged("inland"):
+    if not p.service:
         return []
     scopes = ledger(p, law)
     day = as_of.toordinal()
     number = {i: n for n, i in enumerate(entry_order(p), start=1)}
+    entries = list(enumerate(p.service))
     out: list[Triple] = []
-    for role in p.sailing_days:
-        scope = scopes.get(f"role:{role}")
-        if scope is None:
+    if p.logged("inland"):
+        for role in p.sailing_days:
+            scope = scopes.get(f"role:{role}")
+            if scope is not None:
+                out += _credited_count(p, PERSON[f"{p.id}/sailing/{role}"], scope, day, number,
+                                       [(i, e) for i, e in entries if e.waters == "inland" and e.role == role])
+    for cap in sea_scopes(p):
+        node = PERSON[f"{p.id}/sea/{cap}"]
+        counted = law.counted_capacities(cap)
+        out += [(PERSON[p.id], CREW.hasSeaRecord, node), (node, RDF.type, CREW.SeaRecord),
+                (node, CREW.seaCapacity, getattr(CREW, cap)), (node, CREW.days, Literal(p.credits[f"sea:{cap}"].credited))]
+        out += _credited_count(p, node, scopes[f"sea:{cap}"], day, number,
+                               [(i, e) for i, e in entries if e.waters == "sea" and e.capacity in counted])
+    return out
+
+
+def _credited_count(p: Person, node: URIRef, scope, day: int, number: dict[int, int], entries) -> list[Triple]:
+    """A credited count's explaining counts on day `day` and the validated entries with a day credited in it."""
+    from bisect import bisect_left, bisect_right
+
+    c = scope.on(day)
+    out: list[Triple] = [(node, D.recordedDays, Literal(c.recorded)), (node, D.notValidatedDays, Literal(c.not_validated)),
+                         (node, D.cappedDays, Literal(c.capped))]
+    credited = scope.credited[: bisect_right(scope.credited, day)]
+    for i, e in entries:
+        if not e.validated:
             continue
-        node = PERSON[f"{p.id}/sailing/{role}"]
-        c = scope.on(day)
-        out += [(node, D.recordedDays, Literal(c.recorded)), (node, D.notValidatedDays, Literal(c.not_validated)),
-                (node, D.cappedDays, Literal(c.capped))]
-        credited = scope.credited[: bisect_right(scope.credited, day)]
-        for i, e in enumerate(p.service or []):
-            if e.waters != "inland" or e.role != role or not e.validated:
-                continue
-            lo = bisect_left(credited, e.start.toordinal())
-            if lo < len(credited) and credited[lo] <= e.end.toordinal():
-                entry = PERSON[f"{p.id}/service/{number[i]}"]
-                out += [(node, D.creditedFrom, entry), (node, PROV.wasDerivedFrom, entry)]
+        lo = bisect_left(credited, e.start.toordinal())
+        if lo < len(credited) and credited[lo] <= e.end.toordinal():
+            entry = PERSON[f"{p.id}/service/{number[i]}"]
+            out += [(node, D.creditedFrom, entry), (node, PROV.wasDerivedFrom, entry)]
     return out
 
 
@@ -549,6 +574,8 @@ def export_graph(law: Law, persons: list[Person], as_of: date, into: Graph | Non
         logged = set(record_subjects(p)[1:]) if p.service else set()
         for s in logged:
             g.remove((s, None, None))
+        if p.service:  # the sea records of a log are results (credit_triples), replaced with them
+            g.remove((PERSON[p.id], CREW.hasSeaRecord, None))
         replace_person(g, law, p.id, derived + [t for t in record if t[0] in logged])
     return g
 

@@ -36,6 +36,10 @@ def report(state, person: Person, as_of: date, lang: str, target: str | None = N
         for w in c["pathways"]:
             for m in w["missing"]:
                 m["sentence"] = missing_sentence(law, m, lang)
+        if c.get("eligible_since"):
+            c["since_sentence"] = say(lang, "service.report.eligible_since", date=c["eligible_since"])
+        c["credits"] = credit_lines(c, lang)
+    view["credit_title"] = say(lang, "service.report.credit_title")
     view["role_labels"] = {r: law.label(r, lang) for r in answer.get("roles", [])}
     out: dict[str, Any] = {"answer": answer, "view": view, "career": None,
                            "career_note": say(lang, "service.career_note.missing")}
@@ -46,6 +50,37 @@ def report(state, person: Person, as_of: date, lang: str, target: str | None = N
         log.warning("career graph failed: %s", exc)
         reason = str(exc) if lang == "en" else say(lang, "service.career_note.failed_reason")
         out["career_note"] = say(lang, "service.career_note.failed", reason=reason)
+    return out
+
+
+def credit_lines(certificate: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """For a record with a service log: each day-counting requirement of the certificate's pathways with days in
+    the log (once each), its credited days beside the days recorded, not yet validated and over the cap."""
+    from crewkg.messages.catalogue import catalogue
+    from crewkg.messages.wording import number
+
+    t = catalogue(lang)
+
+    def days(n: int) -> str:
+        return f"{number(n)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
+
+    def walk(reqs):
+        for r in reqs:
+            yield r
+            yield from walk(r.get("alternatives") or r.get("parts") or [])
+
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for w in certificate.get("pathways", []):
+        for r in walk(w["requirements"]):
+            if not r.get("recorded") or r["id"] in seen:
+                continue
+            seen.add(r["id"])
+            out.append({"id": r["id"], "provision": r["provision"], "credited": r["have"], "recorded": r["recorded"],
+                        "not_validated": r["not_validated"], "capped": r["capped"],
+                        "sentence": say(lang, "service.report.credit", requirement=r["text"], provision=r["provision"],
+                                        credited=days(r["have"]), recorded=days(r["recorded"]),
+                                        not_validated=days(r["not_validated"]), capped=days(r["capped"]))})
     return out
 
 

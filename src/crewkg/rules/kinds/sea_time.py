@@ -61,4 +61,9 @@ def summary(law, r, lang):
 
 
 def based_on(law, r, nodes):
+    """Totals: the sea records of every capacity that counts; a sea log: the credited count of the requirement's own
+    capacity (its scope already holds the days of every capacity that counts)."""
+    own = f"sea-credited:{r.capacity}"
+    if own in nodes:
+        return [own]
     return [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity or ""))]

@@ -23,6 +23,8 @@ const UI = {
     nothing_missing: "Für jedes Zeugnis ist mindestens ein Weg erfüllt.", no_file: "Bitte zuerst eine Datei wählen.",
     checking: "Prüfe …", zoom_in: "vergrößern", zoom_out: "verkleinern", zoom_fit: "ganzes Bild",
     zoom_hint: "Strg + Mausrad: zoomen; ziehen: verschieben",
+    paste: "Datensatz einfügen (YAML oder JSON, auch mit Schifferdienstbuch)", paste_check: "Eingefügten Datensatz prüfen",
+    no_paste: "Bitte zuerst einen Datensatz einfügen.",
   },
   en: {
     title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
@@ -44,6 +46,8 @@ const UI = {
     nothing_missing: "Every certificate has at least one satisfied pathway.", no_file: "Please choose a file first.",
     checking: "Checking …", zoom_in: "zoom in", zoom_out: "zoom out", zoom_fit: "whole picture",
     zoom_hint: "Ctrl + mouse wheel: zoom; drag: move",
+    paste: "Paste a record (YAML or JSON, a service log too)", paste_check: "Check the pasted record",
+    no_paste: "Please paste a record first.",
   },
 };
 
@@ -167,7 +171,7 @@ function query() {
 
 async function submit(body, url, headers) {
   $("error").classList.add("hidden");
-  const buttons = [$("submit"), $("upload-button")];
+  const buttons = [$("submit"), $("upload-button"), $("paste-button")];
   buttons.forEach((b) => { b.disabled = true; });
   $("submit").textContent = t("checking");
   try {
@@ -206,9 +210,20 @@ function show(data) {
     const paths = el("div", { class: "pathways" }, ...c.pathways.map((w) =>
       el("span", { class: w.satisfied ? "ok" : "ko", title: w.label }, `${w.satisfied ? "✓" : "✗"} ${w.provision}`)));
     if (!c.covered) paths.append(c.reason);
-    return el("tr", { "data-certificate": c.id }, el("td", {}, c.label), el("td", {}, c.provision),
-      el("td", { class: "verdict-cell" }, verdict(c)), el("td", {}, paths));
+    const cell = el("td", { class: "verdict-cell" }, verdict(c));
+    if (c.since_sentence) cell.append(el("div", { class: "hint since", "data-since": c.eligible_since }, c.since_sentence));
+    return el("tr", { "data-certificate": c.id }, el("td", {}, c.label), el("td", {}, c.provision), cell, el("td", {}, paths));
   }));
+  // a record with a service log: the credited days of each requirement beside those recorded, not validated, capped
+  const credits = $("credits");
+  credits.replaceChildren();
+  for (const c of a.certificates || []) {
+    if (!(c.credits || []).length) continue;
+    credits.append(el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`),
+      el("ul", { class: "credits" }, ...c.credits.map((x) => el("li", { "data-requirement": x.id }, x.sentence)))));
+  }
+  $("credits-title").textContent = a.credit_title || "";
+  $("credits-block").classList.toggle("hidden", !credits.children.length);
   const missing = $("missing");
   missing.replaceChildren();
   for (const c of a.certificates || []) {
@@ -285,6 +300,15 @@ function init() {
     if (!file) { $("error").textContent = t("no_file"); $("error").classList.remove("hidden"); return; }
     const form = new FormData();
     form.append("file", file);
+    submit(form, `/api/report/upload?${query()}`, {});
+  });
+  // a pasted record goes the upload's way: JSON when it starts with "{", YAML otherwise
+  $("paste-button").addEventListener("click", () => {
+    const text = $("paste").value.trim();
+    if (!text) { $("error").textContent = t("no_paste"); $("error").classList.remove("hidden"); return; }
+    const form = new FormData();
+    const json = text.startsWith("{");
+    form.append("file", new Blob([text], { type: json ? "application/json" : "application/yaml" }), json ? "record.json" : "record.yaml");
     submit(form, `/api/report/upload?${query()}`, {});
   });
 }
