@@ -20,13 +20,19 @@ def test_plan_on_the_last_day_of_the_calendar_says_not_plannable():
     assert routes and all(r["earliest"] is None for r in routes)
 
 
-def test_a_record_with_numbers_beyond_the_law_is_answered(tmp_path):
-    huge = 10 ** 100
-    record = {"id": "big", "birth_date": "1990-01-01", "medical_fitness": True,
-              "sailing_days": {"Decksmann": huge},
-              "programmes": [{"for": "Matrose", "months": huge, "sailing_days": 10}]}
+def test_a_record_with_numbers_beyond_what_the_law_can_mean_exits_2_and_the_bound_is_answered(tmp_path):
+    """Numbers are bounded to what the law can mean (issue 14 point 7): 10**100 days is refused with the field named;
+    the bound itself is answered, and planned without running past the calendar."""
+    def record(n: int) -> dict:
+        return {"id": "big", "birth_date": "1990-01-01", "medical_fitness": True, "sailing_days": {"Decksmann": n},
+                "programmes": [{"for": "Matrose", "months": min(n, 1200), "sailing_days": 10}]}
+
     path = tmp_path / "big.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
+    path.write_text(json.dumps(record(10 ** 100)), encoding="utf-8")
+    refused = runner.invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--lang", "en"])
+    assert refused.exit_code == 2 and "field 'sailing_days.Decksmann'" in refused.output, refused.output
+    assert "Traceback" not in refused.output
+    path.write_text(json.dumps(record(100_000)), encoding="utf-8")
     check = runner.invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
     assert check.exit_code == 0, check.output
     decksmann = next(c for c in json.loads(check.stdout)["certificates"] if c["id"] == "UBZ-Decksmann")
