@@ -144,7 +144,9 @@ def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
         f.append(("age", p.id, completed_years(p.birth_date, as_of)))
     else:
         f.append(("age_unknown", p.id))
-    f += [("holds", p.id, c) for c in p.certificates if c not in p.certificate_issued or p.certificate_issued[c] <= as_of]
+    from crewkg.rules.kinds.certificate_held import held
+
+    f += [("holds", p.id, c) for c in held(p, as_of, law)]
     for k in kinds().values():
         f += k.person_facts(p, law, as_of)
     return f
