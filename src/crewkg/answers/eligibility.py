@@ -101,7 +101,8 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     from crewkg.rules.eligibility import role_ages
     from crewkg.rules.kinds import missing_sentence
 
-    ages = role_ages(law)
+    reg = regulation_in_force(law, as_of)
+    ages = role_ages(law, reg.id if reg else None) or role_ages(law)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     out = []
     for role in sorted({r for pid, r in d.reached if pid == p.id}, key=lambda r: (order.get(r, 99), r)):

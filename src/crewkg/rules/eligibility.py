@@ -103,14 +103,15 @@ class RoleAge:
     requirements: tuple[str, ...]
 
 
-def role_ages(law: Law) -> dict[str, RoleAge]:
+def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
     """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (INTERPRETATION, recorded
     in kb:RoleHierarchy). A pathway counts with the age of its own MinimumAge requirements; one that names none
     lets the certificate be issued at any age, so the role asks none. Certificates without encoded pathways (a
-    heading only, a third-country certificate) ask nothing encoded and are left out."""
+    heading only, a third-country certificate) ask nothing encoded and are left out. Given a regulation, only its
+    certificates count (the provisions an answer on a date cites)."""
     found: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for c in law.certificates.values():
-        if not c.role or not c.pathways:
+        if not c.role or not c.pathways or (regulation is not None and c.regulation != regulation):
             continue
         for wid in c.pathways:
             w = law.pathways.get(wid)
