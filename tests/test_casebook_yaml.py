@@ -37,11 +37,14 @@ def test_case(case: Case):
 
 
 def test_every_encoded_pathway_has_a_minimal_applicant_in_the_yaml_casebook():
-    """§§ 10–15 SchBV: each pathway the kb encodes has a case in which it alone (with § 10) is satisfied."""
-    encoded = {law().citation(w.provision) for w in law().pathways.values()}  # (crewkg.law is the subpackage here)
-    minimal = {cert["pathway"] for c in CASES if c.file.endswith("schbv2022_10-15.yaml") and "satisfied_pathways" in c.expect
-               for cert in c.expect.values() if isinstance(cert, dict) and cert.get("satisfied")}
-    assert minimal == encoded
+    """§§ 10–15 SchBV and § 4 Abs. 2 SchBesV 2004: each pathway the kb encodes has a case in which it alone (with § 10 SchBV,
+    § 4 Abs. 2 Z 1 or Z 9 SchBesV) is satisfied."""
+    for regulation, file in (("SchBV2022", "schbv2022_10-15.yaml"), ("SchBesV2004", "schbesv2004_4.yaml")):
+        encoded = {law().citation(w.provision) for w in law().pathways.values()  # (crewkg.law is the subpackage here)
+                   if law().certificates[w.certificate].regulation == regulation}
+        minimal = {cert["pathway"] for c in CASES if c.file.endswith(file) and "satisfied_pathways" in c.expect
+                   for cert in c.expect.values() if isinstance(cert, dict) and cert.get("satisfied")}
+        assert minimal == encoded, regulation
 
 
 def test_every_case_names_its_provision_and_what_it_shows():

@@ -49,11 +49,14 @@ def test_explain_rejects_an_unknown_certificate(tmp_path):
     assert "certificate" in result.output and "UBZ-Kapitaen" in result.output
 
 
-def test_a_date_before_the_SchBV_is_not_covered(tmp_path):
-    result = runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2022-01-16", "--format", "json"])
+def test_a_date_before_the_SchBesV_2004_is_not_covered_and_the_day_before_the_SchBV_is_SchBesV_2004(tmp_path):
+    result = runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2004-12-31", "--format", "json"])
     answer = json.loads(result.stdout)
     assert answer["covered"] is False and answer["certificates"] == []
-    assert "2022-01-17" in answer["reason"]
+    assert "2005-01-01" in answer["reason"]
+    before = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2022-01-16",
+                                            "--format", "json"]).stdout)
+    assert before["covered"] is True and before["regulation"] == "SchBesV 2004"
     on_day = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--as-of", "2022-01-17",
                                             "--format", "json"]).stdout)
     assert on_day["covered"] is True and on_day["regulation"] == "SchBV 2022"

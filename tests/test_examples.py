@@ -94,6 +94,10 @@ OUTCOMES: dict[str, Outcome] = {
         requirements={"Req-SchBV2022-P12-Z1-b": (True, 24), "Req-SchBV2022-P12-Z1-c": (True, 244)}),
     "23-sofia-awaiting-validation.yaml": Outcome(
         "sofia-berger", {"UBZ-Decksmann"}, [], ("§ 10 SchBV",)),
+    # SchBesV 2004 qualifications held on 2026-11-30: they fill their roles until 17 Jan 2032 (§ 47 Abs. 2 SchBV)
+    "30-karl-matrose-2010.yaml": Outcome(
+        "karl-wimmer", set(), [D], missing={"§ 10 SchBV": [("§ 10 Z 3 SchBV", True, False)]}),
+    "31-rosa-legacy-matrose.yaml": Outcome("rosa-lechner", set(), [D, L, M]),
     "01-lena-apprentice.yaml": Outcome(
         "lena-gruber", {"UBZ-Leichtmatrose"}, [], ("§ 11 SchBV",),
         missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 1, 0)]},

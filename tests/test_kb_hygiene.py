@@ -84,12 +84,22 @@ def test_kb_conforms_to_its_shacl_shapes():
 
 def test_every_ziffer_of_paragraphs_10_to_15_is_one_pathway():
     law = load_law()
-    cited = sorted(law.citation(w.provision) for w in law.pathways.values())
+    cited = sorted(law.citation(w.provision) for w in law.pathways.values()
+                   if law.certificates[w.certificate].regulation == "SchBV2022")
     assert cited == sorted([
         "§ 10 SchBV", "§ 11 SchBV", "§ 12 Z 1 SchBV", "§ 12 Z 2 SchBV", "§ 12 Z 3 SchBV", "§ 13 Z 1 SchBV",
         "§ 13 Z 2 SchBV", "§ 14 Z 1 SchBV", "§ 14 Z 2 SchBV", "§ 14 Z 3 SchBV", "§ 15 Z 1 SchBV", "§ 15 Z 2 SchBV",
         "§ 15 Z 3 SchBV", "§ 15 Z 4 SchBV",
     ])
+
+
+def test_every_ziffer_of_schbesv_paragraph_4_abs_2_is_one_pathway():
+    """Z 1–11 of § 4 Abs. 2 SchBesV 2004: one pathway each (Z 5 one per litera), Z 7 none (a Kapitänspatent)."""
+    law = load_law()
+    cited = sorted(law.citation(w.provision) for w in law.pathways.values()
+                   if law.certificates[w.certificate].regulation == "SchBesV2004")
+    assert cited == sorted([f"§ 4 Abs. 2 Z {n} SchBesV" for n in (1, 2, 3, 4, 6, 8, 9, 10, 11)]
+                           + ["§ 4 Abs. 2 Z 5 lit. a SchBesV", "§ 4 Abs. 2 Z 5 lit. b SchBesV"])
 
 
 def test_interpretations_are_recorded_as_data():

@@ -42,7 +42,9 @@ def _kinds_of_the_kb() -> set[str]:
         for child in law.requirements[rid].children:
             walk(child)
 
-    for w in law.pathways.values():
+    for w in law.pathways.values():  # of the regulations in force: the career graph shows no SchBesV 2004 pathway
+        if law.regulations[law.certificates[w.certificate].regulation].in_force_until is not None:
+            continue
         for rid in w.requirements:
             walk(rid)
     return found

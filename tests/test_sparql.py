@@ -141,6 +141,8 @@ def test_georg_would_be_eligible_but_for_his_expired_medical_fitness(stores, kin
     assert rows(stores[kind], "blocked-by-medical-fitness") == [
         ("georg-huber", "UBZ-Decksmann", "§ 10 SchBV", "§ 10 Z 3 SchBV", "2026-09-30"),
         ("georg-huber", "UBZ-Matrose", "§ 12 Z 2 SchBV", "§ 12 Z 2 lit. d SchBV", "2026-09-30"),
+        # Karl (example 30): 18+, 180 days as Decksmann in 2009; his medical report ended on 2014-03-01
+        ("karl-wimmer", "UBZ-Decksmann", "§ 10 SchBV", "§ 10 Z 3 SchBV", "2014-03-01"),
     ]
 
 

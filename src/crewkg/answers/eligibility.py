@@ -101,7 +101,8 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     from crewkg.rules.eligibility import role_ages
     from crewkg.rules.kinds import missing_sentence
 
-    ages = role_ages(law)
+    reg = regulation_in_force(law, as_of)
+    ages = role_ages(law, reg.id if reg else None) or role_ages(law)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     out = []
     for role in sorted({r for pid, r in d.reached if pid == p.id}, key=lambda r: (order.get(r, 99), r)):
@@ -137,7 +138,8 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> lis
 def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: date) -> list[date]:
     """The days from `start` to `end` on which an input of the record's answer can change: the day a scope's
     credited count reaches a number of days the kb's requirements name; the birthdays reaching the kb's minimum
-    ages; the days exams were passed, certificates issued, the medical examination held and its validity ended;
+    ages; the days exams were passed, certificates issued, the medical examination held and its validity ended; the
+    day after a dated proof lapses and after a held certificate's validity ends;
     the days a dated programme reaches the months the kb names and the day it ends. Between two of them nothing
     the Datalog program reads changes, so its verdict is constant."""
     from datetime import timedelta
@@ -154,6 +156,13 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
     if p.birth_date:
         found |= {birthday(p.birth_date, a) for a in ages}
     found |= set(p.exam_passed.values()) | set(p.certificate_issued.values()) | {p.medical_examined}
+    from crewkg.rules.kinds.dated_proof import last_day
+
+    for r in reqs:  # the day after a dated proof lapses (crew:notOlderThanMonths)
+        if r.max_months:
+            found |= {lapse + timedelta(days=1) for e in r.exams if (lapse := last_day(p, e, r.max_months)) is not None}
+    found |= {law.certificates[c].valid_until + timedelta(days=1) for c in p.certificates  # type: ignore[operator]
+              if c in law.certificates and law.certificates[c].valid_until is not None}
     if p.medical_valid_until:
         found.add(p.medical_valid_until + timedelta(days=1))
     for g in p.programmes:

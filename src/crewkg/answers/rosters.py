@@ -71,6 +71,8 @@ class People:
     top: dict[str, set[str]]  # roles named by certificates or held as deck-role functions
     functions: dict[str, set[str]]  # safety functions and certificate roles held
     below: dict[str, set[str]]  # role -> roles under it in the hierarchy
+    #: roles named by held certificates whose validity the kb does not end (not a legacy qualification)
+    current: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date) -> People:
@@ -78,6 +80,7 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
     over the certificates and the role hierarchy alone: the same can_fill (with each role's minimum age), about
     four times faster."""
     from crewkg.rules.eligibility import derive_roles
+    from crewkg.rules.kinds.certificate_held import held
 
     d = derive_roles(persons, law, as_of)
     below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
@@ -85,13 +88,15 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
     out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
     for p in persons:
         certified = {role for pid, role in d.can_fill if pid == p.id}
-        top = {law.certificates[c].role for c in p.certificates if c in law.certificates and law.certificates[c].role}
+        top = {law.certificates[c].role for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role}
         top |= {f for f in p.functions if f in deck}
         fills = set(certified) | top | {r for t in top for r in below.get(t, set()) if (p.id, r) not in d.too_young}
         out.certified[p.id] = certified
         out.top[p.id] = top
         out.fills[p.id] = fills
         out.functions[p.id] = set(p.functions) | certified | top
+        out.current[p.id] = {law.certificates[c].role for c in held(p, as_of, law)
+                             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None}
     return out
 
 
@@ -249,8 +254,9 @@ def _qualifications(law: Law, req: Requirement, people: People, anchor: dict[str
             if pid in excluded:
                 continue
             held = r.role in people.functions[pid] or any(f in people.functions[pid] for f in r.accepts_functions)
-            if not held and r.accepts_at_least:
-                held = r.accepts_at_least in people.certified[pid]
+            if not held and r.accepts_at_least:  # a certificate of the current law, not a legacy qualification
+                held = r.accepts_at_least in people.certified[pid] and any(
+                    t == r.accepts_at_least or r.accepts_at_least in people.below.get(t, set()) for t in people.current[pid])
             if held:
                 holders.append(pid)
         met = len(holders) >= r.count

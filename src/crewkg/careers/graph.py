@@ -65,8 +65,15 @@ def pathway_kinds(law: Law, pathway_id: str) -> list[str]:
 def certificate_nodes(law: Law) -> list[str]:
     """The certificates of the regulations with pathways (not the third-country certificates some literae accept),
     in statute order; those without pathways (§§ 16, 17: not in the sources) are nodes without edges."""
-    regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+    regs = _current_regulations(law)
     return [c.id for c in law.certificates_in_order() if c.regulation in regs]
+
+
+def _current_regulations(law: Law) -> set[str]:
+    """The regulations with pathways still in force (no end date): the career graph is about certificates one can
+    still obtain, not the qualifications of a repealed regulation (SchBesV 2004)."""
+    regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+    return {r for r in regs if r in law.regulations and law.regulations[r].in_force_until is None}
 
 
 def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None) -> nx.MultiDiGraph:
@@ -90,7 +97,10 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
         c = law.certificates[cid]
         g.add_node(cid, kind="certificate", label=law.label(cid, lang), short=certificate_short(law, cid, lang),
                    provision=law.citation(c.provision), role=c.role or "", covered=bool(c.pathways))
+    regs = _current_regulations(law)
     for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order)):
+        if law.certificates[w.certificate].regulation not in regs:
+            continue
         source = w.presupposes or START
         with_prior, inland = pathway_minimum_days(law, w.id, pace)
         attrs: dict[str, Any] = {
@@ -108,7 +118,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
 
 
 def _regulation_label(law: Law) -> str:
-    regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
+    regs = _current_regulations(law)
     return ", ".join(law.regulations[r].name for r in sorted(regs) if r in law.regulations)
 
 

@@ -46,6 +46,12 @@ class CREW(DefinedNamespace):
     DocumentRequirement: URIRef
     AnyOfRequirement: URIRef
     AllOfRequirement: URIRef
+    DatedProofRequirement: URIRef
+    FunctionHeldRequirement: URIRef
+    notOlderThanMonths: URIRef
+    requiresHeldFunction: URIRef
+    validUntil: URIRef
+    validityProvision: URIRef
     ranksAbove: URIRef
     certifiesRole: URIRef
     leadsTo: URIRef

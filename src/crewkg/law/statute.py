@@ -54,6 +54,10 @@ class Requirement:
     document: str | None = None
     children: tuple[str, ...] = ()
     notes: Notes = field(default_factory=dict, hash=False)
+    #: a dated proof counts while it lies no more than this many months back (crew:notOlderThanMonths)
+    max_months: int | None = None
+    #: functions of which one must be held (crew:requiresFunction)
+    functions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,9 @@ class Certificate:
     order: int
     regulation: str | None
     pathways: tuple[str, ...] = ()
+    #: the last day a held certificate counts (crew:validUntil) and the provision that sets it
+    valid_until: date | None = None
+    validity_provision: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,8 @@ class Law:
                 found.add(cid)
         if len(found) > 1:  # a role's own UBZ before a certificate that only stands in for it (third country)
             found = {cid for cid in found if self.certificates[cid].pathways}
+        if len(found) > 1:  # the current certificate before a legacy one whose validity ends (crew:validUntil)
+            found = {cid for cid in found if self.certificates[cid].valid_until is None}
         return found.pop() if len(found) == 1 else None
 
     def below(self, role: str) -> frozenset[str]:
@@ -210,6 +219,12 @@ class Law:
                 walk(r)
             cached = self.__dict__["_hierarchy_cache"] = (below, depth)
         return cached
+
+    def valid_on(self, cid: str, day: date) -> bool:
+        """Whether a held certificate still counts on `day`: up to and including the last day the kb gives it
+        (crew:validUntil); a certificate without one has no end encoded."""
+        c = self.certificates.get(cid)
+        return c is None or c.valid_until is None or day <= c.valid_until
 
     def certificates_in_order(self) -> list[Certificate]:
         return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))
@@ -273,7 +288,9 @@ def _compile(g, version: str) -> Law:
                 programme_for=opt(s, CREW.programmeFor),
                 exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
                 certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
-                document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s))
+                document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s),
+                max_months=num(s, CREW.notOlderThanMonths),
+                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))))
 
     pathways = {}
     for s in g.subjects(RDF.type, CREW.Pathway):
@@ -287,10 +304,12 @@ def _compile(g, version: str) -> Law:
     for s in g.subjects(RDF.type, CREW.Certificate):
         cid = local(s)
         mine = sorted((p for p in pathways.values() if p.certificate == cid), key=lambda p: p.order)
+        until = one(s, CREW.validUntil)
         certificates[cid] = Certificate(
             id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
             order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
-            pathways=tuple(p.id for p in mine))
+            pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
+            validity_provision=opt(s, CREW.validityProvision))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):

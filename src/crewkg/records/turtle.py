@@ -89,10 +89,10 @@ def person_graph(p: Person, subject=None):
             b = BNode()
             g.add((s, CREW.hasExamResult, b))
             g.add((b, RDF.type, CREW.ExamResult))
-            g.add((b, CREW.examPassed, getattr(CREW, e)))
+            g.add((b, CREW.examPassed, _exam(e)))
             g.add((b, CREW.passedOn, Literal(p.exam_passed[e], datatype=XSD.date)))
         else:
-            g.add((s, CREW.passedExam, getattr(CREW, e)))
+            g.add((s, CREW.passedExam, _exam(e)))
     for c in p.certificates:
         if c in p.certificate_issued:
             b = BNode()
@@ -215,6 +215,13 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         if dated:
             data[key] = data.get(key, []) + dated
     return person_from_mapping(data, law, as_of, str(path))
+
+
+def _exam(e: str):
+    """An exam of the ontology (crew:Anlage8) or a proof the kb defines (kb:Unterweisung-Fahrgastbetreuer)."""
+    from crewkg.law.namespaces import CREW, KB
+
+    return getattr(CREW, e) if e in CREW else KB[e]
 
 
 def _known_predicates_only(g, source: str) -> None:

@@ -103,14 +103,15 @@ class RoleAge:
     requirements: tuple[str, ...]
 
 
-def role_ages(law: Law) -> dict[str, RoleAge]:
+def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
     """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (INTERPRETATION, recorded
     in kb:RoleHierarchy). A pathway counts with the age of its own MinimumAge requirements; one that names none
     lets the certificate be issued at any age, so the role asks none. Certificates without encoded pathways (a
-    heading only, a third-country certificate) ask nothing encoded and are left out."""
+    heading only, a third-country certificate) ask nothing encoded and are left out. Given a regulation, only its
+    certificates count (the provisions an answer on a date cites)."""
     found: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for c in law.certificates.values():
-        if not c.role or not c.pathways:
+        if not c.role or not c.pathways or (regulation is not None and c.regulation != regulation):
             continue
         for wid in c.pathways:
             w = law.pathways.get(wid)
@@ -144,7 +145,9 @@ def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
         f.append(("age", p.id, completed_years(p.birth_date, as_of)))
     else:
         f.append(("age_unknown", p.id))
-    f += [("holds", p.id, c) for c in p.certificates if c not in p.certificate_issued or p.certificate_issued[c] <= as_of]
+    from crewkg.rules.kinds.certificate_held import held
+
+    f += [("holds", p.id, c) for c in held(p, as_of, law)]
     for k in kinds().values():
         f += k.person_facts(p, law, as_of)
     return f

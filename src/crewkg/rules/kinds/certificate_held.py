@@ -24,9 +24,16 @@ def have(r, p, d, as_of):
     return [c for c in held(p, as_of) if c in r.certificates]
 
 
-def held(p, as_of):
-    """The certificates held on the evaluation date (a dated one from the day it was issued)."""
-    return [c for c in p.certificates if c not in p.certificate_issued or p.certificate_issued[c] <= as_of]
+def held(p, as_of, law=None):
+    """The certificates held on the evaluation date: a dated one from the day it was issued, and (given the law) up to
+    and including the last day the kb lets it count (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004
+    qualifications)."""
+    if law is None:
+        from crewkg.law.statute import load_law
+
+        law = load_law()
+    return [c for c in p.certificates if (c not in p.certificate_issued or p.certificate_issued[c] <= as_of)
+            and law.valid_on(c, as_of)]
 
 
 def answer(law, r, p, d, as_of):
