@@ -204,6 +204,7 @@ def test_credited_days_of_each_service_log_with_recorded_not_validated_and_cappe
         ("ines-kovac", "AnyCapacity", "745", "852", "0", "107"),
         ("ines-kovac", "AsDeckCrew", "745", "852", "0", "107"),
         ("ines-kovac", "Decksmann", "360", "397", "0", "37"),
+        ("karl-wimmer", "Decksmann", "180", "214", "0", "34"),
         ("sofia-berger", "Decksmann", "249", "436", "183", "4"),
     ]
 
