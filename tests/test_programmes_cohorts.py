@@ -238,12 +238,19 @@ def test_a_large_cohort_shows_progress_and_still_answers(tmp_path, monkeypatch):
 
 
 def test_a_date_before_the_SchBV_is_refused_rather_than_planned(tmp_path):
-    for args in (["cohort", str(COHORT), "--target", "UBZ-Matrose"], ["programme", str(PROGRAMMES / "matrosen-24-monate.yaml")]):
+    """A UBZ target the day before the SchBV applies (SchBesV 2004 in force) is refused with the day it applies from,
+    never planned with the law of another day; before 2005 nothing encoded governs."""
+    anna = str(ROOT / "kb" / "examples" / "persons" / "anna-matrose.yaml")
+    for args in (["cohort", str(COHORT), "--target", "UBZ-Matrose"], ["plan", anna, "--target", "UBZ-Steuermann"]):
         result = runner.invoke(app, [*args, "--as-of", "2022-01-16"])
-        assert result.exit_code == 2
+        assert result.exit_code == 2, result.output
         assert "2022-01-17" in result.output and "Traceback" not in result.output
         ok = runner.invoke(app, [*args, "--as-of", "2022-01-17", "--format", "json"])
         assert ok.exit_code == 0, ok.output
+    programme = ["programme", str(PROGRAMMES / "matrosen-24-monate.yaml")]
+    result = runner.invoke(app, [*programme, "--as-of", "2004-12-31"])
+    assert result.exit_code == 2 and "2005-01-01" in result.output and "Traceback" not in result.output
+    assert runner.invoke(app, [*programme, "--as-of", "2022-01-17", "--format", "json"]).exit_code == 0
 
 
 # --- cohorts of dated records (service logs) ------------------------------------------------------------------

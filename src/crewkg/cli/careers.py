@@ -73,12 +73,20 @@ def _covered(law, day) -> None:
                          since=first.in_force_from.isoformat())
 
 
-def _target(law, g, target: str) -> str:
-    """The target certificate: its id or a short name ('Steuermann', 'Schiffsführer')."""
+def _target(law, g, target: str, day) -> str:
+    """The target certificate: its id or a short name ('Steuermann', 'Schiffsführer'), of the regulation in force on
+    `day` (the career graph holds only its pathways: a certificate of a later regulation is refused with the day that
+    regulation applies from, never planned with the law of another day)."""
+    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.records.persons import near
 
     choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
     target = law.certificate_named(target) or target
+    own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
+    in_force = regulation_in_force(law, day)
+    if own is not None and (in_force is None or own.id != in_force.id):
+        raise InputError("--as-of", "as_of", "pathway_date", day.isoformat(), regulation=own.name,
+                         since=own.in_force_from.isoformat())
     if target not in choices:
         raise InputError("--target", "target", "target", target, ids=choices, near=near(target, choices))
     return target
@@ -144,7 +152,7 @@ def plan(
             raise InputError(str(person), "", "one_record")
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = _target(law, g, target)
+        target = _target(law, g, target, day)
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
             raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
@@ -234,7 +242,7 @@ def cohort(
         _covered(law, day)
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = _target(law, g, target)
+        target = _target(law, g, target, day)
         trainees = load_cohort(cohort_file, law, day)
         rows = _run_cohort(law, trainees, target, day, pace, lang.value, g, workers, LARGE)
         report = None

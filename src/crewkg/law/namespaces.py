@@ -87,6 +87,7 @@ class CREW(DefinedNamespace):
     ziffer: URIRef
     litera: URIRef
     abbreviation: URIRef
+    certificateAbbreviation: URIRef
     gazette: URIRef
     inForceFrom: URIRef
     inForceUntil: URIRef

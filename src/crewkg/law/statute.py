@@ -104,6 +104,7 @@ class Regulation:
     in_force_from: date
     in_force_until: date | None
     notes: Notes = field(default_factory=dict, hash=False)
+    certificate_abbreviation: str | None = None
 
     @property
     def name(self) -> str:
@@ -146,9 +147,12 @@ class Law:
         return self.label(term_id, lang).split(" bzw. ")[-1]
 
     def certificate_short(self, cid: str, lang: str = "de") -> str:
-        """'UBZ Matrose' for a certificate of a role; the certificate's label otherwise."""
-        role = self.certificates[cid].role if cid in self.certificates else None
-        return ("UBZ " + self.short_label(role, lang)) if role else self.label(cid, lang)
+        """'UBZ Matrose' for a certificate of a role whose regulation names its certificates by an abbreviation
+        (crew:certificateAbbreviation); the certificate's label otherwise."""
+        cert = self.certificates.get(cid)
+        reg = self.regulations.get(cert.regulation or "") if cert else None
+        abbreviation = reg.certificate_abbreviation if reg else None
+        return f"{abbreviation} {self.short_label(cert.role, lang)}" if cert and cert.role and abbreviation else self.label(cid, lang)
 
     def certificate_named(self, name: str) -> str | None:
         """The certificate a person means by `name`: its id ('UBZ-Steuermann'), the role it certifies ('Steuermann',
@@ -263,7 +267,8 @@ def _compile(g, version: str) -> Law:
         regulations[local(s)] = Regulation(
             id=local(s), abbreviation=str(one(s, CREW.abbreviation)), title=labels(s).get("de", local(s)),
             gazette=str(one(s, CREW.gazette)), in_force_from=one(s, CREW.inForceFrom).toPython(),
-            in_force_until=until.toPython() if until is not None else None, notes=notes(s))
+            in_force_until=until.toPython() if until is not None else None, notes=notes(s),
+            certificate_abbreviation=str(one(s, CREW.certificateAbbreviation) or "") or None)
 
     provisions = {}
     for s in g.subjects(RDF.type, CREW.Provision):
