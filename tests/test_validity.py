@@ -145,7 +145,7 @@ def test_a_holder_without_any_medical_proof_is_overdue_from_the_60th_birthday(la
     (x,) = a["lapsed"]
     assert a["roles"] == [] and x["since"] == "2026-06-15" and x["examined"] is None
     assert x["text"] == ("UBZ boatman gives no role while the proof of medical fitness is overdue, since 2026-06-15: "
-                         "from age 60 a proof not older than 60 months is needed (no examination recorded)")
+                         "from age 60 a proof not older than 5 years is needed (no examination recorded)")
 
 
 def test_the_schedule_concerns_the_deck_crew_not_the_experts(law):
@@ -172,7 +172,7 @@ def test_an_overdue_proof_does_not_prove_medical_fitness_for_a_certificate(law):
 
     assert missing_sentence(load_law(), req, "en") == (
         "missing: medical fitness: the proof examined on 2024-10-29 is overdue since 2026-10-30; from age "
-        "70 a proof not older than 24 months is needed (§ 22 Abs. 1 SchBV) (§ 10 Z 3 SchBV)")
+        "70 a proof not older than 2 years is needed (§ 22 Abs. 1 SchBV) (§ 10 Z 3 SchBV)")
 
 
 def test_a_proof_held_without_dates_is_taken_as_stated(law):
@@ -270,3 +270,31 @@ def test_the_example_of_a_boatmaster_at_70(law):
     (x,) = a["lapsed"]
     assert (x["certificate"], x["since"], x["from_age"], x["provision"]) == ("UBZ-Schiffsfuehrer", "2026-05-04", 70,
                                                                              "§ 22 Abs. 1 SchBV")
+
+
+def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
+    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: at 66 a report 15 months old proves fitness, one day older not."""
+    record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": "2015-05-01"}}
+
+    def z1(on: str, lang: str = "de") -> dict[str, Any]:
+        c = next(c for c in answer(law, record, on, lang)["certificates"] if c["id"] == "SchBesV2004-Decksmann")
+        return c["pathways"][0]["requirements"][-1] | {"eligible": c["eligible"]}
+
+    assert z1("2016-08-01")["eligible"] is True
+    req = z1("2016-08-02", "de")
+    assert req["eligible"] is False and req["overdue_since"] == "2016-08-02"
+    from crewkg.rules.kinds import missing_sentence
+
+    assert "nicht älter als 15 Monate" in missing_sentence(law, req, "de") and "§ 5 Abs. 3 SchBesV" in missing_sentence(law, req, "de")
+
+
+def test_a_legacy_qualification_ends_with_the_day_the_kb_gives_it(law):
+    """§ 47 Abs. 2 SchBV: the Matrose qualification of 2006 counts up to and including 17 Jan 2032."""
+    record = {"birth_date": "1985-01-01", "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-04-03"}]}
+    assert "lapsed" not in answer(law, record, "2032-01-17")
+    a = answer(law, record, "2032-01-18", "en")
+    (x,) = a["lapsed"]
+    assert (x["reason"], x["provision"], x["since"], x["valid_until"]) == ("end_of_validity", "§ 47 Abs. 2 SchBV",
+                                                                           "2032-01-18", "2032-01-17")
+    assert x["text"] == ("qualification as boatman (SchBesV 2004) counts up to and including 2032-01-17: no longer valid "
+                         "since 2032-01-18")

@@ -95,6 +95,13 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
                        {"lapsed": lapsed} if lapsed else {})
 
 
+def period(months: int, lang: str) -> str:
+    """A proof's period in words: in years where the months make whole years ('5 years'), else in months."""
+    if months % 12 == 0:
+        return say(lang, "lapsed.period.years", n=months // 12)
+    return say(lang, "lapsed.period.months", n=months)
+
+
 def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
     """The certificates the record holds that do not count on the date, each with why, since when, the last day it
     counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
@@ -119,7 +126,7 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             seen = (say(lang, "lapsed.examined", date=entry["examined"]) if x.examined
                     else say(lang, "lapsed.not_examined"))
             text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
-                       months=x.step.months, examined=seen)
+                       period=period(x.step.months, lang), examined=seen)
         else:
             text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
         entry["text"] = text

@@ -83,9 +83,11 @@ def missing(law, req, lang):
     t = catalogue(lang)
     item = law.label(req["document"], lang)
     if req.get("from_age") is not None and req.get("overdue_since"):
+        months = req["not_older_than_months"]
+        period = (t["lapsed.period.years"].format(n=months // 12) if months % 12 == 0
+                  else t["lapsed.period.months"].format(n=months))
         return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=req["overdue_since"],
-                                                    age=req["from_age"], months=req["not_older_than_months"],
-                                                    schedule=req["schedule"])
+                                                    age=req["from_age"], period=period, schedule=req["schedule"])
     if req.get("valid_until"):
         return t["document_expired"].format(item=item, until=req["valid_until"])
     return t["document"].format(item=item)
