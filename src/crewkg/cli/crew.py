@@ -173,6 +173,9 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
     for d in r.get("details", []):
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} [{via}]")
+    for pid, found in r.get("lapsed", {}).items():
+        for x in found:
+            con.print(f"  [yellow]![/yellow] {pid}: {x['text']} ({x['provision']})")
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "
