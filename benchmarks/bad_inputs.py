@@ -99,7 +99,8 @@ def cases() -> list[Case]:
         person("unknown_exam", '{"id": "x", "exams": ["Anlage8", "Anlage12"]}', "p.json"),
         person("unknown_function", "id: x\nfunctions: [Bordkoch]\n"),
         person("certificates_mapping", "id: x\ncertificates: {UBZ-Matrose: true}\n"),
-        person("certificate_issued_future", "id: x\nbirth_date: 1990-01-01\ncertificates: [{id: UBZ-Matrose, issued: 2030-01-01}]\n"),
+        person("certificate_issued_future", "id: x\nbirth_date: 1990-01-01\ncertificates: [{id: UBZ-Matrose, issued: 2030-01-01}]\n",
+               ok0=True),  # answered, and the answer says the certificate is not held yet (not_yet_issued)
         person("certificate_entry_unknown_key", "id: x\ncertificates: [{id: UBZ-Matrose, colour: red}]\n"),
         person("exam_passed_word", "id: x\nexams: [{id: Anlage8, passed: soon}]\n"),
         person("medical_word", "id: x\nmedical_fitness: perhaps\n"),

@@ -298,3 +298,23 @@ def test_a_legacy_qualification_ends_with_the_day_the_kb_gives_it(law):
                                                                            "2032-01-18", "2032-01-17")
     assert x["text"] == ("qualification as boatman (SchBesV 2004) counts up to and including 2032-01-17: no longer valid "
                          "since 2032-01-18")
+
+
+def test_a_certificate_issued_after_the_evaluation_date_is_not_held_and_the_answer_says_so(tmp_path):
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+
+    f = tmp_path / "p.yaml"
+    f.write_text("id: x\nbirth_date: 1990-01-01\nmedical_fitness: true\ncertificates: [{id: UBZ-Matrose, issued: 2026-12-01}]\n")
+    runner = CliRunner()
+    before = runner.invoke(app, ["check", str(f), "--as-of", "2026-11-30", "--format", "json", "--lang", "en"])
+    on = runner.invoke(app, ["check", str(f), "--as-of", "2026-12-01", "--format", "json", "--lang", "en"])
+    import json
+
+    a, b = json.loads(before.stdout), json.loads(on.stdout)
+    assert "Matrose" not in a["roles"] and "Matrose" in b["roles"]
+    assert [x["certificate"] for x in a["not_yet_issued"]] == ["UBZ-Matrose"] and "not_yet_issued" not in b
+    assert "2026-12-01" in a["not_yet_issued"][0]["text"]
+    text = runner.invoke(app, ["check", str(f), "--as-of", "2026-11-30"]).stdout
+    assert "Noch nicht ausgestellt: UBZ Matrose wird am 2026-12-01 ausgestellt" in text

@@ -90,9 +90,25 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
     withheld = roles_withheld(law, p, d, as_of, lang)
     lapsed = lapsed_entries(law, p, as_of, lang)
+    later = not_yet_issued(law, p, as_of, lang)
     return base | {"regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
-                       {"lapsed": lapsed} if lapsed else {})
+                       {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {})
+
+
+def not_yet_issued(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """The certificates the record holds with an issue date after the evaluation date: not held on that date (a
+    record read for an earlier day, or a typing error), said rather than left out silently."""
+    out = []
+    for cid in p.certificates:
+        issued = p.certificate_issued.get(cid)
+        if issued is not None and issued > as_of:
+            cert = law.certificates.get(cid)
+            name = law.certificate_short(cid, lang) if cert else cid
+            out.append({"certificate": cid, "issued": issued.isoformat(), "role": cert.role if cert else None,
+                        "text": say(lang, "not_yet_issued.text", certificate=name, issued=issued.isoformat(),
+                                    as_of=as_of.isoformat())})
+    return out
 
 
 def period(months: int, lang: str) -> str:

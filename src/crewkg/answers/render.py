@@ -65,6 +65,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
     for x in answer.get("lapsed", []):
         console.print(f"{t['lapsed']}: {x['text']} ({x['provision']})")
+    for x in answer.get("not_yet_issued", []):
+        console.print(f"{t['not_yet_issued']}: {x['text']}")
     console.print()
 
 

@@ -82,6 +82,8 @@ MESSAGES: dict[str, str] = {
     "roles_withheld": "Kann wegen des Alters nicht besetzen",
     "document_medical_overdue": "fehlt: {item}: der am {examined} untersuchte Nachweis ist seit {since} überfällig; ab dem vollendeten {age}. Lebensjahr ist ein Nachweis nötig, der nicht älter als {period} ist ({schedule})",
     "lapsed": "Nicht mehr gültig",
+    "not_yet_issued": "Noch nicht ausgestellt",
+    "not_yet_issued.text": "{certificate} wird am {issued} ausgestellt, nach dem Stichtag {as_of}: an diesem Tag nicht vorhanden",
     "lapsed.validity_period": "{certificate} gilt höchstens {years} Jahre ab der Ausstellung am {issued}: gültig bis einschließlich {until}, abgelaufen seit {since}",
     "lapsed.end_of_validity": "{certificate} zählt bis einschließlich {until}: seit {since} nicht mehr gültig",
     "lapsed.medical_overdue": "{certificate} berechtigt zu keiner Funktion, solange der Nachweis der medizinischen Tauglichkeit überfällig ist, seit {since}: ab dem vollendeten {age}. Lebensjahr ist ein Nachweis nötig, der nicht älter als {period} ist ({examined})",

@@ -82,6 +82,8 @@ MESSAGES: dict[str, str] = {
     "roles_withheld": "Cannot fill because of age",
     "document_medical_overdue": "missing: {item}: the proof examined on {examined} is overdue since {since}; from age {age} a proof not older than {period} is needed ({schedule})",
     "lapsed": "No longer valid",
+    "not_yet_issued": "Not yet issued",
+    "not_yet_issued.text": "{certificate} is issued on {issued}, after the evaluation date {as_of}: not held on that date",
     "lapsed.validity_period": "{certificate} is valid for at most {years} years from its issue on {issued}: valid up to and including {until}, expired since {since}",
     "lapsed.end_of_validity": "{certificate} counts up to and including {until}: no longer valid since {since}",
     "lapsed.medical_overdue": "{certificate} gives no role while the proof of medical fitness is overdue, since {since}: from age {age} a proof not older than {period} is needed ({examined})",
