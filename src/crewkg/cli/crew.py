@@ -172,6 +172,8 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         con.print(f"  {r['reason']}")
     for d in r.get("details", []):
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
+        if d["via"] == "record":
+            via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} [{via}]")
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
