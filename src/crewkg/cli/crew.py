@@ -161,6 +161,8 @@ def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -
 
 
 def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:
+    from rich.markup import escape
+
     r = a.get("roster")
     if r is None:
         return
@@ -174,7 +176,7 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
         if d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
-        con.print(f"  {d['person']} → {law.label(d['role'], lang)} [{via}]")
+        con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "

@@ -250,7 +250,7 @@ def _known_predicates_only(g, source: str) -> None:
 _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUntil", "hasRadioCertificate",
                "hasBasicSafetyTraining", "hasApprenticeshipContract", "apprenticeshipYear", "hasSailingRecord", "inRole",
                "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears",
-               "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam",
+               "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam", "instructionHours",
                "holdsCertificate", "holdsFunction", "hasServiceEntry", "servedFrom", "servedTo", "servedAs",
                "servedOnWaters", "validated", "vesselName", "programmeFrom", "programmeTo", "hasExamResult", "examPassed",
                "passedOn", "hasCertificateIssue", "issuedCertificate", "issuedOn", "medicalExaminationDate")
