@@ -149,7 +149,7 @@ def _write(tmp_path: Path, text: str, name: str = "cases.yaml") -> Path:
 def test_a_passing_file_exits_0():
     result = runner.invoke(app, ["test", str(CASES_DIR / "besatzungslisten.yaml")])
     assert result.exit_code == 0, result.output
-    assert result.output.strip().splitlines()[-1] == "4 Fälle: 4 bestanden, 0 nicht bestanden"
+    assert result.output.strip().splitlines()[-1] == "6 Fälle: 6 bestanden, 0 nicht bestanden"
     assert "✗" not in result.output
 
 

@@ -231,3 +231,33 @@ def test_the_crew_command_says_a_function_was_derived(lang, words):
     vias = {(d["person"], d["role"]): d["via"] for d in as_json["roster"]["details"]}
     assert vias[("mia", "Fahrgastbetreuer")] == vias[("franz", "FahrgastErsthelfer")] == "record"
     assert vias[("sepp", "Schiffsfuehrer")] == "certificate"
+
+
+def test_only_the_law_in_force_makes_a_function_from_proofs(law):
+    """The § 29 SchBV qualifications exist from 17 Jan 2022: on a date under the SchBesV 2004 the same proofs derive
+    no function (the roster then needs the function stated), on the SchBV's first day they do."""
+    from crewkg.answers.rosters import _people
+
+    def proven(on: str) -> dict[str, str]:
+        day = date.fromisoformat(on)
+        p = person_from_mapping({**INSTRUCTED, "exams": [e | {"passed": "2021-06-01"} for e in INSTRUCTED["exams"]]},
+                                law, day, "test")
+        return _people(law, [p], day).proven["mia"]
+
+    assert proven("2022-01-16") == {}
+    assert proven("2022-01-17") == {"Fahrgastbetreuer": "SchBV2022-Fahrgastbetreuer"}
+
+
+def test_the_cut_off_day_is_said_in_the_missing_sentence(law):
+    from crewkg.rules.kinds import kind
+
+    a = _answer(law, {"birth_date": "1990-01-01", "functions": ["Eignung-SchBV-P30-Abs4"],
+                      "exams": [{"id": "Nachweis-Beschaeftigung-Decksmann", "passed": "2022-01-17"}]}, "2026-11-30")
+    c = next(c for c in a["certificates"] if c["id"] == "Decksmann-AT")
+    safety = next(r for r in c["pathways"][0]["requirements"] if r["id"] == "Req-SchBV2022-P28-Abs1-safety")
+    employment = safety["alternatives"][1]
+    assert employment["met"] is False and employment["taken_before"] == "2022-01-17"
+    assert kind("DatedProof").missing(law, employment, "de") == (
+        "Nachweis fehlt oder ist nicht vor dem 2022-01-17 datiert: Nachweis der Beschäftigung als Decksfrau bzw. Decksmann")
+    assert kind("DatedProof").missing(law, employment, "en") == (
+        "proof missing or not dated before 2022-01-17: proof of employment as deckhand")

@@ -58,6 +58,8 @@ MESSAGES: dict[str, str] = {
     "kind.legend.Exam": "Prüfung Anl. … — bestandene Prüfung nach der genannten Anlage",
     "kind.legend.CertificateHeld": "hält … — ein Befähigungszeugnis, das vorhanden sein muss",
     "kind.legend.Document": "Nachweis — ein Dokument, das vorliegen muss (etwa die medizinische Tauglichkeit)",
+    "kind.legend.DatedProof": "Nachweis … (höchstens N Monate alt) — ein datierter Nachweis (Unterweisung, Übung), der am Stichtag nicht älter sein darf als genannt oder vor dem genannten Tag liegen muss",
+    "kind.legend.FunctionHeld": "Befähigung … — eine Befähigung oder ein Nachweis, die bzw. den der Datensatz angibt",
     "kind.legend.AnyOf": "(… oder …) — eine der Voraussetzungen genügt",
     "kind.legend.AllOf": "… + … — alle Voraussetzungen zusammen",
     "kind.legend.sep": "… · … — die Voraussetzungen eines Weges, jede muss erfüllt sein",

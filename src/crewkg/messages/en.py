@@ -58,6 +58,8 @@ MESSAGES: dict[str, str] = {
     "kind.legend.Exam": "exam Annex … — passed exam under the annex named",
     "kind.legend.CertificateHeld": "holds … — a certificate that must be held",
     "kind.legend.Document": "document — a document that must be held (such as medical fitness)",
+    "kind.legend.DatedProof": "proof … (at most N months old) — a dated proof (instruction, exercise) no older than stated on the evaluation date, or dated before the day named",
+    "kind.legend.FunctionHeld": "qualification … — a qualification or proof the record states",
     "kind.legend.AnyOf": "(… or …) — one of the requirements suffices",
     "kind.legend.AllOf": "… + … — all the requirements together",
     "kind.legend.sep": "… · … — the requirements of a pathway, each must be met",
