@@ -23,6 +23,9 @@ CASES = {
     "bigint.yaml": ("id: x\nprofessional_experience_years: " + "9" * 5000 + "\n", "valid YAML values"),
     "listkey.yaml": ("? [1, 2]\n: 3\n", "plain value"),
     "newline_id.json": ('{"id": "anna\\n"}', "'id'"),
+    "long_id.yaml": ("id: " + "x" * 129 + "\n", "at most 128"),
+    "huge_id.yaml": ("id: " + "x" * 100_000 + "\n", "at most 128"),
+    "apprenticeship_year_5.yaml": ("id: x\napprenticeship: {contract: true, year: 5}\n", "from 1 to 4"),
 }
 
 
@@ -95,3 +98,28 @@ def test_two_turtle_sailing_records_for_one_role_are_refused(tmp_path):
     r, _ = _run(f)
     assert r.exit_code == 2, r.output
     assert "one sailing record per role" in r.output
+
+
+def test_the_longest_id_and_the_last_apprenticeship_year_are_accepted(tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text("id: " + "x" * 128 + "\napprenticeship: {contract: true, year: 4}\n")
+    r, _ = _run(f)
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["check", "{d}/p.yaml", "--workers", "0"], "1 or more"),
+    (["export", "{d}/p.yaml", "--out", "{d}/x.docx"], "export file ending in"),
+    (["paths", "--out", "{d}/g.xyz"], "graph file ending in"),
+    (["check", "{d}/empty.jsonl", "--format", "jsonl"], "at least one record"),
+    (["check", "{d}/header-only.csv", "--format", "jsonl"], "at least one record"),
+])
+def test_options_and_empty_registers_that_mean_nothing_are_refused(tmp_path, args, expected):
+    (tmp_path / "p.yaml").write_text("id: x\nbirth_date: 1990-01-01\n")
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "header-only.csv").write_text("id,birth_date\n")
+    argv = [a.replace("{d}", str(tmp_path)) for a in args] + ["--lang", "en"] * (args[0] != "export")
+    r = CliRunner().invoke(app, [*argv, "--as-of", "2026-11-30"] if args[0] != "paths" else argv)
+    assert r.exit_code == 2, r.output
+    assert expected in r.output and "Traceback" not in r.output
+    assert not [f for f in tmp_path.iterdir() if f.suffix in (".docx", ".xyz")]

@@ -101,6 +101,10 @@ OUTCOMES: dict[str, Outcome] = {
     "30-karl-matrose-2010.yaml": Outcome(
         "karl-wimmer", set(), [D], missing={"§ 10 SchBV": [("§ 10 Z 3 SchBV", True, False)]}),
     "31-rosa-legacy-matrose.yaml": Outcome("rosa-lechner", set(), [D, L, M]),
+    # § 22 Abs. 1 SchBV: at 70 her proof of 2024 is overdue, so her UBZ Schiffsführer gives no role and the medical
+    # requirement of § 10 Z 3 is not met either
+    "32-helga-boatmaster-at-70.yaml": Outcome(
+        "helga-berger", set(), [], missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 1, 0), ("§ 10 Z 3 SchBV", True, False)]}),
     "01-lena-apprentice.yaml": Outcome(
         "lena-gruber", {"UBZ-Leichtmatrose"}, [], ("§ 11 SchBV",),
         missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 1, 0)]},

@@ -246,6 +246,17 @@ def test_every_format_carries_the_same_triples(tmp_path, fmt):
     assert (eligibility_iri("maria", "UBZ-Bootsmann"), D.eligible, Literal(True)) in g
 
 
+def test_json_ld_names_its_prefixes_in_a_context(tmp_path):
+    import json
+
+    result = runner.invoke(app, ["export", str(_write(tmp_path, BOOTSMANN)), "--format", "jsonld", "--as-of", "2026-11-30"])
+    doc = json.loads(result.stdout)
+    assert doc["@context"]["crew"] == "https://w3id.org/crewkg/onto#"
+    assert doc["@context"]["prov"] == "http://www.w3.org/ns/prov#"
+    types = {t for node in doc["@graph"] for t in node.get("@type", [])}
+    assert "crew:RequirementResult" in types  # compact names, not full IRIs
+
+
 def test_the_output_format_follows_the_suffix_of_out(tmp_path):
     out = tmp_path / "derived.nt"
     assert runner.invoke(app, ["export", str(_write(tmp_path, BOOTSMANN)), "--out", str(out)]).exit_code == 0

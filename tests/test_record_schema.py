@@ -55,6 +55,8 @@ GOOD: list[dict[str, Any]] = [
     _with(apprenticeship={"contract": True}),
     _with(apprenticeship={"contract": False, "year": 1}),
     _with(apprenticeship={"year": 3}),
+    _with(apprenticeship={"year": 4}),
+    _with(id="x" * 128),
     _with(apprenticeship={}),
     _with(sailing_days={}),
     _with(sailing_days={"Bootsmann": 0}),
@@ -116,6 +118,8 @@ BAD: dict[str, dict[str, Any]] = {
     "safety training a number": _with(basic_safety_training=0),
     "apprenticeship year 0": _with(apprenticeship={"year": 0}),
     "apprenticeship year negative": _with(apprenticeship={"year": -1}),
+    "apprenticeship year 5": _with(apprenticeship={"year": 5}),
+    "id of 129 characters": _with(id="x" * 129),
     "apprenticeship year a string": _with(apprenticeship={"year": "2"}),
     "apprenticeship contract a string": _with(apprenticeship={"contract": "yes"}),
     "apprenticeship unknown key": _with(apprenticeship={"contract": True, "school": "X"}),
@@ -338,7 +342,7 @@ def _type_ok(value: Any, kind: str) -> bool:
 
 #: the JSON Schema keywords `json_schema_accepts` implements (the generated schema may use no other)
 KEYWORDS = {"type", "properties", "required", "additionalProperties", "propertyNames", "items", "enum", "pattern",
-            "minimum", "oneOf", "format", "description", "example"}
+            "minimum", "maximum", "oneOf", "format", "description", "example"}
 
 
 def json_schema_accepts(value: Any, schema: dict[str, Any]) -> bool:
@@ -359,6 +363,8 @@ def json_schema_accepts(value: Any, schema: dict[str, Any]) -> bool:
             except ValueError:
                 return False
     if isinstance(value, int | float) and not isinstance(value, bool) and "minimum" in schema and value < schema["minimum"]:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool) and "maximum" in schema and value > schema["maximum"]:
         return False
     if isinstance(value, list) and "items" in schema:
         return all(json_schema_accepts(v, schema["items"]) for v in value)

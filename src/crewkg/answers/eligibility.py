@@ -89,8 +89,49 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
     withheld = roles_withheld(law, p, d, as_of, lang)
+    lapsed = lapsed_entries(law, p, as_of, lang)
     return base | {"regulation": reg.name, "covered": True,
-                   "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {})
+                   "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
+                       {"lapsed": lapsed} if lapsed else {})
+
+
+def period(months: int, lang: str) -> str:
+    """A proof's period in words: in years where the months make whole years ('5 years'), else in months."""
+    if months % 12 == 0:
+        return say(lang, "lapsed.period.years", n=months // 12)
+    return say(lang, "lapsed.period.months", n=months)
+
+
+def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """The certificates the record holds that do not count on the date, each with why, since when, the last day it
+    counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
+    from crewkg.rules.validity import all_lapses
+
+    out = []
+    for x in all_lapses(p, law, as_of):
+        cert = law.certificates.get(x.certificate)
+        name = law.certificate_short(x.certificate, lang) if cert else x.certificate
+        until = x.last_day.isoformat() if x.last_day else None
+        entry: dict[str, Any] = {"certificate": x.certificate, "reason": x.reason, "provision": law.citation(x.provision),
+                                 "since": x.since.isoformat(), "valid_until": until,
+                                 "issued": x.issued.isoformat() if x.issued else None,
+                                 "role": cert.role if cert else None}
+        if x.reason == "validity_period":
+            entry["years"] = x.years
+            text = say(lang, "lapsed.validity_period", certificate=name, years=x.years, issued=entry["issued"],
+                       until=until, since=entry["since"])
+        elif x.reason == "medical_overdue" and x.step is not None:
+            entry |= {"examined": x.examined.isoformat() if x.examined else None, "from_age": x.step.from_age,
+                      "not_older_than_months": x.step.months}
+            seen = (say(lang, "lapsed.examined", date=entry["examined"]) if x.examined
+                    else say(lang, "lapsed.not_examined"))
+            text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
+                       period=period(x.step.months, lang), examined=seen)
+        else:
+            text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
+        entry["text"] = text
+        out.append(entry)
+    return out
 
 
 def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
@@ -165,6 +206,9 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
               if c in law.certificates and law.certificates[c].valid_until is not None}
     if p.medical_valid_until:
         found.add(p.medical_valid_until + timedelta(days=1))
+    from crewkg.rules.validity import certificate_days
+
+    found |= certificate_days(p, law)  # validity periods, the medical schedule's steps and the proof's end
     for g in p.programmes:
         if g.start is not None and g.end is not None:
             found.add(g.end)

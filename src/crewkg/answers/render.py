@@ -63,6 +63,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
     console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
     for w in answer.get("roles_withheld", []):
         console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
+    for x in answer.get("lapsed", []):
+        console.print(f"{t['lapsed']}: {x['text']} ({x['provision']})")
     console.print()
 
 

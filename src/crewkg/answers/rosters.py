@@ -480,6 +480,11 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         for m in missing:
             m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
                                  "covered": False}
+    from crewkg.answers.eligibility import lapsed_entries
+
+    lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}
+    if lapsed:  # the members whose held certificate gives no role on the date, and why (§ 22, § 47 SchBV)
+        answer["lapsed"] = lapsed
     return {"satisfied": satisfied, "alternative": chosen.alternative.index, "assignment": assignment, "details": details,
             "qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in chosen.qualifications],
             "missing": missing, **answer}

@@ -23,7 +23,7 @@ from typing import Any
 from crewkg.errors import InputError, Phrase
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
-from crewkg.records.persons import ID_RE, SEA_KEYS, person_from_mapping
+from crewkg.records.persons import ID_MAX, ID_RE, SEA_KEYS, person_from_mapping
 from crewkg.records.reading import MAX_NUMBER, read_mapping
 
 PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
@@ -67,7 +67,7 @@ def programme_from_mapping(data: Any, law: Law, source: str) -> ProgrammeDesign:
             raise InputError(source, str(k), "known_key", k, keys=sorted(PROGRAMME_KEYS), near="")
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise InputError(source, "id", "id", pid)
+        raise InputError(source, "id", "id", pid, most=ID_MAX)
     roles = law.ids_of("DeckCrewRole")
     if data.get("for") not in roles:
         raise InputError(source, "for", "programme_role", data.get("for"), ids=roles, near="")

@@ -1,11 +1,12 @@
 """A person's timeline (`crewkg timeline`): the credited days per scope over time, when each certificate was or
 became issuable (every spell, from the record's dated evidence), the certificates held with their issue dates, the
-medical fitness, and the fastest planned route ahead (careers.planning). Rules the kb does not encode — how long a
-certificate stays valid, when medical fitness must be proved again — are named by their provision as not covered
-(kb: crew:CertificateValidityRule, crew:MedicalExaminationSchedule), never guessed.
+medical fitness, and the fastest planned route ahead (careers.planning). How long a held certificate counts and until
+when the medical proof counts follow from the kb (crew:CertificateValidityRule, crew:MedicalExaminationSchedule, read
+by `crewkg.rules.validity`); a rule the kb names without its numbers is named by its provision as not covered, never
+guessed.
 
-The coming dates (the planned earliest date of each certificate not yet issuable, the end of the medical certificate
-a record states) are also given as an iCalendar file for a crew member's calendar (`ics`)."""
+The coming dates (the planned earliest date of each certificate not yet issuable, the last day a held certificate and
+the medical proof count) are also given as an iCalendar file for a crew member's calendar (`ics`)."""
 
 from __future__ import annotations
 
@@ -27,12 +28,14 @@ SELECT ?type ?reg ?cit WHERE {
   VALUES ?type { crew:CertificateValidityRule crew:MedicalExaminationSchedule }
   ?rule a ?type ; crew:inRegulation ?reg ; crew:provision ?p .
   ?p crew:citation ?cit .
+  FILTER NOT EXISTS { ?rule crew:validityYears ?years }
+  FILTER NOT EXISTS { ?rule crew:hasScheduleStep ?step }
 }"""
 
 
 def uncovered_rules(law: Law) -> dict[tuple[str, str], str]:
     """(rule class, regulation id) -> the citations of the rule's provisions: the validity and medical-schedule rules
-    the kb names but does not encode. Read from the kb graph with SPARQL, cached like the compiled law."""
+    the kb names but does not encode (no crew:validityYears, no crew:hasScheduleStep). Read from the kb graph with SPARQL, cached like the compiled law."""
     from crewkg.locations import kb_dir
 
     return _rules(Path(kb_dir()).resolve(), law.version)
@@ -205,25 +208,23 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
                       "spells": runs.get(c["id"], []),
                       "planned": best["earliest"] if best else None,
                       "planned_via": [s["provision"] for s in best["steps"]] if best else []})
-    validity = rules.get(("CertificateValidityRule", reg.id))
-    held = [{"id": cid, "label": law.certificate_short(cid, lang) if cid in law.certificates else cid,
-             "issued": _iso(p.certificate_issued.get(cid)), "valid_until": None,
-             "validity": {"covered": False, "provision": validity,
-                          "text": t["validity_not_covered"].format(provision=validity)} if validity else None}
-            for cid in p.certificates]
-    schedule = rules.get(("MedicalExaminationSchedule", reg.id))
-    medical = {"fit": p.medical_fitness, "examined": _iso(p.medical_examined), "valid_until": _iso(p.medical_valid_until),
-               "schedule": {"covered": False, "provision": schedule,
-                            "text": t["medical_not_covered"].format(provision=schedule)} if schedule else None}
+    held = _held(law, p, as_of, rules.get(("CertificateValidityRule", reg.id)), lang)
+    medical = _medical(law, p, as_of, rules.get(("MedicalExaminationSchedule", reg.id)), lang)
     events = []
     for c in certs:
         if c["planned"] and c["planned"] >= out["as_of"]:
             events.append({"date": c["planned"], "kind": "planned", "certificate": c["id"],
                            "summary": t["event_planned"].format(certificate=c["label"]),
                            "provision": ", ".join(c["planned_via"])})
-    if p.medical_valid_until and p.medical_valid_until >= as_of:
-        events.append({"date": p.medical_valid_until.isoformat(), "kind": "medical_valid_until", "certificate": None,
-                       "summary": t["event_medical"], "provision": schedule or ""})
+    for h in held:
+        if h["valid_until"] and h["valid_until"] >= out["as_of"]:
+            events.append({"date": h["valid_until"], "kind": "certificate_valid_until", "certificate": h["id"],
+                           "summary": t["event_certificate"].format(certificate=h["label"]),
+                           "provision": h["validity"]["provision"] if h["validity"] else ""})
+    if medical["valid_until"] and medical["valid_until"] >= out["as_of"]:
+        events.append({"date": medical["valid_until"], "kind": "medical_valid_until", "certificate": None,
+                       "summary": t["event_medical"],
+                       "provision": (medical["schedule"] or {}).get("provision") or ""})
     events.sort(key=lambda e: (e["date"], e["kind"], e["certificate"] or ""))
     target_route = None
     if top is not None and route:
@@ -233,6 +234,75 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     return out | {"pace": {"days": pace.days, "period": pace.period, "provision": pace.citation},
                   "credited": _credited(law, p, scopes, as_of, lang), "certificates": certs, "held": held,
                   "medical": medical, "route": target_route, "events": events}
+
+
+def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) -> list[dict[str, Any]]:
+    """The certificates held, each with the last day its own validity lets it count (a fixed end, or the validity
+    period from its issue date: `crewkg.rules.validity`) and, where it does not count on the date, why."""
+    from crewkg.answers.eligibility import lapsed_entries
+    from crewkg.law.age import birthday
+
+    t = TEXT[lang]
+    lapsed = lapsed_entries(law, p, as_of, lang)
+    out = []
+    for cid in p.certificates:
+        issued = p.certificate_issued.get(cid)
+        c = law.certificates.get(cid)
+        ends: list[tuple[date, str]] = []
+        if c is not None and c.valid_until is not None:
+            ends.append((c.valid_until, law.citation(c.validity_provision or c.provision)))
+        rules = [r for r in law.validity_rules.values() if cid in r.certificates]
+        if issued is not None:
+            ends += [(birthday(issued, r.years) - timedelta(days=1), law.citation(r.provision)) for r in rules]
+        validity: dict[str, Any] | None = None
+        until = None
+        if ends:
+            last, cite = min(ends)
+            until = last.isoformat()
+            validity = {"covered": True, "provision": cite, "text": t["validity_until"].format(date=until, provision=cite)}
+        elif rules:
+            cite = ", ".join(law.citation(r.provision) for r in rules)
+            validity = {"covered": True, "provision": cite,
+                        "text": t["validity_no_issue"].format(years=rules[0].years, provision=cite)}
+        elif uncovered:
+            validity = {"covered": False, "provision": uncovered,
+                        "text": t["validity_not_covered"].format(provision=uncovered)}
+        entry = {"id": cid, "label": law.certificate_short(cid, lang) if c else cid, "issued": _iso(issued),
+                 "valid_until": until, "validity": validity}
+        mine = [x["text"] for x in lapsed if x["certificate"] == cid]
+        if mine:
+            entry["lapsed"] = mine
+        out.append(entry)
+    return out
+
+
+def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) -> dict[str, Any]:
+    """The medical proof: examined, the last day it counts (its stated end and the examination schedule of the law
+    in force, `crewkg.rules.validity`) or since when it is overdue."""
+    from crewkg.rules.validity import medical_current, medical_last_day, medical_overdue_since, schedule_on
+
+    t = TEXT[lang]
+    schedule = schedule_on(law, as_of)
+    current = medical_current(p, law, as_of)
+    last = medical_last_day(p, law, as_of) if current else None
+    out: dict[str, Any] = {"fit": p.medical_fitness, "examined": _iso(p.medical_examined),
+                           "valid_until": _iso(last) if current else None, "stated_until": _iso(p.medical_valid_until),
+                           "current": current}
+    if schedule is not None:
+        cite = law.citation(schedule.provision)
+        sched: dict[str, Any] = {"covered": True, "provision": cite}
+        if current and last is not None:
+            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cite)
+        elif not current and p.medical_fitness:
+            since = medical_overdue_since(p, law, as_of)
+            if since is not None:
+                sched |= {"overdue_since": since.isoformat(),
+                          "text": t["proof_overdue"].format(date=since.isoformat(), provision=cite)}
+        out["schedule"] = sched
+    else:
+        out["schedule"] = {"covered": False, "provision": uncovered,
+                           "text": t["medical_not_covered"].format(provision=uncovered)} if uncovered else None
+    return out
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -274,15 +344,17 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         issued = t["issued"].format(date=h["issued"]) if h["issued"] else t["issued_unknown"]
         validity = h["validity"]["text"] if h["validity"] else ""
         out.append(f"  {h['label']}: {issued}" + (f"; {validity}" if validity else ""))
+        for x in h.get("lapsed", []):
+            out.append(f"    {x}")
     out.append(t["medical"])
     m = result["medical"]
     if m.get("examined"):
         out.append("  " + t["examined"].format(date=m["examined"]))
-    if m.get("valid_until"):
-        out.append("  " + t["valid_until"].format(date=m["valid_until"]))
+    if m.get("stated_until"):
+        out.append("  " + t["valid_until"].format(date=m["stated_until"]))
     elif not m.get("examined"):
         out.append("  " + (t["fit_yes"] if m.get("fit") else t["fit_no"]))
-    if m.get("schedule"):
+    if m.get("schedule") and m["schedule"].get("text"):
         out.append("  " + m["schedule"]["text"])
     r = result.get("route")
     if r:

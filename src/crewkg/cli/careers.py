@@ -27,6 +27,8 @@ class CohortFormat(str, Enum):
 
 
 PICTURES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
+#: the career graph's files: the pictures, and the graph as data
+GRAPH_FILES = PICTURES | {".json": "json", ".graphml": "graphml"}
 
 DaysPerYear = Annotated[int | None, typer.Option("--days-per-year", help="Credited Fahrzeit days per 365 days (default: the kb's § 6 Abs. 4 maximum).")]
 AsOf = Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")]
@@ -103,8 +105,10 @@ def paths(
     try:
         if out is not None and not out.parent.is_dir():
             raise InputError(str(out), "--out", "out_folder")
+        if fmt is None and out is not None and out.suffix.lower() not in GRAPH_FILES:
+            raise InputError(str(out), "--out", "graph_file", out.suffix)
         if fmt is None:
-            fmt = PictureFormat(PICTURES.get(out.suffix.lower(), "json")) if out is not None else PictureFormat.json
+            fmt = PictureFormat(GRAPH_FILES[out.suffix.lower()]) if out is not None else PictureFormat.json
         from crewkg.careers.graph import career_graph, graphml_text, node_link
         from crewkg.law.statute import load_law
 

@@ -29,6 +29,8 @@ def check(
 ) -> None:
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
     day = _as_of(as_of, lang.value)
+    if workers is not None and workers < 1:
+        _fail(InputError("--workers", "workers", "workers", workers), lang.value)
     if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
         from crewkg.cli.register import check_register
 

@@ -177,6 +177,9 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         if d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
+    for pid, found in r.get("lapsed", {}).items():
+        for x in found:
+            con.print(f"  [yellow]![/yellow] {pid}: {x['text']} ({x['provision']})")
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "

@@ -81,8 +81,10 @@ def export(
     if store is not None:
         _export_store(persons, store, day)
         return
-    chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
     try:
+        if fmt is None and out is not None and format_for_suffix(out.suffix) is None:
+            raise InputError(str(out), "--out", "export_file", out.suffix)
+        chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
         law, people, failures = _persons(persons, day)
         _report_failures(failures)
         if out is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 
 def completed_years(birth: date, on: date) -> int:
@@ -19,3 +19,12 @@ def birthday(birth: date, years: int) -> date:
         return birth.replace(year=birth.year + years)
     except ValueError:
         return date(birth.year + years, 3, 1)
+
+
+def months_later(day: date, months: int) -> date:
+    """The same day `months` months later; the month's last day where it has no such day (§ 902 Abs. 2 ABGB: a period
+    in months ends on the day of the last month that bears the same number, or on its last day)."""
+    y, m = divmod(day.month - 1 + months, 12)
+    first = date(day.year + y, m + 1, 1)
+    nxt = date(first.year + (first.month == 12), first.month % 12 + 1, 1)
+    return min(first + timedelta(days=day.day - 1), nxt - timedelta(days=1))

@@ -57,6 +57,12 @@ class CREW(DefinedNamespace):
     requiresHeldFunction: URIRef
     validUntil: URIRef
     validityProvision: URIRef
+    validityYears: URIRef
+    appliesToCertificate: URIRef
+    hasScheduleStep: URIRef
+    fromAge: URIRef
+    proofValidMonths: URIRef
+    renewalGraceMonths: URIRef
     ranksAbove: URIRef
     certifiesRole: URIRef
     leadsTo: URIRef
@@ -116,6 +122,9 @@ class CREW(DefinedNamespace):
     AsMaster: URIRef
     AnyCapacity: URIRef
     CapacityInclusion: URIRef
+    CertificateValidityRule: URIRef
+    MedicalExaminationSchedule: URIRef
+    MedicalScheduleStep: URIRef
     includingCapacity: URIRef
     includedCapacity: URIRef
     WithinProgramme: URIRef

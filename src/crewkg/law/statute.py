@@ -93,6 +93,40 @@ class Certificate:
 
 
 @dataclass(frozen=True)
+class ValidityRule:
+    """How many years a certificate is valid from its issue date (crew:CertificateValidityRule)."""
+
+    id: str
+    regulation: str | None
+    provision: str
+    years: int
+    certificates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScheduleStep:
+    """From the birthday completing `from_age` years a proof of medical fitness counts `months` months after the
+    examination; during the first `grace` months from that birthday an older proof still counts."""
+
+    id: str
+    from_age: int
+    months: int
+    grace: int = 0
+
+
+@dataclass(frozen=True)
+class MedicalSchedule:
+    """When a holder proves medical fitness again (crew:MedicalExaminationSchedule), with the certificates whose roles
+    an overdue proof removes; the steps in order of age."""
+
+    id: str
+    regulation: str | None
+    provision: str
+    certificates: tuple[str, ...]
+    steps: tuple[ScheduleStep, ...]
+
+
+@dataclass(frozen=True)
 class Term:
     """A role, function, exam, document, capacity or phase: anything a record may name by id."""
 
@@ -133,6 +167,9 @@ class Law:
     ranks_above: list[tuple[str, str]] = field(default_factory=list)
     #: (including, included) sea capacities, direct statements only (crew:CapacityInclusion)
     capacity_includes: list[tuple[str, str]] = field(default_factory=list)
+    #: certificate validity periods (crew:validityYears) and medical examination schedules, by rule id
+    validity_rules: dict[str, ValidityRule] = field(default_factory=dict)
+    medical_schedules: dict[str, MedicalSchedule] = field(default_factory=dict)
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
@@ -341,4 +378,20 @@ def _compile(g, version: str) -> Law:
     ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
     includes = sorted({(local(one(s, CREW.includingCapacity)), local(one(s, CREW.includedCapacity)))
                        for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
-    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes)
+    validity = {}
+    for s in g.subjects(RDF.type, CREW.CertificateValidityRule):
+        years = num(s, CREW.validityYears)
+        if years is not None:
+            validity[local(s)] = ValidityRule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)), years,
+                                              tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))))
+    schedules = {}
+    for s in g.subjects(RDF.type, CREW.MedicalExaminationSchedule):
+        steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,
+                                     num(x, CREW.renewalGraceMonths) or 0) for x in g.objects(s, CREW.hasScheduleStep)),
+                       key=lambda x: x.from_age)
+        if steps:
+            schedules[local(s)] = MedicalSchedule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)),
+                                                  tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))),
+                                                  tuple(steps))
+    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes,
+               validity, schedules)

@@ -19,7 +19,10 @@ from crewkg.law.crediting import Credit
 from crewkg.law.statute import Law
 from crewkg.records.reading import MAX_NUMBER
 
-ID_RE = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: an id ending in a newline is no id
+ID_MAX = 128  # an id names a record in file names, IRIs and messages: long enough for any register key, no longer
+ID_RE = re.compile(rf"^[A-Za-z0-9_-]{{1,{ID_MAX}}}\Z")  # \Z: an id ending in a newline is no id
+#: an apprenticeship lasts at most four years (Lehrzeit), so a later apprenticeship year is a typing error
+APPRENTICESHIP_YEAR_MAX = 4
 SUFFIXES = {".yaml", ".yml", ".json", ".ttl"}
 
 
@@ -212,7 +215,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     c.mapping(data, "", TOP_KEYS)
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise c.fail("id", "id", pid)
+        raise c.fail("id", "id", pid, most=ID_MAX)
     p = Person(id=pid, source=source)
     if "birth_date" in data:
         p.birth_date = c.day(data["birth_date"], "birth_date")
@@ -241,8 +244,8 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
             p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
         if "year" in a:
             year = c.count(a["year"], "apprenticeship.year")
-            if year < 1:
-                raise c.fail("apprenticeship.year", "apprenticeship_year", year)
+            if not 1 <= year <= APPRENTICESHIP_YEAR_MAX:
+                raise c.fail("apprenticeship.year", "apprenticeship_year", year, most=APPRENTICESHIP_YEAR_MAX)
             p.apprenticeship_year = year
     roles = law.ids_of("DeckCrewRole")
     if "sailing_days" in data:

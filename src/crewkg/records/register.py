@@ -42,6 +42,7 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
     """The entries of a register, in input order; ids must be unique (a repeated id is an error of that entry).
     `shacl` also runs the SHACL shapes on each record (slow; the schema check is as strict, see records.shacl)."""
     seen: dict[str, str] = {}
+    entry = None
     for entry in _entries(path, law, as_of, shacl):
         if entry.person is not None:
             if entry.person.id in seen:
@@ -51,6 +52,8 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
             else:
                 seen[entry.person.id] = entry.where
         yield entry
+    if entry is None:  # an empty register is a wrong file, not a register of nobody
+        raise InputError(str(path), "", "register_records")
 
 
 def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:

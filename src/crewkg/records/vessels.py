@@ -23,7 +23,7 @@ from crewkg.errors import InputError, Phrase
 from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
-from crewkg.records.persons import ID_RE, Checker, Person, near, person_from_mapping
+from crewkg.records.persons import ID_MAX, ID_RE, Checker, Person, near, person_from_mapping
 from crewkg.records.reading import MAX_NUMBER, read_mapping
 
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
@@ -107,7 +107,7 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
             raise c.fail(str(k), "known_key", k, keys=known, near=near(k, known))
     vid = data.get("id")
     if not isinstance(vid, str) or not ID_RE.match(vid):
-        raise c.fail("id", "id", vid)
+        raise c.fail("id", "id", vid, most=ID_MAX)
     v = Vessel(id=vid, source=source)
     flat: dict[str, Any] = {k: val for k, val in data.items() if k not in nested and k != "id"}
     for group in nested:

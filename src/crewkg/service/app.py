@@ -39,7 +39,7 @@ def create_app(service: Service):
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch),
+    app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes),
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
                              triples=len(service.store))  # read-only: counted once (pyoxigraph counts by scanning)
@@ -75,5 +75,7 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, len(service.store), len(service.persons), service.law.version)
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
+    # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole);
+    # uvloop, where installed, runs the event loop
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", http="h11",
                 h11_max_incomplete_event_size=max(65_536, service.settings.max_query_bytes * 4))

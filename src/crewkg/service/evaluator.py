@@ -1,13 +1,17 @@
 """Eligibility for API requests, batched. pyDatalog keeps one global database, so `answers.check` runs one
 evaluation at a time; requests that arrive while an evaluation runs are evaluated together in the next one (one
-Datalog run for many persons is far cheaper than many runs; docs/architecture.md, engine notes)."""
+Datalog run for many persons is far cheaper than many runs; docs/architecture.md, engine notes). An answer depends
+only on the record, the date and the language (the law is fixed while the service runs), so answers are kept, as
+their JSON text, in a cache bounded by bytes: a record asked for again costs a lookup, not a Datalog run."""
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import json
 import queue
 import threading
+from collections import OrderedDict
 from datetime import date
 from typing import Any
 
@@ -20,17 +24,41 @@ class Evaluator:
     are evaluated together in the next Datalog run; each request's person gets a batch-unique id for the run
     (two requests may both call their person "anna") and its own id back in the answer."""
 
-    def __init__(self, law: Law, max_batch: int = 64) -> None:
+    def __init__(self, law: Law, max_batch: int = 64, cache_bytes: int = 64_000_000) -> None:
         self.law = law
         self.max_batch = max_batch
+        self.cache_bytes = cache_bytes
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._cached = 0
+        self._lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._loop, name="crewkg-evaluator", daemon=True)
         self._thread.start()
 
     def check(self, person: Person, as_of: date, lang: str) -> dict[str, Any]:
+        """The answer for one person, a fresh object the caller may change."""
+        return json.loads(self.check_json(person, as_of, lang))
+
+    def check_json(self, person: Person, as_of: date, lang: str) -> bytes:
+        """The answer as JSON text (as JSONResponse writes it), from the cache when the same record was asked before."""
+        # the dataclass repr names every field of the record, so two records share a key only if they are equal
+        key = f"{as_of.isoformat()}|{lang}|{person!r}"
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
         fut: concurrent.futures.Future = concurrent.futures.Future()
         self._queue.put((person, as_of, lang, fut))
-        return fut.result()
+        text = json.dumps(fut.result(), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        with self._lock:
+            if key not in self._cache and len(text) + len(key) <= self.cache_bytes:
+                self._cache[key] = text
+                self._cached += len(text) + len(key)
+                while self._cached > self.cache_bytes:
+                    old_key, old = self._cache.popitem(last=False)
+                    self._cached -= len(old) + len(old_key)
+        return text
 
     def _loop(self) -> None:
         while True:

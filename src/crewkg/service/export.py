@@ -550,6 +550,8 @@ def bind_prefixes(g: Graph) -> Graph:
 def serialize(graph: Graph, fmt: str) -> str:
     """The export's text in `fmt` (a FORMATS key). rdflib writes only the Turtle prefixes a compact name uses, and
     no derived IRI has one (its local part holds '/'), so the prefixes are declared here, every one of them."""
+    if fmt == "jsonld":  # compact names in JSON-LD too: the prefixes as its @context
+        return graph.serialize(format="json-ld", context=dict(PREFIXES), auto_compact=True)
     text = graph.serialize(format=FORMATS[fmt][0])
     if fmt != "turtle":
         return text

@@ -11,6 +11,7 @@ from crewkg.law.statute import Law
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import (
     APPRENTICESHIP_FIELDS,
+    APPRENTICESHIP_YEAR_MAX,
     FIELDS,
     ID_RE,
     PROGRAMME_FIELDS,
@@ -34,7 +35,7 @@ def _closed(properties: dict[str, Any], required: list[str] | None = None) -> di
 def kinds(law: Law, lang: str) -> dict[str, dict[str, Any]]:
     """The JSON schema of each kind of value in the field tables; the ids a record may use are the kb's."""
     roles = law.ids_of("DeckCrewRole")
-    scalar = {"boolean": {"type": "boolean"}, "count": COUNT, "year": {"type": "integer", "minimum": 1},
+    scalar = {"boolean": {"type": "boolean"}, "count": COUNT, "year": {"type": "integer", "minimum": 1, "maximum": APPRENTICESHIP_YEAR_MAX},
               "role": {"type": "string", "enum": roles}, "date": DATE, "text": {"type": "string"}}
     exams = {"enum": sorted(law.ids_of("Exam"), key=lambda e: (len(e), e))}
     certificates = {"enum": sorted(law.certificates)}

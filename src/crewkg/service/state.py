@@ -24,6 +24,8 @@ class Settings:
     #: bytes of serialized SPARQL answers kept for repeated queries (the store is read-only while serving); 0: none
     query_cache_bytes: int = 32_000_000
     max_batch: int = 64  # persons per Datalog run in the API
+    #: bytes of eligibility answers kept for records asked again (the same record, date and language); 0: none
+    answer_cache_bytes: int = 64_000_000
     #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
     #: enforces every constraint of ontology/shapes.ttl on a mapping record (tests/test_record_schema.py), and
     #: pySHACL costs ≈ 0.5 s of CPU per unseen record, so it is off by default; uploaded files always go the CLI's

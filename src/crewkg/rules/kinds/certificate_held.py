@@ -25,15 +25,16 @@ def have(r, p, d, as_of):
 
 
 def held(p, as_of, law=None):
-    """The certificates held on the evaluation date: a dated one from the day it was issued, and (given the law) up to
-    and including the last day the kb lets it count (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004
-    qualifications)."""
+    """The certificates held on the evaluation date: a dated one from the day it was issued, as long as the kb lets
+    it count (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications; a validity period from the issue date,
+    § 22 Abs. 2, 3 SchBV; the holder's medical proof not overdue, § 22 Abs. 1 SchBV): `crewkg.rules.validity`."""
+    from crewkg.rules.validity import counts
+
     if law is None:
         from crewkg.law.statute import load_law
 
         law = load_law()
-    return [c for c in p.certificates if (c not in p.certificate_issued or p.certificate_issued[c] <= as_of)
-            and law.valid_on(c, as_of)]
+    return [c for c in p.certificates if counts(p, law, c, as_of)]
 
 
 def answer(law, r, p, d, as_of):

@@ -8,8 +8,9 @@ before it)."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
+from crewkg.law.age import months_later
 from crewkg.messages.wording import value
 
 NAME = "DatedProof"
@@ -41,14 +42,6 @@ MESSAGES = {
         "hours": " (at least {hours} hours)",
     },
 }
-
-
-def months_later(day: date, months: int) -> date:
-    """The same day `months` months later (the month's last day where it has no such day)."""
-    y, m = divmod(day.month - 1 + months, 12)
-    first = date(day.year + y, m + 1, 1)
-    nxt = date(first.year + (first.month == 12), first.month % 12 + 1, 1)
-    return min(first.replace(day=1) + timedelta(days=day.day - 1), nxt - timedelta(days=1))
 
 
 def last_day(p, proof: str, months: int | None) -> date | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import value
@@ -26,17 +26,33 @@ def kb_facts(r):
 
 
 def person_facts(p, law, as_of):
-    return [("document", p.id, doc) for doc, held in documents(p, as_of).items() if held]
+    return [("document", p.id, doc) for doc, held in documents(p, as_of, law).items() if held]
 
 
-def have(r, p, d, as_of):
-    return documents(p, as_of).get(r.document or "", False)
+def have(r, p, d, as_of, law=None):
+    return documents(p, as_of, law).get(r.document or "", False)
 
 
 def answer(law, r, p, d, as_of):
-    out = {"needed": True, "have": have(r, p, d, as_of), "document": r.document}
-    if r.document == "MedicalFitness" and p.medical_valid_until:
-        out["valid_until"] = p.medical_valid_until.isoformat()
+    """The medical proof also says until when it counts, or since when it is overdue and what the schedule asks."""
+    out = {"needed": True, "have": have(r, p, d, as_of, law), "document": r.document}
+    if r.document == "MedicalFitness":
+        from crewkg.rules.validity import medical_last_day, medical_overdue_since, schedule_on, step_on
+
+        if out["have"]:
+            end = medical_last_day(p, law, as_of)
+            if end is not None:
+                out["valid_until"] = end.isoformat()
+        elif p.medical_fitness and (p.medical_examined is None or p.medical_examined <= as_of):
+            since = medical_overdue_since(p, law, as_of)
+            if since is not None:
+                out |= {"valid_until": (since - timedelta(days=1)).isoformat(), "overdue_since": since.isoformat()}
+            schedule = schedule_on(law, as_of)
+            step = step_on(schedule, p.birth_date, as_of)
+            if step is not None and schedule is not None and p.medical_examined is not None and (
+                    p.medical_valid_until is None or p.medical_valid_until >= as_of):
+                out |= {"examined": p.medical_examined.isoformat(), "from_age": step.from_age,
+                        "not_older_than_months": step.months, "schedule": law.citation(schedule.provision)}
     return out
 
 
@@ -49,17 +65,29 @@ FIELDS = {
 }
 
 
-def documents(p: Person, as_of: date) -> dict[str, bool]:
-    """Which documents of the ontology the record proves on the evaluation date (medical fitness until its end)."""
+def documents(p: Person, as_of: date, law=None) -> dict[str, bool]:
+    """Which documents of the ontology the record proves on the evaluation date: medical fitness as long as the
+    proof counts (its stated end, and the examination schedule of the law in force: `crewkg.rules.validity`)."""
+    from crewkg.rules.validity import medical_current
+
+    if law is None:
+        from crewkg.law.statute import load_law
+
+        law = load_law()
     held = {doc: bool(getattr(p, name)) for doc, name in FIELDS.items()}
-    held["MedicalFitness"] = (held["MedicalFitness"] and (p.medical_valid_until is None or p.medical_valid_until >= as_of)
-                              and (p.medical_examined is None or p.medical_examined <= as_of))
+    held["MedicalFitness"] = medical_current(p, law, as_of)
     return held
 
 
 def missing(law, req, lang):
     t = catalogue(lang)
     item = law.label(req["document"], lang)
+    if req.get("from_age") is not None and req.get("overdue_since"):
+        months = req["not_older_than_months"]
+        period = (t["lapsed.period.years"].format(n=months // 12) if months % 12 == 0
+                  else t["lapsed.period.months"].format(n=months))
+        return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=req["overdue_since"],
+                                                    age=req["from_age"], period=period, schedule=req["schedule"])
     if req.get("valid_until"):
         return t["document_expired"].format(item=item, until=req["valid_until"])
     return t["document"].format(item=item)
@@ -91,3 +119,4 @@ def assume(p, r, on):
         setattr(p, FIELDS[r.document], True)
     if r.document == "MedicalFitness":
         p.medical_valid_until = None
+        p.medical_examined = on

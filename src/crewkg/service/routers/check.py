@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from crewkg.law.statute import Law
 from crewkg.service.docs import doc
@@ -48,16 +48,16 @@ def terms(lang: str = "de", st: State = SHARED):
 async def eligibility(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     data = await json_body(request)
     day_, lang_ = day(as_of), language(lang)
-    # a JSONResponse skips FastAPI's jsonable_encoder walk over the (large, plain) answer
-    return JSONResponse(await anyio.to_thread.run_sync(
-        lambda: st.evaluator.check(person_from_body(st, data, day_), day_, lang_)))
+    # the answer's JSON text as the evaluator keeps it: no encoder walk over the (large, plain) answer
+    return Response(await anyio.to_thread.run_sync(
+        lambda: st.evaluator.check_json(person_from_body(st, data, day_), day_, lang_)), media_type="application/json")
 
 
 @router.post("/api/eligibility/upload", tags=["eligibility"], **doc("eligibility_upload"))
 async def eligibility_upload(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     day_, lang_ = day(as_of), language(lang)
     person = await person_from_upload(st, request, day_)
-    return JSONResponse(await anyio.to_thread.run_sync(st.evaluator.check, person, day_, lang_))
+    return Response(await anyio.to_thread.run_sync(st.evaluator.check_json, person, day_, lang_), media_type="application/json")
 
 
 @router.post("/api/explain", tags=["eligibility"], **doc("explain"))
@@ -103,4 +103,4 @@ def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: Stat
     if pid not in st.service.persons:
         return no_person(pid, lang if lang in ("de", "en") else "de")
     day_ = day(as_of) if as_of else (st.service.as_of or date.today())
-    return st.evaluator.check(st.service.persons[pid], day_, language(lang))
+    return Response(st.evaluator.check_json(st.service.persons[pid], day_, language(lang)), media_type="application/json")

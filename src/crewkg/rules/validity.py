@@ -1,0 +1,213 @@
+"""How long what a person holds counts: the one home of a held certificate's validity and of the medical proof.
+
+A held certificate counts on a day when it was issued by then and none of these ends it (all kb data):
+- a last day the kb gives the certificate (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications);
+- a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears: the issue date is the
+  first day, the years are completed at the end of the day before the same date that many years later — the count
+  of completed years of age, `law.age`); a certificate held without an issue date has no period to count;
+- an overdue proof of medical fitness (crew:MedicalExaminationSchedule of the regulation in force on the day, for the
+  certificates it names): from the birthday completing a step's age, the proof counts up to and including the same
+  day the step's months after the examination (`months_later`, the month's last day where it has no such day), and
+  during the step's first grace months an older proof still counts.
+
+The same medical reading decides whether the record proves medical fitness for a certificate (the Document kind).
+No year, month or age is written here: every number is read from the kb (`Law.validity_rules`,
+`Law.medical_schedules`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from crewkg.law.age import birthday, months_later
+from crewkg.law.statute import Law, MedicalSchedule, ScheduleStep
+from crewkg.records.persons import Person
+
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Lapse:
+    """Why a held certificate no longer counts on the evaluation date."""
+
+    certificate: str
+    #: end_of_validity (crew:validUntil) | validity_period (crew:validityYears) | medical_overdue (the schedule)
+    reason: str
+    provision: str
+    #: the first day of the unbroken spell, up to the evaluation date, in which it does not count
+    since: date
+    #: the last day it counted before that spell (None where it never counted)
+    last_day: date | None
+    issued: date | None = None
+    years: int | None = None
+    #: medical_overdue: the step that applies on the evaluation date and the examination the record gives
+    step: ScheduleStep | None = None
+    examined: date | None = None
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The medical proof
+
+
+def schedule_on(law: Law, day: date) -> MedicalSchedule | None:
+    """The medical examination schedule of the regulation in force on `day`."""
+    for s in law.medical_schedules.values():
+        reg = law.regulations.get(s.regulation or "")
+        if reg is not None and reg.in_force_from <= day and (reg.in_force_until is None or day <= reg.in_force_until):
+            return s
+    return None
+
+
+def step_on(schedule: MedicalSchedule | None, birth: date | None, day: date) -> ScheduleStep | None:
+    """The step that applies on `day`: the one with the highest age the person has completed (None before the first,
+    or without a birth date)."""
+    if schedule is None or birth is None:
+        return None
+    found = None
+    for st in schedule.steps:
+        if birthday(birth, st.from_age) <= day:
+            found = st
+    return found
+
+
+def _required_from(birth: date, st: ScheduleStep) -> date:
+    """The first day the step asks a proof of its own age: its birthday, or the day after its grace months."""
+    start = birthday(birth, st.from_age)
+    return months_later(start, st.grace) + DAY if st.grace else start
+
+
+def medical_current(p: Person, law: Law, day: date) -> bool:
+    """Whether the record proves medical fitness on `day`: stated, examined by then, not past the end it states, and
+    not older than the schedule in force lets it be. A proof without any date is taken as stated."""
+    if not p.medical_fitness:
+        return False
+    if p.medical_examined is not None and p.medical_examined > day:
+        return False
+    if p.medical_valid_until is not None and p.medical_valid_until < day:
+        return False
+    st = step_on(schedule_on(law, day), p.birth_date, day)
+    if st is None or p.medical_examined is None or p.birth_date is None:
+        return True
+    return day < _required_from(p.birth_date, st) or day <= months_later(p.medical_examined, st.months)
+
+
+def _change_days(p: Person, law: Law) -> set[date]:
+    """Every day on which `medical_current` can change."""
+    found: set[date] = set()
+    if p.medical_examined:
+        found.add(p.medical_examined)
+    if p.medical_valid_until:
+        found.add(p.medical_valid_until + DAY)
+    for s in law.medical_schedules.values():
+        reg = law.regulations.get(s.regulation or "")
+        if reg is not None:
+            found.add(reg.in_force_from)
+            if reg.in_force_until is not None:
+                found.add(reg.in_force_until + DAY)
+        if p.birth_date is None:
+            continue
+        for st in s.steps:
+            found |= {birthday(p.birth_date, st.from_age), _required_from(p.birth_date, st)}
+            if p.medical_examined:
+                found.add(months_later(p.medical_examined, st.months) + DAY)
+    return found
+
+
+def medical_days(p: Person, law: Law) -> set[date]:
+    """The days on which the medical verdict of a record can change (for the event dates of `eligible_since`)."""
+    return _change_days(p, law)
+
+
+def _spell_start(bad, days: set[date], on: date) -> date | None:
+    """The first day of the unbroken spell up to `on` in which `bad` holds; `days` are all days it can change on.
+    None when it held on every day before the first of them."""
+    since: date | None = on
+    for d in sorted((d for d in days if d <= on), reverse=True):
+        if not bad(d):
+            return since
+        since = d
+    return None if since is not None and bad(since - DAY) else since
+
+
+def medical_overdue_since(p: Person, law: Law, on: date) -> date | None:
+    """The first day of the spell, up to `on`, in which the record proves no medical fitness (None: since always)."""
+    return _spell_start(lambda d: not medical_current(p, law, d), _change_days(p, law), on)
+
+
+def medical_last_day(p: Person, law: Law, on: date) -> date | None:
+    """The last day the proof held on `on` counts, looking ahead through the schedule's later steps; None when no
+    end follows from the record and the kb."""
+    if not medical_current(p, law, on):
+        return None
+    ahead = sorted(d for d in _change_days(p, law) if d > on)
+    for d in ahead:
+        if not medical_current(p, law, d):
+            return d - DAY
+    return None
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Held certificates
+
+
+def _governed(law: Law, cid: str, day: date) -> MedicalSchedule | None:
+    s = schedule_on(law, day)
+    return s if s is not None and cid in s.certificates else None
+
+
+def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
+    """Why the held certificate `cid` does not count on `on` (empty: it counts, or it is not issued yet)."""
+    issued = p.certificate_issued.get(cid)
+    if issued is not None and issued > on:
+        return []
+    out: list[Lapse] = []
+    c = law.certificates.get(cid)
+    if c is not None and c.valid_until is not None and on > c.valid_until:
+        out.append(Lapse(cid, "end_of_validity", c.validity_provision or c.provision, c.valid_until + DAY,
+                         c.valid_until, issued))
+    if issued is not None:
+        for r in law.validity_rules.values():
+            if cid in r.certificates:
+                end = birthday(issued, r.years) - DAY
+                if on > end:
+                    out.append(Lapse(cid, "validity_period", r.provision, end + DAY, end, issued, r.years))
+    s = _governed(law, cid, on)
+    if s is not None and p.birth_date is not None:
+        st = step_on(s, p.birth_date, on)
+        if st is not None and not medical_current(p, law, on):
+            def bad(d: date) -> bool:
+                return _governed(law, cid, d) is not None and step_on(_governed(law, cid, d), p.birth_date, d) is not None \
+                    and not medical_current(p, law, d)
+
+            since = _spell_start(bad, _change_days(p, law), on) or birthday(p.birth_date, st.from_age)
+            if issued is not None and since <= issued:  # overdue when it was issued: it never counted
+                since = issued
+            last = since - DAY if issued is None or since > issued else None
+            out.append(Lapse(cid, "medical_overdue", s.provision, since, last, issued, step=st,
+                             examined=p.medical_examined))
+    return out
+
+
+def counts(p: Person, law: Law, cid: str, on: date) -> bool:
+    """Whether a certificate the record holds counts on `on`: issued by then and not ended (see `lapses`)."""
+    issued = p.certificate_issued.get(cid)
+    return (issued is None or issued <= on) and not lapses(p, law, cid, on)
+
+
+def all_lapses(p: Person, law: Law, on: date) -> list[Lapse]:
+    """Every reason a certificate the record holds does not count on `on`, in the record's order."""
+    return [x for cid in p.certificates for x in lapses(p, law, cid, on)]
+
+
+def certificate_days(p: Person, law: Law) -> set[date]:
+    """The days on which a held certificate can start or stop counting (for the event dates of `eligible_since`)."""
+    found: set[date] = set(medical_days(p, law))
+    for cid in p.certificates:
+        issued = p.certificate_issued.get(cid)
+        c = law.certificates.get(cid)
+        if c is not None and c.valid_until is not None:
+            found.add(c.valid_until + DAY)
+        if issued is not None:
+            found.add(issued)
+            found |= {birthday(issued, r.years) for r in law.validity_rules.values() if cid in r.certificates}
+    return found

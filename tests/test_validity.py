@@ -1,0 +1,300 @@
+"""Validity of what a person holds, at every threshold of the kb's readings:
+
+- § 22 Abs. 2, 3 SchBV: a UBZ for the deck crew is valid at most 13 years from its issue, a UBZ for experts at most
+  five; the issue date is the first day, the last day is the day before the anniversary (29 February: 28 February);
+- § 22 Abs. 1 SchBV: from the 60th birthday a proof of medical fitness counts five years after the examination, from
+  the 70th two years (up to and including the same day; 29 February: 28 February); an overdue proof removes the roles
+  of the UBZ held and does not prove medical fitness for a certificate either;
+- § 5 Abs. 3 SchBesV 2004 (before 17 Jan 2022): from the 65th birthday a report counts 15 months (yearly, renewed at
+  the latest within three months), the first renewal due three months after the 65th birthday.
+
+The answers (JSON in both languages, the text of `check`, the roster verdict, the timeline) say what lapsed, since
+when and under which provision."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.answers.crew import requirement
+from crewkg.answers.eligibility import check
+from crewkg.answers.rosters import check_roster
+from crewkg.cli.common import app
+from crewkg.law.manning import load_manning
+from crewkg.law.statute import load_law
+from crewkg.records.persons import person_from_mapping
+from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+
+runner = CliRunner()
+DECK = ["Decksmann", "Leichtmatrose", "Matrose"]
+
+
+@pytest.fixture(scope="module")
+def law():
+    return load_law()
+
+
+def answer(law, record: dict[str, Any], on: str, lang: str = "de") -> dict[str, Any]:
+    day = date.fromisoformat(on)
+    person = person_from_mapping({"id": "p", **record}, law, day, "test")
+    return check(law, [person], day, lang)[0]
+
+
+def matrose(issued: str, **more: Any) -> dict[str, Any]:
+    return {"birth_date": "2000-01-01", "certificates": [{"id": "UBZ-Matrose", "issued": issued}], **more}
+
+
+# --- § 22 Abs. 2, 3 SchBV: the validity period from the issue date ------------------------------------------------
+@pytest.mark.parametrize("cert, issued, last", [
+    ("UBZ-Matrose", "2022-05-01", "2035-04-30"),
+    ("UBZ-Schiffsfuehrer", "2024-02-29", "2037-02-28"),
+    ("UBZ-SachkundigerFahrgastschifffahrt", "2022-05-01", "2027-04-30"),
+    ("UBZ-SachkundigerLNG", "2024-02-29", "2029-02-28"),
+], ids=["§ 22 Abs. 2: 13 years, the day before the anniversary", "§ 22 Abs. 2: issued on 29 Feb, 28 Feb",
+        "§ 22 Abs. 3: five years", "§ 22 Abs. 3: issued on 29 Feb, 28 Feb five years later"])
+def test_a_certificate_counts_up_to_its_last_day_and_not_the_day_after(law, cert, issued, last):
+    role = law.certificates[cert].role
+    record = {"birth_date": "1980-01-01", "medical_fitness": True, "certificates": [{"id": cert, "issued": issued}]}
+    on_last = answer(law, record, last)
+    assert role in on_last["roles"] and "lapsed" not in on_last
+    after = date.fromordinal(date.fromisoformat(last).toordinal() + 1).isoformat()
+    a = answer(law, record, after)
+    assert role not in a["roles"]
+    (x,) = a["lapsed"]
+    abs_ = "2" if law.certificates[cert].role not in ("SachkundigerFahrgastschifffahrt", "SachkundigerLNG") else "3"
+    assert x | {"text": None} == {"certificate": cert, "reason": "validity_period", "provision": f"§ 22 Abs. {abs_} SchBV",
+                                  "since": after, "valid_until": last, "issued": issued, "role": role,
+                                  "years": 13 if abs_ == "2" else 5, "text": None}
+    assert last in x["text"] and after in x["text"] and issued in x["text"]
+
+
+def test_the_expiry_is_said_in_both_languages(law):
+    de = answer(law, matrose("2022-05-01"), "2035-05-01", "de")["lapsed"][0]["text"]
+    en = answer(law, matrose("2022-05-01"), "2035-05-01", "en")["lapsed"][0]["text"]
+    assert de == ("UBZ Matrose gilt höchstens 13 Jahre ab der Ausstellung am 2022-05-01: gültig bis einschließlich "
+                  "2035-04-30, abgelaufen seit 2035-05-01")
+    assert en == ("UBZ boatman is valid for at most 13 years from its issue on 2022-05-01: valid up to and including "
+                  "2035-04-30, expired since 2035-05-01")
+
+
+def test_an_expired_certificate_no_longer_meets_a_pathway_that_asks_it(law):
+    """§ 15 Z 2 lit. b SchBV asks a UBZ Steuermann held: the expired one does not count."""
+    record = {"birth_date": "2000-01-01", "certificates": [{"id": "UBZ-Steuermann", "issued": "2022-05-01"}]}
+
+    def lit_b(on: str) -> bool:
+        c = next(c for c in answer(law, record, on)["certificates"] if c["id"] == "UBZ-Schiffsfuehrer")
+        w = next(w for w in c["pathways"] if w["provision"] == "§ 15 Z 2 SchBV")
+        return next(r for r in w["requirements"] if r["provision"] == "§ 15 Z 2 lit. b SchBV")["met"]
+
+    assert lit_b("2035-04-30") is True
+    assert lit_b("2035-05-01") is False
+
+
+def test_a_certificate_without_issue_date_has_no_period_to_count(law):
+    a = answer(law, {"birth_date": "2000-01-01", "certificates": ["UBZ-Matrose"]}, "2055-01-01")
+    assert a["roles"] == DECK and "lapsed" not in a
+
+
+# --- § 22 Abs. 1 SchBV: the medical schedule ------------------------------------------------------------------------
+@pytest.mark.parametrize("birth, examined, on, fills, since", [
+    # the day before the 60th birthday no proof is due; on it a proof older than five years no longer counts
+    ("1966-06-15", "2020-01-10", "2026-06-14", True, None),
+    ("1966-06-15", "2020-01-10", "2026-06-15", False, "2026-06-15"),
+    # after 60: a proof exactly five years old counts, one day older not
+    ("1960-01-10", "2022-03-01", "2027-03-01", True, None),
+    ("1960-01-10", "2022-03-01", "2027-03-02", False, "2027-03-02"),
+    # the day before the 70th birthday the five-year rhythm still applies; on it the proof must be at most two years old
+    ("1956-08-20", "2024-05-01", "2026-08-19", True, None),
+    ("1956-08-20", "2024-05-01", "2026-08-20", False, "2026-08-20"),
+    # after 70: a proof exactly two years old counts, one day older not
+    ("1950-01-10", "2024-09-01", "2026-09-01", True, None),
+    ("1950-01-10", "2024-09-01", "2026-09-02", False, "2026-09-02"),
+    # examined on 29 February: two years later it counts up to and including 28 February
+    ("1950-01-10", "2024-02-29", "2026-02-28", True, None),
+    ("1950-01-10", "2024-02-29", "2026-03-01", False, "2026-03-01"),
+    # born on 29 February: the 70th birthday in a common year is 1 March (§ 902 ABGB, as for every age)
+    ("1956-02-29", "2023-05-01", "2026-02-28", True, None),
+    ("1956-02-29", "2023-05-01", "2026-03-01", False, "2026-03-01"),
+], ids=["day before the 60th birthday", "60th birthday", "after 60: exactly five years", "after 60: one day older",
+        "day before the 70th birthday", "70th birthday", "after 70: exactly two years", "after 70: one day older",
+        "examined 29 Feb: 28 Feb two years later", "examined 29 Feb: 1 Mar two years later",
+        "born 29 Feb: 28 Feb of the 70th year", "born 29 Feb: 1 Mar is the 70th birthday"])
+def test_the_medical_schedule_of_22_abs_1(law, birth, examined, on, fills, since):
+    record = {"birth_date": birth, "medical_fitness": {"examined": examined},
+              "certificates": [{"id": "UBZ-Matrose", "issued": "2022-05-01"}]}
+    a = answer(law, record, on)
+    assert (a["roles"] == DECK) is fills
+    if fills:
+        assert "lapsed" not in a
+        return
+    assert a["roles"] == []
+    (x,) = a["lapsed"]
+    assert (x["reason"], x["provision"], x["since"], x["examined"]) == ("medical_overdue", "§ 22 Abs. 1 SchBV", since, examined)
+    assert x["not_older_than_months"] == (24 if x["from_age"] == 70 else 60)
+    assert since in x["text"] and examined in x["text"]
+
+
+def test_a_holder_without_any_medical_proof_is_overdue_from_the_60th_birthday(law):
+    record = {"birth_date": "1966-06-15", "certificates": [{"id": "UBZ-Matrose", "issued": "2022-05-01"}]}
+    assert answer(law, record, "2026-06-14")["roles"] == DECK
+    a = answer(law, record, "2026-06-15", "en")
+    (x,) = a["lapsed"]
+    assert a["roles"] == [] and x["since"] == "2026-06-15" and x["examined"] is None
+    assert x["text"] == ("UBZ boatman gives no role while the proof of medical fitness is overdue, since 2026-06-15: "
+                         "from age 60 a proof not older than 5 years is needed (no examination recorded)")
+
+
+def test_the_schedule_concerns_the_deck_crew_not_the_experts(law):
+    """§ 22 Abs. 1 names the deck crew; the UBZ for passenger navigation experts keeps its role (Abs. 3 only)."""
+    record = {"birth_date": "1950-01-10", "certificates": [{"id": "UBZ-SachkundigerFahrgastschifffahrt", "issued": "2025-01-01"}]}
+    a = answer(law, record, "2026-11-30")
+    assert a["roles"] == ["SachkundigerFahrgastschifffahrt"] and "lapsed" not in a
+
+
+def test_an_overdue_proof_does_not_prove_medical_fitness_for_a_certificate(law):
+    """The Document requirement reads the same schedule: § 10 Z 3 SchBV at 72 with a proof 25 months old."""
+    base = {"birth_date": "1954-01-10", "sailing_days": {"Decksmann": 180}}
+
+    def medical(a):
+        c = next(c for c in a["certificates"] if c["id"] == "UBZ-Decksmann")
+        reqs = [r for w in c["pathways"] for r in w["requirements"] if r.get("document") == "MedicalFitness"]
+        return c["eligible"], reqs[0]
+
+    ok, req = medical(answer(law, base | {"medical_fitness": {"examined": "2024-11-30"}}, "2026-11-30"))
+    assert ok and req["met"] and req["valid_until"] == "2026-11-30"
+    ok, req = medical(answer(law, base | {"medical_fitness": {"examined": "2024-10-29"}}, "2026-11-30", "en"))
+    assert not ok and not req["met"] and req["overdue_since"] == "2026-10-30"
+    from crewkg.rules.kinds import missing_sentence
+
+    assert missing_sentence(load_law(), req, "en") == (
+        "missing: medical fitness: the proof examined on 2024-10-29 is overdue since 2026-10-30; from age "
+        "70 a proof not older than 2 years is needed (§ 22 Abs. 1 SchBV) (§ 10 Z 3 SchBV)")
+
+
+def test_a_proof_held_without_dates_is_taken_as_stated(law):
+    a = answer(law, {"birth_date": "1950-01-10", "medical_fitness": True,
+                     "certificates": [{"id": "UBZ-Matrose", "issued": "2022-05-01"}]}, "2026-11-30")
+    assert a["roles"] == DECK and "lapsed" not in a
+
+
+# --- § 5 Abs. 3 SchBesV 2004 -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("examined, on, fills, since", [
+    # the first renewal is due within three months of the 65th birthday (10 Mar 2015): 10 Jun 2015 is the last day
+    ("2013-01-15", "2015-06-10", True, None),
+    ("2013-01-15", "2015-06-11", False, "2015-06-11"),
+    # then yearly, renewed at the latest within three months: a report counts 15 months
+    ("2015-05-01", "2016-08-01", True, None),
+    ("2015-05-01", "2016-08-02", False, "2016-08-02"),
+    # before the 65th birthday no renewal is due
+    ("2005-01-15", "2015-03-09", True, None),
+], ids=["65th birthday + 3 months: last day", "65th birthday + 3 months + 1 day",
+        "15 months after the examination", "15 months and one day", "day before the 65th birthday"])
+def test_the_schbesv_2004_schedule_of_5_abs_3(law, examined, on, fills, since):
+    record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
+              "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2005-06-01"}]}
+    a = answer(law, record, on)
+    assert a["regulation"] == "SchBesV 2004"
+    assert ("Matrose" in a["roles"]) is fills
+    if not fills:
+        (x,) = a["lapsed"]
+        assert (x["reason"], x["provision"], x["since"], x["from_age"], x["not_older_than_months"]) == (
+            "medical_overdue", "§ 5 Abs. 3 SchBesV", since, 65, 15)
+
+
+# --- the faces: text, roster, timeline ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang, head", [("de", "Nicht mehr gültig"), ("en", "No longer valid")])
+def test_check_text_says_what_lapsed(tmp_path, lang, head):
+    rec = tmp_path / "p.yaml"
+    rec.write_text("id: p\nbirth_date: 2000-01-01\ncertificates: [{id: UBZ-Matrose, issued: 2022-05-01}]\n",
+                   encoding="utf-8")
+    r = runner.invoke(app, ["check", str(rec), "--as-of", "2035-05-01", "--lang", lang])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())  # the console wraps long lines
+    line = text[text.index(head):]
+    assert "2035-04-30" in line and "2035-05-01" in line and "(§ 22 Abs. 2 SchBV)" in line
+
+
+def test_the_roster_says_whose_certificate_lapsed(law):
+    ml = load_manning(law)
+    vessel = vessel_from_mapping({"id": "v", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 62.5,
+                                  "breadth_m": 11.4, "passengers": 300, "passengers_on_board": 250, "standard": "S1",
+                                  "engine_kw": 800}, ml, "test")
+    crew = roster_from_mapping({"crew": [
+        {"id": "kapitaen", "birth_date": "1975-04-02", "certificates": ["UBZ-Schiffsfuehrer"], "functions": ["FirstAid"]},
+        {"id": "matrose", "birth_date": "1990-01-01", "certificates": [{"id": "UBZ-Matrose", "issued": "2022-05-01"}]},
+        {"id": "eva", "birth_date": "1985-07-12", "functions": ["FirstAid"],
+         "certificates": [{"id": "UBZ-SachkundigerFahrgastschifffahrt", "issued": "2022-05-01"}]},
+        {"id": "sophie", "birth_date": "1999-01-01", "functions": ["FahrgastErsthelfer"]},
+    ]}, law, date(2027, 5, 1), "test")
+
+    def verdict(on: str) -> dict[str, Any]:
+        day = date.fromisoformat(on)
+        return check_roster(law, ml, requirement(law, ml, vessel, day), crew, "en")
+
+    before = verdict("2027-04-30")
+    assert "lapsed" not in before and "SachkundigerFahrgastschifffahrt" in before["assignment"]["eva"]
+    after = verdict("2027-05-01")
+    assert after["satisfied"] is False
+    assert [x["provision"] for x in after["lapsed"]["eva"]] == ["§ 22 Abs. 3 SchBV"]
+    assert after["lapsed"]["eva"][0]["since"] == "2027-05-01"
+    assert any(m["role"] == "SachkundigerFahrgastschifffahrt" for m in after["missing"])
+
+
+def test_the_timeline_gives_the_last_days(tmp_path):
+    rec = tmp_path / "p.yaml"
+    rec.write_text("id: p\nbirth_date: 1958-09-14\nmedical_fitness: {examined: 2024-10-01}\n"
+                   "certificates: [{id: UBZ-Schiffsfuehrer, issued: 2022-03-01}]\n", encoding="utf-8")
+    r = runner.invoke(app, ["timeline", str(rec), "--as-of", "2026-11-30", "--format", "json", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    t = json.loads(r.stdout)
+    assert t["held"][0]["valid_until"] == "2035-02-28"  # § 22 Abs. 2: the day before 1 Mar 2035
+    # § 22 Abs. 1: the 2024 proof counts five years, but from the 70th birthday (14 Sep 2028) only two
+    assert t["medical"]["valid_until"] == "2028-09-13"
+    assert t["medical"]["schedule"]["provision"] == "§ 22 Abs. 1 SchBV"
+
+
+def test_the_example_of_a_boatmaster_at_70(law):
+    """kb/examples/persons/32-…: the proof of 15 Apr 2024 counts on 3 May 2026 and is overdue from 4 May 2026."""
+    from pathlib import Path
+
+    from crewkg.records.load import load_persons
+
+    path = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons" / "32-helga-boatmaster-at-70.yaml"
+    before = check(law, load_persons(path, law, date(2026, 5, 3)), date(2026, 5, 3))[0]
+    assert before["roles"][-1] == "Schiffsfuehrer" and "lapsed" not in before
+    a = check(law, load_persons(path, law, date(2026, 11, 30)), date(2026, 11, 30), "en")[0]
+    (x,) = a["lapsed"]
+    assert (x["certificate"], x["since"], x["from_age"], x["provision"]) == ("UBZ-Schiffsfuehrer", "2026-05-04", 70,
+                                                                             "§ 22 Abs. 1 SchBV")
+
+
+def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
+    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: at 66 a report 15 months old proves fitness, one day older not."""
+    record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": "2015-05-01"}}
+
+    def z1(on: str, lang: str = "de") -> dict[str, Any]:
+        c = next(c for c in answer(law, record, on, lang)["certificates"] if c["id"] == "SchBesV2004-Decksmann")
+        return c["pathways"][0]["requirements"][-1] | {"eligible": c["eligible"]}
+
+    assert z1("2016-08-01")["eligible"] is True
+    req = z1("2016-08-02", "de")
+    assert req["eligible"] is False and req["overdue_since"] == "2016-08-02"
+    from crewkg.rules.kinds import missing_sentence
+
+    assert "nicht älter als 15 Monate" in missing_sentence(law, req, "de") and "§ 5 Abs. 3 SchBesV" in missing_sentence(law, req, "de")
+
+
+def test_a_legacy_qualification_ends_with_the_day_the_kb_gives_it(law):
+    """§ 47 Abs. 2 SchBV: the Matrose qualification of 2006 counts up to and including 17 Jan 2032."""
+    record = {"birth_date": "1985-01-01", "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-04-03"}]}
+    assert "lapsed" not in answer(law, record, "2032-01-17")
+    a = answer(law, record, "2032-01-18", "en")
+    (x,) = a["lapsed"]
+    assert (x["reason"], x["provision"], x["since"], x["valid_until"]) == ("end_of_validity", "§ 47 Abs. 2 SchBV",
+                                                                           "2032-01-18", "2032-01-17")
+    assert x["text"] == ("qualification as boatman (SchBesV 2004) counts up to and including 2032-01-17: no longer valid "
+                         "since 2032-01-18")
