@@ -37,11 +37,13 @@ def test_case(case: Case):
 
 
 def test_every_encoded_pathway_has_a_minimal_applicant_in_the_yaml_casebook():
-    """§§ 10–15 SchBV and § 4 Abs. 2 SchBesV 2004: each pathway the kb encodes has a case in which it alone (with § 10 SchBV,
-    § 4 Abs. 2 Z 1 or Z 9 SchBesV) is satisfied."""
-    for regulation, file in (("SchBV2022", "schbv2022_10-15.yaml"), ("SchBesV2004", "schbesv2004_4.yaml")):
+    """§§ 10–15 SchBV, §§ 28–29 SchBV (national certificates) and § 4 Abs. 2 SchBesV 2004: each pathway the kb encodes has
+    a case in which it alone (with § 10 SchBV, § 4 Abs. 2 Z 1 or Z 9 SchBesV, or another it implies) is satisfied."""
+    for regulation, national, file in (("SchBV2022", False, "schbv2022_10-15.yaml"), ("SchBV2022", True, "schbv2022_28-29.yaml"),
+                                       ("SchBesV2004", False, "schbesv2004_4.yaml")):
         encoded = {law().citation(w.provision) for w in law().pathways.values()  # (crewkg.law is the subpackage here)
-                   if law().certificates[w.certificate].regulation == regulation}
+                   if law().certificates[w.certificate].regulation == regulation
+                   and law().certificates[w.certificate].national is national}
         minimal = {cert["pathway"] for c in CASES if c.file.endswith(file) and "satisfied_pathways" in c.expect
                    for cert in c.expect.values() if isinstance(cert, dict) and cert.get("satisfied")}
         assert minimal == encoded, regulation
@@ -147,7 +149,7 @@ def _write(tmp_path: Path, text: str, name: str = "cases.yaml") -> Path:
 def test_a_passing_file_exits_0():
     result = runner.invoke(app, ["test", str(CASES_DIR / "besatzungslisten.yaml")])
     assert result.exit_code == 0, result.output
-    assert result.output.strip().splitlines()[-1] == "4 Fälle: 4 bestanden, 0 nicht bestanden"
+    assert result.output.strip().splitlines()[-1] == "6 Fälle: 6 bestanden, 0 nicht bestanden"
     assert "✗" not in result.output
 
 

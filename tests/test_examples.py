@@ -35,6 +35,9 @@ FILES = sorted(p for p in EXAMPLES.iterdir() if p.is_file() and p.suffix.lower()
 CERTIFICATES = [
     "UBZ-Decksmann", "UBZ-Leichtmatrose", "UBZ-Matrose", "UBZ-Bootsmann", "UBZ-Steuermann", "UBZ-Schiffsfuehrer",
     "UBZ-SachkundigerFahrgastschifffahrt", "UBZ-SachkundigerLNG",
+    # the national certificates of §§ 28–29 SchBV, after the UBZ in statute order
+    "Decksmann-AT", "SchBV2022-Maschinist", "SchBV2022-Fahrgastbetreuer", "SchBV2022-FahrgastErsthelfer",
+    "SchBV2022-Atemschutzgeraetetraeger",
 ]
 D, L, M, B, S, SF = "Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann", "Schiffsfuehrer"
 

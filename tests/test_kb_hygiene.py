@@ -83,6 +83,8 @@ def test_kb_conforms_to_its_shacl_shapes():
 
 
 def test_every_ziffer_of_paragraphs_10_to_15_is_one_pathway():
+    """§§ 10–15 SchBV (UBZ) and §§ 28–29 SchBV (national certificates): one pathway per Ziffer (per Absatz in § 28
+    Abs. 1 and § 29)."""
     law = load_law()
     cited = sorted(law.citation(w.provision) for w in law.pathways.values()
                    if law.certificates[w.certificate].regulation == "SchBV2022")
@@ -90,6 +92,8 @@ def test_every_ziffer_of_paragraphs_10_to_15_is_one_pathway():
         "§ 10 SchBV", "§ 11 SchBV", "§ 12 Z 1 SchBV", "§ 12 Z 2 SchBV", "§ 12 Z 3 SchBV", "§ 13 Z 1 SchBV",
         "§ 13 Z 2 SchBV", "§ 14 Z 1 SchBV", "§ 14 Z 2 SchBV", "§ 14 Z 3 SchBV", "§ 15 Z 1 SchBV", "§ 15 Z 2 SchBV",
         "§ 15 Z 3 SchBV", "§ 15 Z 4 SchBV",
+        "§ 28 Abs. 1 SchBV", "§ 28 Abs. 2 Z 1 SchBV", "§ 28 Abs. 2 Z 2 SchBV",
+        "§ 29 Abs. 1 SchBV", "§ 29 Abs. 3 SchBV", "§ 29 Abs. 4 SchBV",
     ])
 
 
@@ -119,14 +123,18 @@ def test_interpretations_are_recorded_as_data():
 def _numbers(text: str) -> set[int]:
     import re
 
-    # a reference (Anlage 8, Annexes 10 and 11, § 19) names a text, not a quantity
-    text = re.sub(r"(Anlagen?|Annex(?:es)?|§)\s*\d+(?:\s*(?:und|and|,)\s*(?:Anlage\s*)?\d+)*", "", text)
+    # a reference (Anlage 8, Annexes 10 and 11, § 19, § 30 Abs. 3 oder 4) names a text, not a quantity
+    text = re.sub(r"(Anlagen?|Annex(?:es)?|§|Abs\.)\s*\d+(?:\s*(?:und|and|oder|or|,)\s*(?:Anlage\s*)?\d+)*", "", text)
     return {int(n) for n in re.findall(r"(?<![\w.])(\d+)(?!\w)", text)}
 
 
 def _minima(law, rid: str) -> set[int]:
     r = law.requirements[rid]
     out = {r.minimum} if r.minimum is not None else set()
+    if r.min_hours is not None:  # the hours an instruction must show (crew:minimumHours)
+        out.add(int(r.min_hours))
+    if r.taken_before is not None:  # a cut-off day (crew:takenBefore) names its day and year
+        out |= {r.taken_before.day, r.taken_before.year}
     for c in r.children:
         out |= _minima(law, c)
     return out

@@ -46,6 +46,7 @@ ROSTER_OUTCOMES = {
     "01-ms-wachau-substitution.yaml": ("01-ms-wachau-danube-day-trip.yaml", True, ["SchBV2022-P43-Abs6-Substitution-Matrose"]),
     "01-ms-wachau-short.yaml": ("01-ms-wachau-danube-day-trip.yaml", False, []),
     "02-ms-wolfgang-crew.yaml": ("02-ms-wolfgang-lake-boat.yaml", True, ["SchBV2022-P43-Abs3-Z2-Substitution-Fahrgastbetreuer"]),
+    "02-ms-wolfgang-records.yaml": ("02-ms-wolfgang-lake-boat.yaml", True, []),
     "03-mb-plaetten-alone.yaml": ("03-mb-plaetten-small-lake-boat.yaml", True, []),
     "04-mv-amadeus-crew.yaml": ("04-mv-amadeus-cabin-ship.yaml", True, []),
     "05-sb-linz-2015.yaml": ("05-sb-linz-push-convoy-2004.yaml", True, []),

@@ -73,16 +73,20 @@ class People:
     below: dict[str, set[str]]  # role -> roles under it in the hierarchy
     #: roles named by held certificates whose validity the kb does not end (not a legacy qualification)
     current: dict[str, set[str]] = field(default_factory=dict)
+    #: role -> the certificate the record's own dated proofs make on the date (crew:heldByProof), per person
+    proven: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date) -> People:
     """Run the eligibility program for its can_fill rule. The roster check needs no pathway, so the program runs
     over the certificates and the role hierarchy alone: the same can_fill (with each role's minimum age), about
     four times faster."""
+    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive_roles
     from crewkg.rules.kinds.certificate_held import held
 
-    d = derive_roles(persons, law, as_of)
+    reg = regulation_in_force(law, as_of)
+    d = derive_roles(persons, law, as_of, reg.id if reg else None)
     below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
     deck = set(law.ids_of("DeckCrewRole"))
     out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
@@ -97,7 +101,16 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
         out.functions[p.id] = set(p.functions) | certified | top
         out.current[p.id] = {law.certificates[c].role for c in held(p, as_of, law)
                              if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None}
+        out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
     return out
+
+
+def _function_via(people: People, pid: str, role: str) -> str:
+    """How a person holds a function: stated in the record (`function`), derived from the record's dated proofs
+    (`record`), or through a certificate held (`certificate`)."""
+    if role in people.persons[pid].functions:
+        return "function"
+    return "record" if role in people.proven.get(pid, {}) else "certificate"
 
 
 def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
@@ -153,7 +166,7 @@ def _function_options(slot: Slot, people: People, subs: list[Substitution]) -> l
     out = []
     for pid in people.persons:
         if slot.role in people.functions[pid]:
-            out.append(Option(pid, "function", 0))
+            out.append(Option(pid, _function_via(people, pid, slot.role), 0))
             continue
         for s in subs:
             if s.role == slot.role and s.by in people.functions[pid]:
@@ -417,14 +430,21 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         if o is None:
             continue
         assignment.setdefault(o.person, []).append(slot.role)
-        via = o.via if o.via in ("certificate", "hierarchy", "function") else "substitution"
+        via = o.via if o.via in ("certificate", "hierarchy", "function", "record") else "substitution"
         entry = {"kind": slot.kind, "role": slot.role, "person": o.person, "via": via, "provision": slot.provision}
+        if via == "record":  # the function follows from the certificate the record's proofs make (crew:heldByProof)
+            cid = people.proven[o.person][slot.role]
+            entry |= {"certificate": cid, "certificate_provision": law.citation(law.certificates[cid].provision)}
         if via == "substitution":
             s = ml.rules[o.via]
             entry |= {"substitution": s.id, "substitution_provision": law.citation(s.provision), "as": s.by}
         details.append(entry)
     for q in chosen.qualifications:  # the holders who meet a function rule, exact holders first
         rule = ml.rules[q["rule"]]
+        derived = {pid: people.proven[pid][f] for pid in q["have"] for f in (rule.role, *rule.accepts_functions)
+                   if f in people.proven.get(pid, {}) and f not in people.persons[pid].functions}
+        if derived:  # who holds it through the certificate the record's own proofs make, not as stated
+            q["derived"] = derived
         exact = [pid for pid in q["have"] if rule.role in people.functions[pid]]
         for pid in (exact + [pid for pid in q["have"] if pid not in exact])[: rule.count]:
             if rule.role not in assignment.setdefault(pid, []):

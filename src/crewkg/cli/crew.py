@@ -161,6 +161,8 @@ def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -
 
 
 def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:
+    from rich.markup import escape
+
     r = a.get("roster")
     if r is None:
         return
@@ -172,7 +174,9 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         con.print(f"  {r['reason']}")
     for d in r.get("details", []):
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
-        con.print(f"  {d['person']} → {law.label(d['role'], lang)} [{via}]")
+        if d["via"] == "record":
+            via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
+        con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
     for pid, found in r.get("lapsed", {}).items():
         for x in found:
             con.print(f"  [yellow]![/yellow] {pid}: {x['text']} ({x['provision']})")

@@ -49,6 +49,11 @@ class CREW(DefinedNamespace):
     DatedProofRequirement: URIRef
     FunctionHeldRequirement: URIRef
     notOlderThanMonths: URIRef
+    minimumHours: URIRef
+    takenBefore: URIRef
+    instructionHours: URIRef
+    NationalCertificate: URIRef
+    heldByProof: URIRef
     requiresHeldFunction: URIRef
     validUntil: URIRef
     validityProvision: URIRef

@@ -58,6 +58,9 @@ class Requirement:
     max_months: int | None = None
     #: functions of which one must be held (crew:requiresFunction)
     functions: tuple[str, ...] = ()
+    #: a dated proof must show at least these hours (crew:minimumHours) and lie before this day (crew:takenBefore)
+    min_hours: float | None = None
+    taken_before: date | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class Certificate:
     #: the last day a held certificate counts (crew:validUntil) and the provision that sets it
     valid_until: date | None = None
     validity_provision: str | None = None
+    #: a national certificate (crew:NationalCertificate) is named by its label, not by the regulation's abbreviation
+    national: bool = False
+    #: no authority issues it: the record's own dated proofs are the certificate (crew:heldByProof)
+    by_proof: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,7 +196,9 @@ class Law:
         cert = self.certificates.get(cid)
         reg = self.regulations.get(cert.regulation or "") if cert else None
         abbreviation = reg.certificate_abbreviation if reg else None
-        return f"{abbreviation} {self.short_label(cert.role, lang)}" if cert and cert.role and abbreviation else self.label(cid, lang)
+        if cert and cert.role and abbreviation and not cert.national:
+            return f"{abbreviation} {self.short_label(cert.role, lang)}"
+        return self.label(cid, lang)
 
     def certificate_named(self, name: str) -> str | None:
         """The certificate a person means by `name`: its id ('UBZ-Steuermann'), the role it certifies ('Steuermann',
@@ -332,7 +341,9 @@ def _compile(g, version: str) -> Law:
                 certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
                 document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s),
                 max_months=num(s, CREW.notOlderThanMonths),
-                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))))
+                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
+                min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
+                taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None)
 
     pathways = {}
     for s in g.subjects(RDF.type, CREW.Pathway):
@@ -351,7 +362,9 @@ def _compile(g, version: str) -> Law:
             id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
             order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
             pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
-            validity_provision=opt(s, CREW.validityProvision))
+            validity_provision=opt(s, CREW.validityProvision),
+            national=(s, RDF.type, CREW.NationalCertificate) in g,
+            by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):

@@ -74,6 +74,8 @@ class Person:
     #: dated evidence: the service log (None: the record gives totals), exam and issue dates, the medical examination
     service: list[ServiceEntry] | None = None
     exam_passed: dict[str, date] = field(default_factory=dict)
+    #: the hours a dated proof (an instruction) comprised, where the record states them
+    exam_hours: dict[str, float] = field(default_factory=dict)
     certificate_issued: dict[str, date] = field(default_factory=dict)
     medical_examined: date | None = None
     #: filled from the log on the evaluation date (records.dated): credited days in any deck role (the union of the
@@ -127,7 +129,7 @@ SERVICE_FIELDS: dict[str, str] = {"from": "date", "to": "date", "role": "role", 
                                   "validated": "boolean", "vessel": "text"}
 WATERS = ("inland", "sea")
 #: a dated exam and a dated certificate held
-EXAM_FIELDS: dict[str, str] = {"id": "exam_id", "passed": "date"}
+EXAM_FIELDS: dict[str, str] = {"id": "exam_id", "passed": "date", "hours": "hours"}
 CERTIFICATE_FIELDS: dict[str, str] = {"id": "certificate_id", "issued": "date"}
 MEDICAL_FIELDS: dict[str, str] = {"valid_until": "date", "examined": "date"}
 VESSEL_MAX = 200
@@ -170,9 +172,9 @@ class Checker:
             raise self.fail(fld, "at_most", value, max=MAX_NUMBER)
         return value
 
-    def number(self, value: Any, fld: str) -> float:
+    def number(self, value: Any, fld: str, expected: str = "years") -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not (isinstance(value, int) or math.isfinite(value)):
-            raise self.fail(fld, "years", value)
+            raise self.fail(fld, expected, value)
         if value < 0:
             raise self.fail(fld, "not_negative", value)
         if value > MAX_NUMBER:
@@ -287,7 +289,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         for i, g in enumerate(progs):
             p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland")))
     if "exams" in data:
-        p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed")
+        p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed", p.exam_hours)
     if "certificates" in data:
         p.certificates, p.certificate_issued = dated_ids(c, data["certificates"], "certificates", sorted(law.certificates),
                                                          "certificate", "issued")
@@ -361,17 +363,21 @@ def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool) -> Pro
                      c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after"), start=start, end=end)
 
 
-def dated_ids(c: Checker, value: Any, fld: str, allowed: list[str], what: str, key: str) -> tuple[list[str], dict[str, date]]:
-    """A list of ids, each plain or {id, <key>: date}: the ids (in record order, once each) and the dates given."""
+def dated_ids(c: Checker, value: Any, fld: str, allowed: list[str], what: str, key: str,
+              hours: dict[str, float] | None = None) -> tuple[list[str], dict[str, date]]:
+    """A list of ids, each plain or {id, <key>: date}: the ids (in record order, once each) and the dates given. Given
+    `hours`, an entry may also state its hours (a dated instruction), which are put there."""
     if not isinstance(value, list):
         raise c.fail(fld, f"id_list.{what}", value)
     ids: list[str] = []
     dates: dict[str, date] = {}
     for i, v in enumerate(value):
         if isinstance(v, dict):
-            c.mapping(v, f"{fld}[{i}]", {"id", key})
+            c.mapping(v, f"{fld}[{i}]", {"id", key} | ({"hours"} if hours is not None else set()))
             if key not in v:
                 raise c.fail(f"{fld}[{i}].{key}", "iso_date")
+            if hours is not None and "hours" in v:
+                hours[str(v.get("id"))] = c.number(v["hours"], f"{fld}[{i}].hours", "hours")
             if v.get("id") not in allowed:
                 raise c.fail(f"{fld}[{i}].id", f"known_id.{what}", v.get("id"), ids=allowed, near=near(v.get("id"), allowed))
             on = c.day(v[key], f"{fld}[{i}].{key}")
@@ -419,7 +425,8 @@ def person_to_mapping(p: Person) -> dict[str, Any]:
     for key, dates, on in (("exams", p.exam_passed, "passed"), ("certificates", p.certificate_issued, "issued"),
                            ("functions", {}, "")):
         if getattr(p, key):
-            out[key] = [{"id": i, on: dates[i].isoformat()} if i in dates else i for i in getattr(p, key)]
+            out[key] = [{"id": i, on: dates[i].isoformat()} | ({"hours": p.exam_hours[i]} if key == "exams" and i in p.exam_hours else {})
+                        if i in dates else i for i in getattr(p, key)]
     return out
 
 

@@ -91,6 +91,8 @@ def person_graph(p: Person, subject=None):
             g.add((b, RDF.type, CREW.ExamResult))
             g.add((b, CREW.examPassed, _exam(e)))
             g.add((b, CREW.passedOn, Literal(p.exam_passed[e], datatype=XSD.date)))
+            if e in p.exam_hours:
+                g.add((b, CREW.instructionHours, Literal(Decimal(str(p.exam_hours[e])), datatype=XSD.decimal)))
         else:
             g.add((s, CREW.passedExam, _exam(e)))
     for c in p.certificates:
@@ -212,6 +214,9 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
                                       ("certificates", CREW.hasCertificateIssue, CREW.issuedCertificate, CREW.issuedOn, "issued")):
         dated = sorted(({"id": local(g.value(b, item)), name: g.value(b, on).toPython()} for b in g.objects(s, link)),
                        key=lambda d: d["id"])
+        if key == "exams":  # the hours an instruction comprised (crew:instructionHours), where the record states them
+            hours = {local(g.value(b, item)): g.value(b, CREW.instructionHours) for b in g.objects(s, link)}
+            dated = [d | ({"hours": float(hours[d["id"]].toPython())} if hours.get(d["id"]) is not None else {}) for d in dated]
         if dated:
             data[key] = data.get(key, []) + dated
     return person_from_mapping(data, law, as_of, str(path))
@@ -245,7 +250,7 @@ def _known_predicates_only(g, source: str) -> None:
 _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUntil", "hasRadioCertificate",
                "hasBasicSafetyTraining", "hasApprenticeshipContract", "apprenticeshipYear", "hasSailingRecord", "inRole",
                "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears",
-               "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam",
+               "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam", "instructionHours",
                "holdsCertificate", "holdsFunction", "hasServiceEntry", "servedFrom", "servedTo", "servedAs",
                "servedOnWaters", "validated", "vesselName", "programmeFrom", "programmeTo", "hasExamResult", "examPassed",
                "passedOn", "hasCertificateIssue", "issuedCertificate", "issuedOn", "medicalExaminationDate")

@@ -37,6 +37,11 @@ pathway_satisfied(P, W) <= (n_met[P, W] == N) & (n_required[W] == N)
 # RULE eligible — a certificate can be issued when one of its pathways is satisfied
 eligible(P, C) <= pathway_satisfied(P, W) & leads_to(W, C)
 
+# RULE by-proof — a certificate no authority issues (crew:heldByProof: the record's own dated proofs are the
+# certificate) fills its role on every day one of its pathways is satisfied
+proof_holds(P, C) <= eligible(P, C) & held_by_proof(C)
+can_fill(P, Role) <= proof_holds(P, C) & certifies(C, Role)
+
 # RULE can-fill — roles from certificates held plus the hierarchy (INTERPRETATION, see kb:RoleHierarchy)
 above(A, B) <= ranks_above(A, B)
 above(A, B) <= ranks_above(A, X) & above(X, B)
@@ -57,6 +62,7 @@ derived(P, 'eligible', C, 1) <= eligible(P, C)
 derived(P, 'can_fill', Role, 1) <= can_fill(P, Role)
 derived(P, 'reached', Role, 1) <= reached(P, Role)
 derived(P, 'too_young', Role, 1) <= too_young(P, Role)
+derived(P, 'by_proof', C, 1) <= proof_holds(P, C)
 """
 
 
@@ -88,6 +94,8 @@ def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
     for c in law.certificates.values():
         if c.role:
             facts.append(("certifies", c.id, c.role))
+        if c.by_proof:
+            facts.append(("held_by_proof", c.id))
     facts += [("ranks_above", a, b) for a, b in law.ranks_above]
     facts += [("capacity_includes", a, b) for a, b in law.capacity_includes]
     facts += [("role_age", role, age.years) for role, age in role_ages(law).items()]
@@ -166,12 +174,14 @@ class Derived:
     reached: set[tuple[str, str]] = field(default_factory=set)
     #: (person, role) where the person is younger than the role's certificate asks, or the birth date is unknown
     too_young: set[tuple[str, str]] = field(default_factory=set)
+    #: (person, certificate) held by the record's own proofs on the date (crew:heldByProof, a pathway satisfied)
+    by_proof: set[tuple[str, str]] = field(default_factory=set)
 
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
 GENERIC_PREDICATES = {
     "req_kind": 2, "req_min": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2,
-    "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1,
+    "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1, "held_by_proof": 1,
 }
 
 
@@ -196,14 +206,15 @@ def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozens
     rows = evaluate(rules(), fact_predicates(), facts, "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
     sets: dict[str, set[tuple[str, str]]] = {
-        k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill", "reached", "too_young")}
+        k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill", "reached", "too_young", "by_proof")}
     for pid, what, x, v in rows:
         if what == "have":
             have.setdefault((pid, x), []).append(v)
         else:
             sets[what].add((pid, x))
     return Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
-                   can_fill=sets["can_fill"], reached=sets["reached"], too_young=sets["too_young"])
+                   can_fill=sets["can_fill"], reached=sets["reached"], too_young=sets["too_young"],
+                   by_proof=sets["by_proof"])
 
 
 #: the outcomes a register line reads (answers.register): no `have` rows, which are most of `derived`
@@ -233,14 +244,19 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
 
 
-def derive_roles(persons: list[Person], law: Law, as_of: date) -> Derived:
-    """The can_fill rule alone, for answers that need no pathway (the roster check): the program runs over the
-    certificates and the role hierarchy only, about four times faster, with the role ages read from the whole law
-    first so that the hierarchy keeps each role's minimum age."""
+def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str | None = None) -> Derived:
+    """The can_fill rule alone, for answers that need no other pathway (the roster check): the program runs over the
+    certificates, the role hierarchy and only the pathways of the certificates the record's own proofs make
+    (crew:heldByProof) of the given regulation (the one in force on the date), about four times faster than a whole
+    check, with the role ages read from the whole law first so that the hierarchy keeps each role's minimum age."""
     import dataclasses
 
     ages = [("role_age", role, age.years) for role, age in role_ages(law).items()]
-    return derive(persons, dataclasses.replace(law, requirements={}, pathways={}), as_of, extra_facts=ages)
+    kept = {w.id: w for w in law.pathways.values()
+            if regulation is not None and law.certificates[w.certificate].by_proof
+            and law.certificates[w.certificate].regulation == regulation}
+    reqs = {rid: law.requirements[rid] for rid in _requirement_ids(law, [r for w in kept.values() for r in w.requirements])}
+    return derive(persons, dataclasses.replace(law, requirements=reqs, pathways=kept), as_of, extra_facts=ages)
 
 
 def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):

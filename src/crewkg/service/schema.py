@@ -63,7 +63,7 @@ def kinds(law: Law, lang: str) -> dict[str, dict[str, Any]]:
             _closed(programme, ["for", "from", "to"])]}},
         "service_log": {"type": "array", "items": {"oneOf": [inland, sea]},
                         "description": say(lang, "service.doc.schema.service")},
-        "exam_ids": {"type": "array", "items": {"oneOf": [exams, _closed({"id": exams, "passed": DATE}, ["id", "passed"])]}},
+        "exam_ids": {"type": "array", "items": {"oneOf": [exams, _closed({"id": exams, "passed": DATE, "hours": {"type": "number", "minimum": 0}}, ["id", "passed"])]}},
         "certificate_ids": {"type": "array", "items": {"oneOf": [certificates, _closed({"id": certificates, "issued": DATE},
                                                                                                 ["id", "issued"])]}},
         "function_ids": {"type": "array", "items": {"enum": law.ids_of("Function")}},

@@ -1,7 +1,10 @@
 """DatedProof — every listed proof (an instruction, an exercise) taken no longer ago than N months.
 
-The proofs are record exams (`exams: [{id: ..., passed: DATE}]`); a dated proof counts from the day it was taken up to
-and including the same day N months later; one given without a date is taken as stated (as a plain exam id is)."""
+The proofs are record exams (`exams: [{id: ..., passed: DATE, hours: H}]`); a dated proof counts from the day it was
+taken up to and including the same day N months later; one given without a date is taken as stated (as a plain exam
+id is). A requirement may also ask for a least number of hours (crew:minimumHours: a proof that states fewer does not
+count, one that states none is taken as stated) or a cut-off day (crew:takenBefore: a dated proof counts only if taken
+before it)."""
 
 from __future__ import annotations
 
@@ -26,11 +29,17 @@ MESSAGES = {
         "missing": "Nachweis fehlt oder liegt länger als {months} Monate zurück: {items}",
         "summary": "Nachweis {items} (höchstens {months} Monate alt)",
         "facts": "Nachweise = {items}",
+        "missing_before": "Nachweis fehlt oder ist nicht vor dem {before} datiert: {items}",
+        "summary_before": "Nachweis {items} (vor dem {before})",
+        "hours": " (mindestens {hours} Stunden)",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
         "summary": "proof {items} (at most {months} months old)",
         "facts": "proofs = {items}",
+        "missing_before": "proof missing or not dated before {before}: {items}",
+        "summary_before": "proof {items} (before {before})",
+        "hours": " (at least {hours} hours)",
     },
 }
 
@@ -41,32 +50,52 @@ def last_day(p, proof: str, months: int | None) -> date | None:
     return months_later(taken, months) if taken is not None and months else None
 
 
-def current(p, proof: str, months: int | None, as_of: date) -> bool:
+def current(p, proof: str, months: int | None, as_of: date, r=None) -> bool:
+    """Whether the proof counts on the date (and meets the requirement's hours and cut-off day, given `r`)."""
     if proof not in p.exams:
+        return False
+    if r is not None and r.min_hours is not None and proof in p.exam_hours and p.exam_hours[proof] < r.min_hours:
         return False
     taken = p.exam_passed.get(proof)
     if taken is None:
         return True
+    if r is not None and r.taken_before is not None and not taken < r.taken_before:
+        return False
     end = last_day(p, proof, months)
     return taken <= as_of and (end is None or as_of <= end)
 
 
 def person_facts(p, law, as_of):
     return [("proof_current", p.id, r.id) for r in law.requirements.values()
-            if r.kind == NAME and r.exams and all(current(p, e, r.max_months, as_of) for e in r.exams)]
+            if r.kind == NAME and r.exams and all(current(p, e, r.max_months, as_of, r) for e in r.exams)]
 
 
 def have(r, p, d, as_of):
-    return [e for e in r.exams if current(p, e, r.max_months, as_of)]
+    return [e for e in r.exams if current(p, e, r.max_months, as_of, r)]
 
 
 def answer(law, r, p, d, as_of):
     out = {"needed": list(r.exams), "have": have(r, p, d, as_of), "not_older_than_months": r.max_months}
+    if r.min_hours is not None:
+        out["minimum_hours"] = r.min_hours
+        stated = {e: p.exam_hours[e] for e in r.exams if e in p.exam_hours}
+        if stated:
+            out["hours"] = stated
+    if r.taken_before is not None:
+        out["taken_before"] = r.taken_before.isoformat()
     ends = {e: last_day(p, e, r.max_months) for e in r.exams if e in p.exams}
     dated = {e: d_.isoformat() for e, d_ in ends.items() if d_ is not None}
     if dated:
         out["valid_until"] = dated
     return out
+
+
+def _hours(value, lang) -> str:
+    from crewkg.rules.kinds import say
+
+    if value is None:
+        return ""
+    return say(NAME, lang, "hours", hours=int(value) if float(value).is_integer() else value)
 
 
 def _items(law, ids, lang):
@@ -77,7 +106,10 @@ def missing(law, req, lang):
     from crewkg.rules.kinds import say
 
     lacking = [e for e in req["needed"] if e not in req["have"]]
-    return say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=_items(law, lacking, lang))
+    items = _items(law, lacking, lang) + _hours(req.get("minimum_hours"), lang)
+    if req.get("taken_before") and not req.get("not_older_than_months"):
+        return say(NAME, lang, "missing_before", before=req["taken_before"], items=items)
+    return say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=items)
 
 
 def facts(req, p, lang):
@@ -89,7 +121,10 @@ def facts(req, p, lang):
 def summary(law, r, lang):
     from crewkg.rules.kinds import say
 
-    return say(NAME, lang, "summary", months=r.max_months, items=_items(law, r.exams, lang))
+    items = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
+    if r.taken_before is not None and not r.max_months:
+        return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=items)
+    return say(NAME, lang, "summary", months=r.max_months, items=items)
 
 
 def project(ctx, state, it, prog, n):
@@ -107,3 +142,4 @@ def assume(p, r, on):
     p.exams = sorted(set(p.exams) | set(r.exams))
     for e in r.exams:
         p.exam_passed[e] = on
+        p.exam_hours.pop(e, None)
