@@ -18,6 +18,11 @@ Bounded: every query has a per-store budget of runs and seconds, and the memory 
 
     python benchmarks/sparql_service.py [--persons 10000] [--clients 50] [--seconds 20]
     python benchmarks/sparql_service.py --mixed [--requests 3000] [--rounds 3] [--clients 50] [--mixed-persons N]
+    python benchmarks/sparql_service.py --mixed --client-node     # also from autocannon (cd benchmarks/load_node && npm ci)
+
+Each mixed round also prints the server's own figures from its request log: one Python process driving 50
+connections queues requests itself on a 2-core machine, so its p99 is mostly the client's; `--client-node` sends the
+same plan from autocannon (Node), whose figures are the server's.
 """
 
 from __future__ import annotations
@@ -142,6 +147,7 @@ class Served:
     def __init__(self, store: str, register: Path | None, timeout: float, log: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
         self._log = log.open("w")
         data = ["--graph", str(register)] if register is not None else EXAMPLE_DATA
         cmd = [sys.executable, "-c", "from crewkg.cli import app; app()", "serve", "--port", str(self.port), "--store", store,
@@ -240,10 +246,10 @@ def eligibility_load(url: str, records: list[dict], clients: int, seconds: float
     return asyncio.run(run())
 
 
-def mixed_load(url: str, queries, records: list[dict], persons: list[str], clients: int, requests: int) -> dict:
-    """`clients` concurrent clients send `requests` requests in all: every other one a canned SPARQL query, the
-    others the JSON API. Every answer but a 200 is an error (a 503 for a query that found no slot included)."""
-    plan = []
+def mixed_plan(queries, records: list[dict], persons: list[str], requests: int) -> list[tuple[str, object]]:
+    """Every other request a canned SPARQL query, the others the JSON API (1/3 eligibility, 1/12 a served person,
+    1/12 the query list)."""
+    plan: list[tuple[str, object]] = []
     for i in range(requests):
         if i % 2 == 0:
             plan.append(("sparql", queries[(i // 2) % len(queries)].text))
@@ -253,6 +259,45 @@ def mixed_load(url: str, queries, records: list[dict], persons: list[str], clien
             plan.append(("queries", None))
         else:
             plan.append(("eligibility", records[(i // 6) % len(records)]))
+    return plan
+
+
+NODE_CLIENT = Path(__file__).resolve().parent / "load_node"
+
+
+def node_load(url: str, plan: list[tuple[str, object]], clients: int, tmp: Path) -> dict | None:
+    """The same plan sent by autocannon (benchmarks/load_node, `npm ci` there first): None where node or the
+    package is missing. Every answer but a 2xx is an error, as in `mixed_load`."""
+    import json
+    from urllib.parse import urlencode
+
+    if shutil.which("node") is None or not (NODE_CLIENT / "node_modules" / "autocannon").is_dir():
+        return None
+    items = []
+    for kind, arg in plan:
+        if kind == "sparql":
+            items.append({"method": "GET", "path": "/sparql?" + urlencode({"query": arg}),
+                          "headers": {"accept": "application/sparql-results+json"}})
+        elif kind == "person":
+            items.append({"method": "GET", "path": f"/api/persons/{arg}", "headers": {}})
+        elif kind == "queries":
+            items.append({"method": "GET", "path": "/api/queries", "headers": {}})
+        else:
+            items.append({"method": "POST", "path": f"/api/eligibility?as_of={AS_OF.isoformat()}",
+                          "headers": {"content-type": "application/json"}, "body": json.dumps(arg)})
+    plan_file = tmp / "plan.json"
+    plan_file.write_text(json.dumps(items))
+    out = subprocess.run(["node", str(NODE_CLIENT / "mixed.js"), url, str(plan_file), str(clients), str(len(plan))],
+                         capture_output=True, text=True, cwd=NODE_CLIENT, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def mixed_load(url: str, queries, records: list[dict], persons: list[str], clients: int, requests: int) -> dict:
+    """`clients` concurrent clients send `requests` requests in all (`mixed_plan`). Every answer but a 200 is an
+    error (a 503 for a query that found no slot included)."""
+    plan = mixed_plan(queries, records, persons, requests)
 
     async def run() -> dict:
         lat: list[float] = []
@@ -309,17 +354,46 @@ def run_mixed(args, tmp: Path) -> None:
         try:
             persons = [p["id"] for p in httpx.get(srv.url + "/api/persons", timeout=60).json()] or ["nobody"]
             print(f"{store:>8}: server up in {srv.load_seconds:.1f} s, {srv.triples:,} triples, RSS {srv.rss_mb:,.0f} MB")
+            seen = len(server_ms(srv.log_path))
             for k in range(args.rounds):
                 before = rss_mb(srv.proc.pid)
                 res = mixed_load(srv.url, queries, records, persons, args.clients, args.requests)
                 after = rss_mb(srv.proc.pid)
                 errors = sum(res["errors"].values())
+                inside = server_ms(srv.log_path)[seen:]
+                seen += len(inside)
                 print(f"{store:>8} round {k + 1}: {res['n'] / res['elapsed']:7.1f} req/s   p50 {ms(pct(res['lat'], 50))} ms   "
                       f"p99 {ms(pct(res['lat'], 99))} ms   max {ms(max(res['lat']))} ms   {errors} errors "
                       f"{res['errors'] or ''}  RSS {before:,.0f} -> {after:,.0f} MB")
+                print(f"{'':>8}   in the server (its request log, request in to answer out): p50 {ms(pct(inside, 50))} ms   "
+                      f"p99 {ms(pct(inside, 99))} ms   max {ms(max(inside, default=float('nan')))} ms")
+            if args.client_node:
+                plan = mixed_plan(queries, records, persons, args.requests)
+                for k in range(args.rounds):
+                    res = node_load(srv.url, plan, args.clients, tmp)
+                    if res is None:
+                        print(f"{store:>8} autocannon: not installed (cd benchmarks/load_node && npm ci)")
+                        break
+                    errors = res["non2xx"] + res["errors"] + res["timeouts"]
+                    print(f"{store:>8} autocannon round {k + 1}: {res['rate']:7.1f} req/s   p50 {res['p50']:7.1f} ms   "
+                          f"p99 {res['p99']:7.1f} ms   max {res['max']:7.1f} ms   {errors} errors ({res['requests']} requests)")
         finally:
             srv.stop()
     print("(targets on oxigraph: 0 errors, >= 300 req/s, p99 <= 250 ms; both stores: 0 errors, memory flat)")
+
+
+def server_ms(log: Path) -> list[float]:
+    """The seconds of every request in the server's request log ("… GET /path 200 12.3 ms"), in order. The client's
+    figures include its own queueing: one Python process driving 50 connections is busy on a 2-core machine too."""
+    out = []
+    for line in log.read_text(errors="replace").splitlines():
+        parts = line.split()
+        if "crewkg.server" in parts and len(parts) > 2 and parts[-1] == "ms":
+            try:
+                out.append(float(parts[-2]) / 1000)
+            except ValueError:
+                pass
+    return out
 
 
 def pct(values: list[float], p: float) -> float:
@@ -347,6 +421,8 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=3000, help="requests per round of the mixed load")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of the mixed load (memory should stay flat)")
     ap.add_argument("--timeout", type=float, default=10.0, help="query timeout of the mixed load's servers")
+    ap.add_argument("--client-node", action="store_true", help="after the Python rounds, the same plan from autocannon "
+                    "(Node, benchmarks/load_node: `npm ci` there first), a client that is not the bottleneck")
     ap.add_argument("--mixed-persons", type=int, default=0, help="mixed load on a generated register of N persons "
                     "instead of the example persons")
     args = ap.parse_args()
