@@ -34,7 +34,7 @@ FILES = sorted(p for p in EXAMPLES.iterdir() if p.is_file() and p.suffix.lower()
 
 CERTIFICATES = [
     "UBZ-Decksmann", "UBZ-Leichtmatrose", "UBZ-Matrose", "UBZ-Bootsmann", "UBZ-Steuermann", "UBZ-Schiffsfuehrer",
-    "UBZ-SachkundigerFahrgastschifffahrt", "UBZ-SachkundigerLNG",
+    "UBZ-SachkundigerFahrgastschifffahrt", "UBZ-SachkundigerLNG", "Berechtigung-Besondere-Risiken", "Berechtigung-Maritim",
 ]
 D, L, M, B, S, SF = "Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann", "Schiffsfuehrer"
 
@@ -97,7 +97,11 @@ OUTCOMES: dict[str, Outcome] = {
     # SchBesV 2004 qualifications held on 2026-11-30: they fill their roles until 17 Jan 2032 (§ 47 Abs. 2 SchBV)
     "30-karl-matrose-2010.yaml": Outcome(
         "karl-wimmer", set(), [D], missing={"§ 10 SchBV": [("§ 10 Z 3 SchBV", True, False)]}),
-    "31-rosa-legacy-matrose.yaml": Outcome("rosa-lechner", set(), [D, L, M]),
+    # a legacy holder applying: the identical UBZ and the Fahrzeit route of § 47 Abs. 4 Z 1 SchBV, not yet Z 2
+    "31-rosa-legacy-matrose.yaml": Outcome(
+        "rosa-lechner", {"UBZ-Decksmann", "UBZ-Matrose", "UBZ-Bootsmann"}, [D, L, M],
+        ("§ 47 Abs. 4 Z 1 SchBV", "§ 13 Z 1 SchBV"),
+        missing={"§ 47 Abs. 4 Z 2 SchBV": [("§ 47 Abs. 4 Z 2 SchBV", 900, 720)]}),
     "01-lena-apprentice.yaml": Outcome(
         "lena-gruber", {"UBZ-Leichtmatrose"}, [], ("§ 11 SchBV",),
         missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 1, 0)]},

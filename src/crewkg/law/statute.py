@@ -58,6 +58,22 @@ class Requirement:
     max_months: int | None = None
     #: functions of which one must be held (crew:requiresFunction)
     functions: tuple[str, ...] = ()
+    #: the last day, inclusive, an application period requirement is met (crew:lastDay)
+    last_day: date | None = None
+    #: the reduction that may shorten a Fahrzeit minimum (crew:reducibleBy)
+    reduction: str | None = None
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A rule that shortens a Fahrzeit minimum (crew:FahrzeitReduction): by the length in days of the evidence the
+    person presents (a document of the ontology), at most by `max_days`."""
+
+    id: str
+    provision: str
+    max_days: int
+    evidence: str
+    label: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,8 @@ class Pathway:
     order: int
     requirements: tuple[str, ...]
     presupposes: str | None = None
+    #: a replacement of a qualification held under earlier law (crew:ReplacementPathway): it sets no role's minimum age
+    replacement: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,8 @@ class Certificate:
     #: the last day a held certificate counts (crew:validUntil) and the provision that sets it
     valid_until: date | None = None
     validity_provision: str | None = None
+    #: an authorisation (crew:Authorisation): the role whose holder it extends; it fills no role itself
+    authorisation_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +146,8 @@ class Law:
     ranks_above: list[tuple[str, str]] = field(default_factory=list)
     #: (including, included) sea capacities, direct statements only (crew:CapacityInclusion)
     capacity_includes: list[tuple[str, str]] = field(default_factory=list)
+    #: rules that shorten a Fahrzeit minimum (crew:FahrzeitReduction), by id
+    reductions: dict[str, Reduction] = field(default_factory=dict)
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
@@ -295,7 +317,15 @@ def _compile(g, version: str) -> Law:
                 certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
                 document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s),
                 max_months=num(s, CREW.notOlderThanMonths),
-                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))))
+                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
+                last_day=last.toPython() if (last := one(s, CREW.lastDay)) is not None else None,
+                reduction=opt(s, CREW.reducibleBy))
+
+    reductions = {}
+    for s in g.subjects(RDF.type, CREW.FahrzeitReduction):
+        reductions[local(s)] = Reduction(id=local(s), provision=local(one(s, CREW.provision)),
+                                         max_days=num(s, CREW.maximumDays) or 0,
+                                         evidence=local(one(s, CREW.reductionEvidence)), label=labels(s))
 
     pathways = {}
     for s in g.subjects(RDF.type, CREW.Pathway):
@@ -303,10 +333,11 @@ def _compile(g, version: str) -> Law:
         pathways[local(s)] = Pathway(
             id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
             label=labels(s), order=num(s, CREW.statuteOrder) or 0, requirements=tuple(local(r) for r in reqs),
-            presupposes=opt(s, CREW.presupposes))
+            presupposes=opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g)
 
     certificates = {}
-    for s in g.subjects(RDF.type, CREW.Certificate):
+    certificate_nodes = dict.fromkeys([*g.subjects(RDF.type, CREW.Certificate), *g.subjects(RDF.type, CREW.Authorisation)])
+    for s in certificate_nodes:
         cid = local(s)
         mine = sorted((p for p in pathways.values() if p.certificate == cid), key=lambda p: p.order)
         until = one(s, CREW.validUntil)
@@ -314,7 +345,7 @@ def _compile(g, version: str) -> Law:
             id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
             order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
             pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
-            validity_provision=opt(s, CREW.validityProvision))
+            validity_provision=opt(s, CREW.validityProvision), authorisation_for=opt(s, CREW.authorisationFor))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):
@@ -328,4 +359,4 @@ def _compile(g, version: str) -> Law:
     ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
     includes = sorted({(local(one(s, CREW.includingCapacity)), local(one(s, CREW.includedCapacity)))
                        for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
-    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes)
+    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes, reductions)
