@@ -171,3 +171,20 @@ def test_an_authorisation_fills_no_role(law):
     assert "Berechtigung-Besondere-Risiken" in {c["id"] for c in a["certificates"] if c["eligible"]}
     assert law.certificates["Berechtigung-Maritim"].role is None
     assert law.certificates["Berechtigung-Maritim"].authorisation_for == "Schiffsfuehrer"
+
+
+def test_eligible_since_is_the_day_the_shortened_minimum_is_credited(law):
+    """A dated record: with a training of 200 days the UBZ Matrose (§ 47 Abs. 4 Z 1) is issuable from the day the
+    340th Fahrtag is credited, not the 540th."""
+    from crewkg.records.dated import ledger
+
+    rec = {"id": "p", "birth_date": "1970-01-01", "medical_fitness": FIT, "inland_training_days": 200,
+           "certificates": ["SchBesV2004-Decksmann"],
+           "service": [{"from": "2023-03-01", "to": "2023-10-31", "role": "Decksmann"},
+                       {"from": "2024-03-01", "to": "2024-10-31", "role": "Decksmann"}]}
+    day = date(2026, 11, 30)
+    p = person_from_mapping(rec, law, day, "test")
+    cert = next(c for c in check(law, [p], day)[0]["certificates"] if c["id"] == "UBZ-Matrose")
+    expected = ledger(p, law)["any"].nth(340)
+    assert cert["eligible"] and expected is not None
+    assert cert["eligible_since"] == expected.isoformat()
