@@ -622,4 +622,5 @@ MESSAGES: dict[str, str] = {
     "days_reducible": " (mit einem anerkannten Zeugnis über eine Fachausbildung um höchstens {most} Tage verkürzbar, {provision})",
     "kind.summary.FahrzeitWithSea": "{n} T. Fahrzeit (Binnen + See)",
     "cli.open_until": "Antrag bis einschließlich {last} ({provision})",
+    "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (Binnen: {parts}; See: {sea})",
 }

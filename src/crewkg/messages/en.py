@@ -622,4 +622,5 @@ MESSAGES: dict[str, str] = {
     "days_reducible": " (a recognised certificate of professional training can shorten it by at most {most} days, {provision})",
     "kind.summary.FahrzeitWithSea": "{n} d sailing (inland + sea)",
     "cli.open_until": "apply by {last} inclusive ({provision})",
+    "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (inland: {parts}; sea: {sea})",
 }

@@ -117,6 +117,9 @@ def facts(req, p, lang):
     if req.get("role"):
         return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0))
     parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
+    if req.get("with_sea"):
+        sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
+        return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea)
     return t["kind.facts.sailing"].format(n=req["have"], parts=parts)
 
 
