@@ -43,10 +43,20 @@ def test_every_encoded_pathway_has_a_minimal_applicant_in_the_yaml_casebook():
                                        ("SchBesV2004", False, "schbesv2004_4.yaml")):
         encoded = {law().citation(w.provision) for w in law().pathways.values()  # (crewkg.law is the subpackage here)
                    if law().certificates[w.certificate].regulation == regulation
-                   and law().certificates[w.certificate].national is national}
+                   and law().certificates[w.certificate].national is national and not w.replacement}
         minimal = {cert["pathway"] for c in CASES if c.file.endswith(file) and "satisfied_pathways" in c.expect
                    for cert in c.expect.values() if isinstance(cert, dict) and cert.get("satisfied")}
         assert minimal == encoded, regulation
+
+
+def test_every_replacement_pathway_of_paragraph_47_has_a_case_that_satisfies_it():
+    """§ 47 SchBV: each replacement pathway (crew:ReplacementPathway) is satisfied in a case of schbv2022_47.yaml, and
+    the casebook states at least one closed on 18 Jan 2032."""
+    encoded = {law().citation(w.provision) for w in law().pathways.values() if w.replacement}
+    cases = [c for c in CASES if c.file.endswith("schbv2022_47.yaml")]
+    satisfied = {cert["pathway"] for c in cases for cert in c.expect.values() if isinstance(cert, dict) and cert.get("satisfied")}
+    assert encoded == satisfied
+    assert any(str(c.as_of) == "2032-01-18" for c in cases)
 
 
 def test_every_case_names_its_provision_and_what_it_shows():

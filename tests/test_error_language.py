@@ -53,7 +53,7 @@ def _case(name: str, tmp: Path):
     if name == "unknown_key":
         p = _write(tmp, "p.yaml", "id: x\nsailing_dayz: {}\n")
         keys = "['apprenticeship', 'basic_safety_training', 'birth_date', 'certificates', 'exams', 'functions', 'id', " \
-               "'medical_fitness', 'professional_experience_years', 'programmes', 'radio_certificate', 'sailing_days', " \
+               "'inland_training_days', 'medical_fitness', 'professional_experience_years', 'programmes', 'radio_certificate', 'sailing_days', " \
                "'sea_days', 'service', 'vocational_training_years']"
         return ["check", str(p), "--as-of", AS_OF], 2, [
             f"crewkg: error: {p}: field 'sailing_dayz': expected one of the known keys {keys}; did you mean "

@@ -34,7 +34,7 @@ FILES = sorted(p for p in EXAMPLES.iterdir() if p.is_file() and p.suffix.lower()
 
 CERTIFICATES = [
     "UBZ-Decksmann", "UBZ-Leichtmatrose", "UBZ-Matrose", "UBZ-Bootsmann", "UBZ-Steuermann", "UBZ-Schiffsfuehrer",
-    "UBZ-SachkundigerFahrgastschifffahrt", "UBZ-SachkundigerLNG",
+    "UBZ-SachkundigerFahrgastschifffahrt", "UBZ-SachkundigerLNG", "Berechtigung-Besondere-Risiken", "Berechtigung-Maritim",
     # the national certificates of §§ 28–29 SchBV, after the UBZ in statute order
     "Decksmann-AT", "SchBV2022-Maschinist", "SchBV2022-Fahrgastbetreuer", "SchBV2022-FahrgastErsthelfer",
     "SchBV2022-Atemschutzgeraetetraeger",
@@ -100,7 +100,11 @@ OUTCOMES: dict[str, Outcome] = {
     # SchBesV 2004 qualifications held on 2026-11-30: they fill their roles until 17 Jan 2032 (§ 47 Abs. 2 SchBV)
     "30-karl-matrose-2010.yaml": Outcome(
         "karl-wimmer", set(), [D], missing={"§ 10 SchBV": [("§ 10 Z 3 SchBV", True, False)]}),
-    "31-rosa-legacy-matrose.yaml": Outcome("rosa-lechner", set(), [D, L, M]),
+    # a legacy holder applying: the identical UBZ and the Fahrzeit route of § 47 Abs. 4 Z 1 SchBV, not yet Z 2
+    "31-rosa-legacy-matrose.yaml": Outcome(
+        "rosa-lechner", {"UBZ-Decksmann", "UBZ-Matrose", "UBZ-Bootsmann"}, [D, L, M],
+        ("§ 47 Abs. 4 Z 1 SchBV", "§ 13 Z 1 SchBV"),
+        missing={"§ 47 Abs. 4 Z 2 SchBV": [("§ 47 Abs. 4 Z 2 SchBV", 900, 720)]}),
     # § 22 Abs. 1 SchBV: at 70 her proof of 2024 is overdue, so her UBZ Schiffsführer gives no role and the medical
     # requirement of § 10 Z 3 is not met either
     "32-helga-boatmaster-at-70.yaml": Outcome(

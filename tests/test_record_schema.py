@@ -66,6 +66,8 @@ GOOD: list[dict[str, Any]] = [
     _with(professional_experience_years=0),
     _with(professional_experience_years=2.5),
     _with(vocational_training_years=3),
+    _with(inland_training_days=360),
+    _with(inland_training_days=0),
     _with(programmes=[]),
     _with(programmes=[{"for": "Matrose", "months": 24}]),
     _with(programmes=[{"for": "Leichtmatrose", "months": 12, "sailing_days": 100, "sailing_days_after": 0}]),
@@ -137,6 +139,8 @@ BAD: dict[str, dict[str, Any]] = {
     "experience a string": _with(professional_experience_years="2"),
     "experience a boolean": _with(professional_experience_years=True),
     "training negative": _with(vocational_training_years=-0.5),
+    "inland training negative": _with(inland_training_days=-1),
+    "inland training a fraction": _with(inland_training_days=1.5),
     "programme without role": _with(programmes=[{"months": 12}]),
     "programme without months": _with(programmes=[{"for": "Matrose"}]),
     "programme wrong role": _with(programmes=[{"for": "Koch", "months": 12}]),
@@ -192,7 +196,7 @@ def checker_accepts(law, record: dict[str, Any]) -> bool:
 #: record key -> crew: predicate of the record's RDF form (records/turtle.py, person_graph)
 PREDICATES = {"id": "personId", "birth_date": "birthDate", "radio_certificate": "hasRadioCertificate",
               "basic_safety_training": "hasBasicSafetyTraining", "professional_experience_years": "professionalExperienceYears",
-              "vocational_training_years": "vocationalTrainingYears", "exams": "passedExam", "certificates": "holdsCertificate",
+              "vocational_training_years": "vocationalTrainingYears", "inland_training_days": "inlandTrainingDays", "exams": "passedExam", "certificates": "holdsCertificate",
               "functions": "holdsFunction"}
 DATES = {"birth_date", "valid_until", "examined", "from", "to", "passed", "issued"}
 

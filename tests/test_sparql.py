@@ -143,6 +143,8 @@ def test_georg_would_be_eligible_but_for_his_expired_medical_fitness(stores, kin
         ("georg-huber", "UBZ-Matrose", "§ 12 Z 2 SchBV", "§ 12 Z 2 lit. d SchBV", "2026-09-30"),
         # Karl (example 30): 18+, 180 days as Decksmann in 2009; his medical report ended on 2014-03-01
         ("karl-wimmer", "UBZ-Decksmann", "§ 10 SchBV", "§ 10 Z 3 SchBV", "2014-03-01"),
+        # ... and so is the replacement of his SchBesV 2004 qualification by the identical UBZ
+        ("karl-wimmer", "UBZ-Decksmann", "§ 47 Abs. 4 SchBV", "§ 47 Abs. 4 SchBV", "2014-03-01"),
     ]
 
 
@@ -157,7 +159,8 @@ def test_one_exam_away_jonas_Anlage10_under_paragraph_15_Z2_markus_Anlage8_under
 @pytest.mark.parametrize("kind", STORES)
 def test_how_many_persons_can_be_issued_each_certificate(stores, kind):
     found = dict(rows(stores[kind], "eligible-count"))
-    assert found == {"UBZ-Decksmann": "13", "UBZ-Leichtmatrose": "1", "UBZ-Matrose": "11", "UBZ-Bootsmann": "5",
+    # Rosa (example 31) adds one to Decksmann, Matrose (§ 47 Abs. 4 SchBV) and Bootsmann
+    assert found == {"UBZ-Decksmann": "14", "UBZ-Leichtmatrose": "1", "UBZ-Matrose": "12", "UBZ-Bootsmann": "6",
                      "UBZ-Steuermann": "4", "UBZ-Schiffsfuehrer": "2", "UBZ-SachkundigerFahrgastschifffahrt": "0",
                      "UBZ-SachkundigerLNG": "0"} | {k: v for k, v in found.items() if not k.startswith("UBZ-")}
     assert list(found)[:6] == ["UBZ-Decksmann", "UBZ-Leichtmatrose", "UBZ-Matrose", "UBZ-Bootsmann", "UBZ-Steuermann",
@@ -205,6 +208,7 @@ def test_credited_days_of_each_service_log_with_recorded_not_validated_and_cappe
         ("ines-kovac", "AsDeckCrew", "745", "852", "0", "107"),
         ("ines-kovac", "Decksmann", "360", "397", "0", "37"),
         ("karl-wimmer", "Decksmann", "180", "214", "0", "34"),
+        ("rosa-lechner", "Matrose", "720", "856", "0", "136"),
         ("sofia-berger", "Decksmann", "249", "436", "183", "4"),
     ]
 

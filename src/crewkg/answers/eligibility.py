@@ -206,6 +206,9 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
 
     reqs = list(law.requirements.values())
     days = {r.minimum for r in reqs if r.minimum and kind(r.kind).unit == "days"}
+    from crewkg.rules.kinds.fahrzeit import reducible, reduction
+
+    days |= {n for r in reducible(law) if (n := (r.minimum or 0) - reduction(law, r, p)) > 0}  # shortened minima
     ages = {r.minimum for r in reqs if r.minimum and r.kind == "MinimumAge"} | {a.years for a in role_ages(law).values()}
     months = {r.minimum for r in reqs if r.minimum and r.kind == "Programme"}
     found: set[date | None] = {start}

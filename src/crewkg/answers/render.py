@@ -58,7 +58,7 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         for w in c["pathways"]:
             mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
             missing = "\n".join(missing_sentence(law, m, lang) for m in w["missing"]) or t["none"]
-            table.add_row(w["provision"], mark, missing)
+            table.add_row(w["provision"], mark, missing + _open_until(w, lang))
         console.print(table)
     console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
     for w in answer.get("roles_withheld", []):
@@ -96,9 +96,15 @@ def _print_pathways_narrow(law: Law, c: dict[str, Any], lang: str) -> None:
         console.print(Padding(f"? {t['not_in_sources'].format(provision=c['provision'])}", (0, 0, 0, 2), expand=False))
     for w in c["pathways"]:
         mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
-        console.print(Padding(f"{mark} {w['provision']}", (0, 0, 0, 2), expand=False))
+        console.print(Padding(f"{mark} {w['provision']}{_open_until(w, lang)}", (0, 0, 0, 2), expand=False))
         for m in w["missing"]:
             console.print(Padding(f"– {missing_sentence(law, m, lang)}", (0, 0, 0, 6), expand=False))
+
+
+def _open_until(w: dict[str, Any], lang: str) -> str:
+    """A pathway open only until a last day (a met requirement counted in dates, e.g. § 47 SchBV): that day."""
+    days = [r for r in w["requirements"] if r.get("unit") == "date" and r.get("met")]
+    return "".join("\n" + catalogue(lang)["cli.open_until"].format(last=r["needed"], provision=r["provision"]) for r in days)
 
 
 def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:

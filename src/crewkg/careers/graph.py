@@ -64,9 +64,10 @@ def pathway_kinds(law: Law, pathway_id: str) -> list[str]:
 
 def certificate_nodes(law: Law) -> list[str]:
     """The certificates of the regulations with pathways (not the third-country certificates some literae accept),
-    in statute order; those without pathways (§§ 16, 17: not in the sources) are nodes without edges."""
+    in statute order; those without pathways (§§ 16, 17: not in the sources) are nodes without edges. Authorisations
+    (crew:Authorisation) extend a role without filling one: they are no step of a career."""
     regs = _current_regulations(law)
-    return [c.id for c in law.certificates_in_order() if c.regulation in regs]
+    return [c.id for c in law.certificates_in_order() if c.regulation in regs and c.authorisation_for is None]
 
 
 def _current_regulations(law: Law) -> set[str]:
@@ -99,8 +100,8 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
                    provision=law.citation(c.provision), role=c.role or "", covered=bool(c.pathways))
     regs = _current_regulations(law)
     for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order)):
-        if law.certificates[w.certificate].regulation not in regs:
-            continue
+        if law.certificates[w.certificate].regulation not in regs or w.replacement or w.certificate not in g:
+            continue  # a replacement of an earlier qualification (§ 47 SchBV) is no career step
         source = w.presupposes or START
         with_prior, inland = pathway_minimum_days(law, w.id, pace)
         attrs: dict[str, Any] = {

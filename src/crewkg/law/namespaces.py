@@ -164,6 +164,18 @@ class CREW(DefinedNamespace):
     issuedCertificate: URIRef
     issuedOn: URIRef
     medicalExaminationDate: URIRef
+    # § 47 SchBV: deadlines, replacement pathways, authorisations, reductions of Fahrzeit
+    ApplicationPeriodRequirement: URIRef
+    lastDay: URIRef
+    ReplacementPathway: URIRef
+    Authorisation: URIRef
+    authorisationFor: URIRef
+    FahrzeitReduction: URIRef
+    reducibleBy: URIRef
+    reductionEvidence: URIRef
+    maximumDays: URIRef
+    InlandNavigationTraining: URIRef
+    inlandTrainingDays: URIRef
 
 
 def local(iri: object) -> str:

@@ -61,6 +61,22 @@ class Requirement:
     #: a dated proof must show at least these hours (crew:minimumHours) and lie before this day (crew:takenBefore)
     min_hours: float | None = None
     taken_before: date | None = None
+    #: the last day, inclusive, an application period requirement is met (crew:lastDay)
+    last_day: date | None = None
+    #: the reduction that may shorten a Fahrzeit minimum (crew:reducibleBy)
+    reduction: str | None = None
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A rule that shortens a Fahrzeit minimum (crew:FahrzeitReduction): by the length in days of the evidence the
+    person presents (a document of the ontology), at most by `max_days`."""
+
+    id: str
+    provision: str
+    max_days: int
+    evidence: str
+    label: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,8 @@ class Pathway:
     order: int
     requirements: tuple[str, ...]
     presupposes: str | None = None
+    #: a replacement of a qualification held under earlier law (crew:ReplacementPathway): it sets no role's minimum age
+    replacement: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,6 +108,8 @@ class Certificate:
     national: bool = False
     #: no authority issues it: the record's own dated proofs are the certificate (crew:heldByProof)
     by_proof: bool = False
+    #: an authorisation (crew:Authorisation): the role whose holder it extends; it fills no role itself
+    authorisation_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +190,8 @@ class Law:
     #: certificate validity periods (crew:validityYears) and medical examination schedules, by rule id
     validity_rules: dict[str, ValidityRule] = field(default_factory=dict)
     medical_schedules: dict[str, MedicalSchedule] = field(default_factory=dict)
+    #: rules that shorten a Fahrzeit minimum (crew:FahrzeitReduction), by id
+    reductions: dict[str, Reduction] = field(default_factory=dict)
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
@@ -343,7 +365,15 @@ def _compile(g, version: str) -> Law:
                 max_months=num(s, CREW.notOlderThanMonths),
                 functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
                 min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
-                taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None)
+                taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None,
+                last_day=last.toPython() if (last := one(s, CREW.lastDay)) is not None else None,
+                reduction=opt(s, CREW.reducibleBy))
+
+    reductions = {}
+    for s in g.subjects(RDF.type, CREW.FahrzeitReduction):
+        reductions[local(s)] = Reduction(id=local(s), provision=local(one(s, CREW.provision)),
+                                         max_days=num(s, CREW.maximumDays) or 0,
+                                         evidence=local(one(s, CREW.reductionEvidence)), label=labels(s))
 
     pathways = {}
     for s in g.subjects(RDF.type, CREW.Pathway):
@@ -351,10 +381,11 @@ def _compile(g, version: str) -> Law:
         pathways[local(s)] = Pathway(
             id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
             label=labels(s), order=num(s, CREW.statuteOrder) or 0, requirements=tuple(local(r) for r in reqs),
-            presupposes=opt(s, CREW.presupposes))
+            presupposes=opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g)
 
     certificates = {}
-    for s in g.subjects(RDF.type, CREW.Certificate):
+    certificate_nodes = dict.fromkeys([*g.subjects(RDF.type, CREW.Certificate), *g.subjects(RDF.type, CREW.Authorisation)])
+    for s in certificate_nodes:
         cid = local(s)
         mine = sorted((p for p in pathways.values() if p.certificate == cid), key=lambda p: p.order)
         until = one(s, CREW.validUntil)
@@ -362,7 +393,7 @@ def _compile(g, version: str) -> Law:
             id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
             order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
             pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
-            validity_provision=opt(s, CREW.validityProvision),
+            validity_provision=opt(s, CREW.validityProvision), authorisation_for=opt(s, CREW.authorisationFor),
             national=(s, RDF.type, CREW.NationalCertificate) in g,
             by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True))
 
@@ -394,4 +425,4 @@ def _compile(g, version: str) -> Law:
                                                   tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))),
                                                   tuple(steps))
     return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes,
-               validity, schedules)
+               validity_rules=validity, medical_schedules=schedules, reductions=reductions)

@@ -634,4 +634,16 @@ MESSAGES: dict[str, str] = {
     "onto.page.not_found": "Unter {iri} wird hier keine Ressource angeboten.",
     "onto.page.not_acceptable": "Diese Ressource wird als {offers} angeboten.",
     "cli.docs_written": "{out}: Dokumentation der Ontologie und OWL-2-DL-Profil, {n} Dateien",
+    # ---- § 47 SchBV: application periods, Fahrzeit in inland and sea navigation, reductions of Fahrzeit ----
+    "application_period": "Antrag nur bis einschließlich {last} möglich (Stichtag {on})",
+    "kind.facts.application_period": "Antragstag = {on}",
+    "kind.summary.ApplicationPeriod": "Antrag bis {last}",
+    "kind.legend.ApplicationPeriod": "Antrag bis … — der Weg steht nur bis zu diesem Tag (einschließlich) offen",
+    "cli.unit.date": "(Datum)",
+    "days_with_sea": "noch {n} Fahrzeit in der Binnen- oder Seeschifffahrt",
+    "days_reduced": " (Mindestdauer {minimum} Tage, um {cut} Tage verkürzt ({provision}): {needed} Tage nötig, {have} vorhanden)",
+    "days_reducible": " (mit einem anerkannten Zeugnis über eine Fachausbildung um höchstens {most} Tage verkürzbar, {provision})",
+    "kind.summary.FahrzeitWithSea": "{n} T. Fahrzeit (Binnen + See)",
+    "cli.open_until": "Antrag bis einschließlich {last} ({provision})",
+    "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (Binnen: {parts}; See: {sea})",
 }

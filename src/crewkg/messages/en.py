@@ -634,4 +634,16 @@ MESSAGES: dict[str, str] = {
     "onto.page.not_found": "No resource {iri} is served here.",
     "onto.page.not_acceptable": "This resource is offered as {offers}.",
     "cli.docs_written": "{out}: ontology documentation and OWL 2 DL profile, {n} files",
+    # ---- § 47 SchBV: application periods, Fahrzeit in inland and sea navigation, reductions of Fahrzeit ----
+    "application_period": "application possible only up to and including {last} (evaluation date {on})",
+    "kind.facts.application_period": "application date = {on}",
+    "kind.summary.ApplicationPeriod": "apply by {last}",
+    "kind.legend.ApplicationPeriod": "apply by … — the pathway is open only up to and including that day",
+    "cli.unit.date": "(date)",
+    "days_with_sea": "{n} of sailing time in inland or sea navigation",
+    "days_reduced": " (minimum {minimum} days, shortened by {cut} days ({provision}): {needed} days needed, {have} held)",
+    "days_reducible": " (a recognised certificate of professional training can shorten it by at most {most} days, {provision})",
+    "kind.summary.FahrzeitWithSea": "{n} d sailing (inland + sea)",
+    "cli.open_until": "apply by {last} inclusive ({provision})",
+    "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (inland: {parts}; sea: {sea})",
 }

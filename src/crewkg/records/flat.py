@@ -23,7 +23,7 @@ SCALAR_COLUMNS = {
     "id": "str", "birth_date": "str", "medical_fitness": "medical", "radio_certificate": "bool",
     "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "int",
     "sea_days.deck_crew": "int", "sea_days.master": "int", "professional_experience_years": "float",
-    "vocational_training_years": "float", "programme.for": "str", "programme.months": "int",
+    "vocational_training_years": "float", "inland_training_days": "int", "programme.for": "str", "programme.months": "int",
     "programme.sailing_days": "int", "programme.sailing_days_after": "int", "exams": "list", "certificates": "list",
     "functions": "list",
 }

@@ -67,6 +67,9 @@ class Person:
     sea_days: dict[str, int] = field(default_factory=dict)
     professional_experience_years: float = 0
     vocational_training_years: float = 0
+    #: length in days of a professional training in inland navigation with practical training in navigation
+    #: (a recognised certificate of it shortens Fahrzeit where the kb says so, § 47 Abs. 5 SchBV)
+    inland_training_days: int = 0
     programmes: list[Programme] = field(default_factory=list)
     exams: list[str] = field(default_factory=list)
     certificates: list[str] = field(default_factory=list)
@@ -112,6 +115,7 @@ FIELDS: dict[str, str] = {
     "sea_days": "days_per_capacity",
     "professional_experience_years": "years",
     "vocational_training_years": "years",
+    "inland_training_days": "count",
     "programmes": "programmes",
     "service": "service_log",
     "exams": "exam_ids",
@@ -262,6 +266,8 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         p.professional_experience_years = c.number(data["professional_experience_years"], "professional_experience_years")
     if "vocational_training_years" in data:
         p.vocational_training_years = c.number(data["vocational_training_years"], "vocational_training_years")
+    if "inland_training_days" in data:
+        p.inland_training_days = c.count(data["inland_training_days"], "inland_training_days")
     if "service" in data:
         log = data["service"]
         if not isinstance(log, list):
@@ -411,7 +417,7 @@ def person_to_mapping(p: Person) -> dict[str, Any]:
     if p.sea_days and not p.logged("sea"):
         back = {v: k for k, v in SEA_KEYS.items()}
         out["sea_days"] = {back[k]: v for k, v in p.sea_days.items()}
-    for key in ("professional_experience_years", "vocational_training_years"):
+    for key in ("professional_experience_years", "vocational_training_years", "inland_training_days"):
         if getattr(p, key):
             out[key] = getattr(p, key)
     if p.programmes:

@@ -57,6 +57,8 @@ def person_graph(p: Person, subject=None):
         g.add((s, CREW.professionalExperienceYears, Literal(Decimal(str(p.professional_experience_years)), datatype=XSD.decimal)))
     if p.vocational_training_years:
         g.add((s, CREW.vocationalTrainingYears, Literal(Decimal(str(p.vocational_training_years)), datatype=XSD.decimal)))
+    if p.inland_training_days:
+        g.add((s, CREW.inlandTrainingDays, Literal(p.inland_training_days)))
     for prog in p.programmes:
         b = BNode()
         g.add((s, CREW.completedProgramme, b))
@@ -178,6 +180,8 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
                       ("vocational_training_years", CREW.vocationalTrainingYears)):
         if val(prop) is not None:
             data[key] = float(val(prop))
+    if val(CREW.inlandTrainingDays) is not None:
+        data["inland_training_days"] = val(CREW.inlandTrainingDays)
     entries = []
     for b in g.objects(s, CREW.hasServiceEntry):
         e = {"from": g.value(b, CREW.servedFrom).toPython(), "to": g.value(b, CREW.servedTo).toPython(),
@@ -249,7 +253,7 @@ def _known_predicates_only(g, source: str) -> None:
 #: the predicates of a person record (crew: terms), as `person_graph` writes them
 _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUntil", "hasRadioCertificate",
                "hasBasicSafetyTraining", "hasApprenticeshipContract", "apprenticeshipYear", "hasSailingRecord", "inRole",
-               "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears",
+               "days", "hasSeaRecord", "seaCapacity", "professionalExperienceYears", "vocationalTrainingYears", "inlandTrainingDays",
                "completedProgramme", "programmeFor", "months", "daysWithin", "daysAfter", "passedExam", "instructionHours",
                "holdsCertificate", "holdsFunction", "hasServiceEntry", "servedFrom", "servedTo", "servedAs",
                "servedOnWaters", "validated", "vesselName", "programmeFrom", "programmeTo", "hasExamResult", "examPassed",

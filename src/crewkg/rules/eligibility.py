@@ -123,7 +123,7 @@ def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
             continue
         for wid in c.pathways:
             w = law.pathways.get(wid)
-            if w is None:
+            if w is None or w.replacement:  # a replacement's holder met the earlier law's age (crew:ReplacementPathway)
                 continue
             ages = [law.requirements[r] for r in w.requirements
                     if r in law.requirements and law.requirements[r].kind == "MinimumAge"]

@@ -83,6 +83,8 @@ class D(DefinedNamespace):
     neededItem: URIRef
     haveItem: URIRef
     reachedOn: URIRef
+    neededDate: URIRef
+    haveDate: URIRef
     canBeIssued: URIRef
     missingCount: URIRef
     CrewCheck: URIRef
@@ -313,6 +315,8 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
         wanted, held = k.items(req)
         out += [(s, D.neededItem, term[x]) for x in wanted]
         out += [(s, D.haveItem, term[x]) for x in held]
+    elif k.unit == "date":  # an application period: its last day and the evaluation date
+        out += [(s, prop, Literal(date.fromisoformat(v))) for prop, v in ((D.neededDate, needed), (D.haveDate, have)) if v]
     else:
         if needed is not None:
             out.append((s, D.neededAmount, _amount(needed)))

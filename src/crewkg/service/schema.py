@@ -58,6 +58,7 @@ def kinds(law: Law, lang: str) -> dict[str, dict[str, Any]]:
                           "description": say(lang, "service.doc.schema.sailing_days")},
         "days_per_capacity": _closed({k: COUNT for k in SEA_KEYS}),
         "years": {"type": "number", "minimum": 0},
+        "count": COUNT,
         "programmes": {"type": "array", "items": {"oneOf": [
             _closed({k: v for k, v in programme.items() if k not in ("from", "to")}, ["for", "months"]),
             _closed(programme, ["for", "from", "to"])]}},

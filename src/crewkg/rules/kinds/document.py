@@ -62,7 +62,15 @@ FIELDS = {
     "Sprechfunkzeugnis": "radio_certificate",
     "BasicSafetyTraining": "basic_safety_training",
     "ApprenticeshipContract": "apprenticeship_contract",
+    "InlandNavigationTraining": "inland_training_days",
 }
+#: document of the ontology -> the record field that gives its length in days (a document that lasts)
+DAYS_FIELDS = {"InlandNavigationTraining": "inland_training_days"}
+
+
+def document_days(p: Person, doc: str) -> int:
+    """The length in days of a document the record proves (0 when it gives none or the document has no length)."""
+    return int(getattr(p, DAYS_FIELDS[doc], 0) or 0) if doc in DAYS_FIELDS else 0
 
 
 def documents(p: Person, as_of: date, law=None) -> dict[str, bool]:

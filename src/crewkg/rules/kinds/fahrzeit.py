@@ -1,7 +1,12 @@
 """Fahrzeit — in any deck role (§ 2 Z 3 SchBV: the sum over all roles) or served in a named role.
 
 A record with a service log gives the credited days itself (records.dated): per role, and in any role as the days
-credited of all its inland days together (the cap applies to them together, so that is no sum of the roles')."""
+credited of all its inland days together (the cap applies to them together, so that is no sum of the roles').
+
+A requirement with a sea capacity (crew:seaCapacity) counts Fahrzeit in inland and sea navigation together: the days in
+any deck role plus the days at sea in that capacity (each credited under its own cap). A requirement with a reduction
+(crew:reducibleBy, a crew:FahrzeitReduction of the kb) needs fewer days when the person presents the reduction's
+evidence: as many fewer as the evidence lasted, at most the reduction's maximum."""
 
 from __future__ import annotations
 
@@ -18,19 +23,54 @@ CLAUSES = """
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & ~inland_logged(P) & (total_fahrzeit[P] == V)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & inland_credited(P, V)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_served_as(R, Role) & sailing(P, Role, V)
+# RULE fahrzeit-with-sea — inland days in any deck role plus the sea days of the capacity the requirement names
+inland_any(P, V) <= person(P) & ~inland_logged(P) & (total_fahrzeit[P] == V)
+inland_any(P, V) <= inland_credited(P, V)
+have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & ~sea_logged(P) & (sea_in[P, A] == S) & (V == F + S)
+have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & sea_credited(P, A, S) & (V == F + S)
+# RULE fahrzeit-reduction — the minimum a reduction lowers for this person (computed from the kb's maximum and the
+# length of the person's evidence); the threshold rule still compares with the full minimum
+met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
 """
-PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2}
+PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2,
+              "req_with_sea": 2, "reduced_min": 3}
 
 
 def kb_facts(r):
-    return [("req_served_as", r.id, r.served_as) if r.served_as else ("req_any_role", r.id)]
+    if r.served_as:
+        return [("req_served_as", r.id, r.served_as)]
+    if r.capacity:  # the SeaTime kind's capacity rule counts the capacities it includes (req_capacity)
+        return [("req_with_sea", r.id, r.capacity), ("req_capacity", r.id, r.capacity)]
+    return [("req_any_role", r.id)]
 
 
 def person_facts(p, law, as_of):
     facts = [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
     if p.any_role_days is not None:
         facts += [("inland_logged", p.id), ("inland_credited", p.id, p.any_role_days)]
+    for r in reducible(law):
+        cut = reduction(law, r, p)
+        if cut:
+            facts.append(("reduced_min", p.id, r.id, max(0, (r.minimum or 0) - cut)))
     return facts
+
+
+def reducible(law):
+    """The Fahrzeit requirements of the kb that a reduction may shorten (cached per law)."""
+    found = law.__dict__.get("_reducible")
+    if found is None:
+        found = law.__dict__["_reducible"] = [r for r in law.requirements.values()
+                                              if r.kind == NAME and r.reduction in law.reductions]
+    return found
+
+
+def reduction(law, r, p) -> int:
+    """By how many days the requirement's minimum is shortened for this person: the length of the reduction's
+    evidence the person presents, at most the reduction's maximum (0 without a reduction or without evidence)."""
+    from crewkg.rules.kinds.document import document_days
+
+    red = law.reductions.get(r.reduction or "")
+    return min(red.max_days, document_days(p, red.evidence)) if red else 0
 
 
 def answer(law, r, p, d, as_of):
@@ -40,6 +80,16 @@ def answer(law, r, p, d, as_of):
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
     if r.served_as:
         out["role"] = r.served_as
+    red = law.reductions.get(r.reduction or "")
+    if red is not None:
+        cut = reduction(law, r, p)
+        out |= {"minimum": r.minimum, "reduced_by": cut, "needed": max(0, (r.minimum or 0) - cut),
+                "reducible_by": red.max_days, "reduction_provision": law.citation(red.provision)}
+    if r.capacity and not r.served_as:
+        out["with_sea"] = r.capacity
+        sea = credit_fields(p, f"sea:{r.capacity}", "sea")
+        inland = credit_fields(p, "any", "inland")
+        return out | {k: inland.get(k, 0) + sea.get(k, 0) for k in dict.fromkeys([*inland, *sea])}
     return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland")
 
 
@@ -49,8 +99,17 @@ def missing(law, req, lang):
 
     n = count(req["needed"] - req["have"], "days", lang)
     if req.get("role"):
-        return t["days_role"].format(n=n, role=law.label(req["role"], lang)) + credit_gap(req, lang)
-    return t["days"].format(n=n) + credit_gap(req, lang)
+        out = t["days_role"].format(n=n, role=law.label(req["role"], lang))
+    elif req.get("with_sea"):
+        out = t["days_with_sea"].format(n=n)
+    else:
+        out = t["days"].format(n=n)
+    if req.get("reduced_by"):
+        out += t["days_reduced"].format(minimum=req["minimum"], cut=req["reduced_by"], needed=req["needed"],
+                                        have=req["have"], provision=req["reduction_provision"])
+    elif "reducible_by" in req:
+        out += t["days_reducible"].format(most=req["reducible_by"], provision=req["reduction_provision"])
+    return out + credit_gap(req, lang)
 
 
 def facts(req, p, lang):
@@ -58,6 +117,9 @@ def facts(req, p, lang):
     if req.get("role"):
         return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0))
     parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
+    if req.get("with_sea"):
+        sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
+        return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea)
     return t["kind.facts.sailing"].format(n=req["have"], parts=parts)
 
 
@@ -65,11 +127,19 @@ def summary(law, r, lang):
     t = catalogue(lang)
     if r.served_as:
         return t["kind.summary.FahrzeitRole"].format(n=r.minimum, role=law.short_label(r.served_as, lang))
+    if r.capacity:
+        return t["kind.summary.FahrzeitWithSea"].format(n=r.minimum)
     return t["kind.summary.Fahrzeit"].format(n=r.minimum)
 
 
 def based_on(law, r, nodes):
-    return [f"sailing:{r.served_as}"] if r.served_as else [k for k in nodes if k.startswith("sailing:")]
+    if r.served_as:
+        return [f"sailing:{r.served_as}"]
+    inland = [k for k in nodes if k.startswith("sailing:")]
+    if not r.capacity:
+        return inland
+    own = f"sea-credited:{r.capacity}"
+    return inland + ([own] if own in nodes else [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity))])
 
 
 def project(ctx, state, it, prog, n):
