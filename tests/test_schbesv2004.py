@@ -269,3 +269,21 @@ def test_the_readings_are_recorded_in_both_languages(law):
         assert set(law.provisions[pid].notes) == {"de", "en"}, pid
     for rid in ("Req-SchBesV2004-P4-Abs2-Z3-days", "Req-SchBesV2004-P4-Abs2-Z4-matrose", "Req-SchBesV2004-P4-Abs2-Z4-dkbg"):
         assert set(law.requirements[rid].notes) == {"de", "en"}, rid
+
+
+@pytest.mark.parametrize("day, fills", [("2011-02-28", False), ("2011-03-01", True), ("2022-01-16", True)])
+def test_a_role_reached_through_the_hierarchy_asks_the_age_of_the_law_in_force(tmp_path, day, fills):
+    """§ 4 Abs. 2 Z 3 SchBesV 2004: a Matrose is 19; a Bootsmann of 18 reaches the Matrose's role only on the 19th
+    birthday (kb:RoleHierarchy: the age the role's own qualification asks under the regulation in force)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+
+    f = tmp_path / "hans.yaml"
+    f.write_text("id: hans\nbirth_date: 1992-03-01\ncertificates: [SchBesV2004-Bootsmann]\n")
+    out = json.loads(CliRunner().invoke(app, ["check", str(f), "--as-of", day, "--format", "json"]).stdout)
+    assert out["regulation"] == "SchBesV 2004"
+    assert ("Matrose" in out["roles"]) is fills and "Bootsmann" in out["roles"]
+    assert [w["role"] for w in out.get("roles_withheld", [])] == ([] if fills else ["Matrose"])

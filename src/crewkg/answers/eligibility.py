@@ -15,12 +15,8 @@ from crewkg.rules.kinds import kind
 
 
 def regulation_in_force(law: Law, as_of: date) -> Regulation | None:
-    """The regulation with UBZ pathways in force on the date, or None (then nothing is covered)."""
-    with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
-    for reg in law.regulations.values():
-        if reg.id in with_paths and reg.in_force_from <= as_of and (reg.in_force_until is None or as_of <= reg.in_force_until):
-            return reg
-    return None
+    """The regulation with UBZ pathways in force on the date, or None (then nothing is covered): `Law.regulation_on`."""
+    return law.regulation_on(as_of)
 
 
 def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: str) -> dict[str, Any]:

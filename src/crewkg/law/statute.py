@@ -193,6 +193,15 @@ class Law:
     #: rules that shorten a Fahrzeit minimum (crew:FahrzeitReduction), by id
     reductions: dict[str, Reduction] = field(default_factory=dict)
 
+    def regulation_on(self, day: date) -> Regulation | None:
+        """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
+        that day applies."""
+        with_paths = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
+        for reg in self.regulations.values():
+            if reg.id in with_paths and reg.in_force_from <= day and (reg.in_force_until is None or day <= reg.in_force_until):
+                return reg
+        return None
+
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
         found = [t for t in self.terms.values() if kind in t.kinds]

@@ -48,10 +48,17 @@ above(A, B) <= ranks_above(A, X) & above(X, B)
 can_fill(P, Role) <= holds(P, C) & certifies(C, Role)
 reached(P, Role) <= holds(P, C) & certifies(C, Top) & above(Top, Role)
 
-# RULE role-age — a role reached through the hierarchy still needs the age its own certificate asks (role_age, the
-# least minimum age over the pathways of the role's certificate, from the kb); an unknown birth date shows no age
-too_young(P, Role) <= role_age(Role, N) & age(P, A) & (A < N)
-too_young(P, Role) <= role_age(Role, N) & age_unknown(P)
+# RULE role-age — a role reached through the hierarchy still needs the age its own certificate asks under the law in
+# force on the evaluation date (role_age_in: the least minimum age over the pathways of the role's certificate of that
+# regulation, from the kb; under: the person's evaluation date falls in that regulation's time); an unknown birth date
+# shows no age. A role whose certificate that regulation does not have keeps the least age over the whole law.
+too_young(P, Role) <= under(P, Reg) & role_age_in(Reg, Role, N) & age(P, A) & (A < N)
+too_young(P, Role) <= under(P, Reg) & role_age_in(Reg, Role, N) & age_unknown(P)
+too_young(P, Role) <= under(P, Reg) & role_age(Role, N) & ~has_role_age(Reg, Role) & age(P, A) & (A < N)
+too_young(P, Role) <= under(P, Reg) & role_age(Role, N) & ~has_role_age(Reg, Role) & age_unknown(P)
+too_young(P, Role) <= no_regulation(P) & role_age(Role, N) & age(P, A) & (A < N)
+too_young(P, Role) <= no_regulation(P) & role_age(Role, N) & age_unknown(P)
+has_role_age(Reg, Role) <= role_age_in(Reg, Role, N)
 can_fill(P, Role) <= reached(P, Role) & ~too_young(P, Role)
 
 # One query for everything: a single tabled evaluation, so met/have are not resolved again per question
@@ -98,7 +105,15 @@ def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
             facts.append(("held_by_proof", c.id))
     facts += [("ranks_above", a, b) for a, b in law.ranks_above]
     facts += [("capacity_includes", a, b) for a, b in law.capacity_includes]
-    facts += [("role_age", role, age.years) for role, age in role_ages(law).items()]
+    facts += role_age_facts(law)
+    return facts
+
+
+def role_age_facts(law: Law) -> list[tuple]:
+    """role_age over the whole law, and role_age_in per regulation (the rule role-age reads the one in force)."""
+    facts: list[tuple] = [("role_age", role, age.years) for role, age in role_ages(law).items()]
+    for reg in law.regulations:
+        facts += [("role_age_in", reg, role, age.years) for role, age in role_ages(law, reg).items()]
     return facts
 
 
@@ -149,6 +164,8 @@ def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
     """A person record as facts: the generic ones here (the age, which the role-age rule reads too; the
     certificates held), the rest from each requirement kind."""
     f: list[tuple] = [("person", p.id)]
+    reg = law.regulation_on(as_of)
+    f.append(("under", p.id, reg.id) if reg is not None else ("no_regulation", p.id))
     if p.birth_date:
         f.append(("age", p.id, completed_years(p.birth_date, as_of)))
     else:
@@ -181,7 +198,8 @@ class Derived:
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
 GENERIC_PREDICATES = {
     "req_kind": 2, "req_min": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2,
-    "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1, "held_by_proof": 1,
+    "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1,
+    "role_age_in": 3, "under": 2, "no_regulation": 1, "held_by_proof": 1,
 }
 
 
@@ -251,7 +269,7 @@ def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str |
     check, with the role ages read from the whole law first so that the hierarchy keeps each role's minimum age."""
     import dataclasses
 
-    ages = [("role_age", role, age.years) for role, age in role_ages(law).items()]
+    ages = role_age_facts(law)
     kept = {w.id: w for w in law.pathways.values()
             if regulation is not None and law.certificates[w.certificate].by_proof
             and law.certificates[w.certificate].regulation == regulation}
