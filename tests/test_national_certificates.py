@@ -66,9 +66,11 @@ def test_the_national_certificates_and_their_pathways(law):
         assert [law.citation(law.pathways[w].provision) for w in c.pathways] == pathways
         # a national certificate is no 'UBZ': it goes by its own label
         assert not law.certificate_short(cid).startswith("UBZ")
-    # only the § 29 qualifications are made by the record's own proofs (no authority issues them)
+    # only the § 29 qualifications (and their SchBesV 2004 forerunners, § 4 Abs. 2 Z 9–11) are made by the record's
+    # own proofs (no authority issues them)
     assert {c.id for c in law.certificates.values() if c.by_proof} == {
-        "SchBV2022-Fahrgastbetreuer", "SchBV2022-FahrgastErsthelfer", "SchBV2022-Atemschutzgeraetetraeger"}
+        "SchBV2022-Fahrgastbetreuer", "SchBV2022-FahrgastErsthelfer", "SchBV2022-Atemschutzgeraetetraeger",
+        "SchBesV2004-Fahrgastbetreuer", "SchBesV2004-FahrgastErsthelfer", "SchBesV2004-Atemschutzgeraetetraeger"}
 
 
 def test_wording_from_outside_the_bundled_texts_is_marked(law):

@@ -287,3 +287,19 @@ def test_a_role_reached_through_the_hierarchy_asks_the_age_of_the_law_in_force(t
     assert out["regulation"] == "SchBesV 2004"
     assert ("Matrose" in out["roles"]) is fills and "Bootsmann" in out["roles"]
     assert [w["role"] for w in out.get("roles_withheld", [])] == ([] if fills else ["Matrose"])
+
+
+@pytest.mark.parametrize("day, fills", [("2015-06-01", True), ("2019-06-01", True), ("2019-06-02", False)])
+def test_the_passenger_attendant_of_2004_is_held_by_the_dated_instruction(tmp_path, day, fills):
+    """§ 4 Abs. 2 Z 9 SchBesV 2004: 18 years and an instruction not longer than five years back — the written proof is
+    the qualification (crew:heldByProof), so the role follows from the record on each day, without being stated."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+
+    f = tmp_path / "mia.yaml"
+    f.write_text("id: mia\nbirth_date: 1990-03-30\nexams: [{id: Unterweisung-Fahrgastbetreuer, passed: 2014-06-01}]\n")
+    out = json.loads(CliRunner().invoke(app, ["check", str(f), "--as-of", day, "--format", "json"]).stdout)
+    assert ("Fahrgastbetreuer" in out["roles"]) is fills
