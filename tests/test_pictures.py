@@ -45,6 +45,8 @@ def _kinds_of_the_kb() -> set[str]:
     for w in law.pathways.values():  # of the regulations in force: the career graph shows no SchBesV 2004 pathway
         if law.regulations[law.certificates[w.certificate].regulation].in_force_until is not None:
             continue
+        if w.replacement:  # § 47 SchBV replacements are no career steps: the graph leaves them out
+            continue
         for rid in w.requirements:
             walk(rid)
     return found
