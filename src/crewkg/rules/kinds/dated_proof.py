@@ -12,6 +12,8 @@ from datetime import date
 
 from crewkg.law.age import months_later
 from crewkg.messages.wording import value
+from crewkg.rules.kinds.exam import items as items  # taken like an exam: no time of its own
+from crewkg.rules.kinds.exam import project as project
 
 NAME = "DatedProof"
 ORDER = 65
@@ -106,10 +108,10 @@ def missing(law, req, lang):
     from crewkg.rules.kinds import say
 
     lacking = [e for e in req["needed"] if e not in req["have"]]
-    items = _items(law, lacking, lang) + _hours(req.get("minimum_hours"), lang)
+    named = _items(law, lacking, lang) + _hours(req.get("minimum_hours"), lang)
     if req.get("taken_before") and not req.get("not_older_than_months"):
-        return say(NAME, lang, "missing_before", before=req["taken_before"], items=items)
-    return say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=items)
+        return say(NAME, lang, "missing_before", before=req["taken_before"], items=named)
+    return say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=named)
 
 
 def facts(req, p, lang):
@@ -121,20 +123,10 @@ def facts(req, p, lang):
 def summary(law, r, lang):
     from crewkg.rules.kinds import say
 
-    items = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
+    named = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
     if r.taken_before is not None and not r.max_months:
-        return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=items)
-    return say(NAME, lang, "summary", months=r.max_months, items=items)
-
-
-def project(ctx, state, it, prog, n):
-    """Taken once the other requirements are met: no time of its own."""
-    n.at_step = not n.met
-
-
-def items(req):
-    """The needed and the held items, for the export."""
-    return list(req["needed"]), list(req.get("have") or [])
+        return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=named)
+    return say(NAME, lang, "summary", months=r.max_months, items=named)
 
 
 def assume(p, r, on):
