@@ -37,20 +37,26 @@ class Evaluator:
 
     def check(self, person: Person, as_of: date, lang: str) -> dict[str, Any]:
         """The answer for one person, a fresh object the caller may change."""
-        return json.loads(self.check_json(person, as_of, lang))
+        fresh, text = self._answer(person, as_of, lang)
+        return fresh if fresh is not None else json.loads(text)
 
     def check_json(self, person: Person, as_of: date, lang: str) -> bytes:
         """The answer as JSON text (as JSONResponse writes it), from the cache when the same record was asked before."""
+        return self._answer(person, as_of, lang)[1]
+
+    def _answer(self, person: Person, as_of: date, lang: str) -> tuple[dict[str, Any] | None, bytes]:
+        """(the answer just evaluated, or None on a cache hit; its JSON text)."""
         # the dataclass repr names every field of the record, so two records share a key only if they are equal
         key = f"{as_of.isoformat()}|{lang}|{person!r}"
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:
                 self._cache.move_to_end(key)
-                return hit
+                return None, hit
         fut: concurrent.futures.Future = concurrent.futures.Future()
         self._queue.put((person, as_of, lang, fut))
-        text = json.dumps(fut.result(), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        answer = fut.result()
+        text = json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
         with self._lock:
             if key not in self._cache and len(text) + len(key) <= self.cache_bytes:
                 self._cache[key] = text
@@ -58,7 +64,7 @@ class Evaluator:
                 while self._cached > self.cache_bytes:
                     old_key, old = self._cache.popitem(last=False)
                     self._cached -= len(old) + len(old_key)
-        return text
+        return answer, text
 
     def _loop(self) -> None:
         while True:
