@@ -104,3 +104,79 @@ def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
     r = _run(reg, "--format", "json")
     full = json.loads(r.stdout)
     assert r.exit_code == 1 and full[0]["person"] == "a" and "certificates" in full[0] and "error" in full[1]
+
+
+def _boundary_records() -> list[dict]:
+    """Persons one day (month, year) either side of every threshold, with the days split over roles and capacities in
+    two ways, so that equal sums meet and unequal ones part."""
+    base = {"birth_date": "1990-01-01", "medical_fitness": True, "radio_certificate": True,
+            "basic_safety_training": True, "exams": ["Anlage8", "Anlage9", "Anlage10", "Anlage11"]}
+    out: list[dict] = []
+
+    def add(**fields):
+        out.append(base | {"id": f"b{len(out):03d}"} | fields)
+
+    for t in (180, 360, 540, 720, 1080):
+        for d in (0, 1):
+            for cut in (3, 2):
+                add(sailing_days={"Decksmann": t // cut, "Matrose": t - t // cut - d})
+                add(sailing_days={"Matrose": t // cut, "Bootsmann": t - t // cut - d}, certificates=["UBZ-Matrose"])
+    for t in (540, 900, 1080):  # § 47 Abs. 4 Z 1–3: inland and sea together, of which a share inland
+        for inland in (180, 179, 540, 539, 720, 719):
+            for d in (0, 1):
+                add(certificates=["SchBesV2004-Matrose"], sailing_days={"Matrose": inland},
+                    sea_days={"deck_crew": max(0, t - inland - d)})
+    for d in (0, 1):
+        for split in (100, 250):
+            add(sea_days={"deck_crew": 500 - split - d, "master": split}, sailing_days={"Matrose": 180})
+            add(sea_days={"deck_crew": 250 - d}, certificates=["UBZ-Matrose"])
+    for born in ("2008-11-30", "2008-12-01", "2009-11-30", "2009-12-01", "2007-11-30", "2007-12-01", "2011-11-30",
+                 "2011-12-01"):
+        add(birth_date=born, sailing_days={"Decksmann": 400, "Matrose": 400})
+    for months in (8, 9, 17, 18, 23, 24, 35, 36):
+        for within, after in ((89, 0), (90, 0), (179, 180), (180, 179), (269, 91), (270, 90), (359, 0), (360, 0)):
+            role = "Matrose" if months < 24 else "Schiffsfuehrer"
+            add(programmes=[{"for": role, "months": months, "sailing_days": within, "sailing_days_after": after}])
+    for years in (4, 5):
+        add(professional_experience_years=years, sailing_days={"Matrose": 360})
+    for years in (2, 3):
+        add(vocational_training_years=years, sailing_days={"Matrose": 180})
+    return out
+
+
+def _same_lines(full: list[dict], compact: list[dict]) -> None:
+    for f, c in zip(full, compact, strict=True):
+        assert (c["person"], c["roles"]) == (f["person"], f["roles"])
+        assert c["eligible"] == {x["id"]: [w["provision"] for w in x["pathways"] if w["satisfied"]]
+                                 for x in f["certificates"] if x.get("eligible")}, c["person"]
+
+
+@pytest.mark.parametrize("records", [_boundary_records(), synthetic.persons(600, seed=23)], ids=["thresholds", "synthetic"])
+def test_persons_grouped_by_what_the_rules_tell_apart_get_their_own_answers(law, records):
+    """The register evaluates one person per signature (rules.signature); every person still gets the answer the
+    full evaluation gives them alone, on both sides of every minimum and of every sum of days."""
+    from crewkg.answers import register as register_answers
+    from crewkg.records.register import Entry
+    from crewkg.rules.eligibility import person_facts
+    from crewkg.rules.signature import signature
+
+    persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]
+    register_answers._SEEN.clear()
+    compact = list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF))
+    _same_lines(check(law, persons, AS_OF), compact)
+    signatures = {signature(p.id, person_facts(p, law, AS_OF), law) for p in persons}
+    assert None not in signatures and len(signatures) < len(persons)
+
+
+def test_a_day_either_side_of_a_sum_parts_the_signatures(law):
+    from crewkg.rules.eligibility import person_facts
+    from crewkg.rules.signature import signature
+
+    def sig(**fields):
+        p = person_from_mapping({"id": "x", "birth_date": "1990-01-01"} | fields, law, AS_OF, "t")
+        return signature(p.id, person_facts(p, law, AS_OF), law)
+
+    assert sig(sailing_days={"Decksmann": 100, "Matrose": 80}) == sig(sailing_days={"Decksmann": 120, "Matrose": 60})
+    assert sig(sailing_days={"Decksmann": 100, "Matrose": 80}) != sig(sailing_days={"Decksmann": 100, "Matrose": 79})
+    assert sig(sea_days={"deck_crew": 300, "master": 200}) != sig(sea_days={"deck_crew": 300, "master": 199})
+    assert sig(birth_date="2008-11-30") != sig(birth_date="2008-12-01")

@@ -6,10 +6,9 @@ every pathway) would be gigabytes. Built from the same Datalog derivation as the
 A register is evaluated in batches (one Datalog run each) and, on more than one core, in worker processes that
 inherit the compiled law by fork; lines come back in input order.
 
-Persons the rules cannot tell apart are evaluated once: every fact the program reads about a person is keyed by the
-person's id in its first argument and no rule joins two persons, so two persons whose facts are equal once the id is
-set aside get the same outcomes. Each worker keeps the outcomes of the fact signatures it has met (`_SEEN`); a
-person whose facts do not all name it first is evaluated on its own."""
+Persons the rules cannot tell apart are evaluated once (`rules.signature`: the facts without the person's id, and of
+the numbers only which minimums of the kb they reach). Each worker keeps the outcomes of the signatures it has met
+(`_SEEN`); a person whose facts do not all name it first is evaluated on its own."""
 
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from crewkg.records.register import Entry
 BATCH = 100
 #: fact signatures remembered per worker process (outcomes without the person id)
 SEEN_MAX = 200_000
-_SEEN: dict[tuple[date, frozenset], dict[str, Any]] = {}
+_SEEN: dict[tuple[date, tuple], dict[str, Any]] = {}
 
 
 def compact(law: Law, p: Person, d, as_of: date) -> dict[str, Any]:
@@ -45,15 +44,9 @@ def compact(law: Law, p: Person, d, as_of: date) -> dict[str, Any]:
     return base | {"regulation": reg.name, "eligible": eligible, "roles": roles}
 
 
-def signature(p: Person, facts: list[tuple]) -> frozenset | None:
-    """The person's facts with the id set aside, or None when a fact does not name the person first."""
-    if any(len(f) < 2 or f[1] != p.id for f in facts):
-        return None
-    return frozenset((f[0], *f[2:]) for f in facts)
-
-
 def _batch_lines(law: Law, batch: list[Entry], as_of: date) -> list[dict[str, Any]]:
     from crewkg.rules.eligibility import derive_outcomes, person_facts
+    from crewkg.rules.signature import signature
 
     keys: list[tuple | None] = []
     todo: dict[tuple | int, tuple[Person, list[tuple]]] = {}
@@ -63,7 +56,7 @@ def _batch_lines(law: Law, batch: list[Entry], as_of: date) -> list[dict[str, An
             keys.append(None)
             continue
         facts = person_facts(e.person, law, as_of)
-        sig = signature(e.person, facts)
+        sig = signature(e.person.id, facts, law)
         key = (as_of, sig) if sig is not None else i
         keys.append(key)
         if key in _SEEN:

@@ -9,9 +9,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from pyDatalog import pyDatalog, pyParser
+from pyDatalog import pyDatalog, pyEngine, pyParser
 
 _LOCK = threading.Lock()
+
+
+def _clause(fact: tuple):
+    """A ground fact as the engine's clause. pyDatalog.assert_fact builds the same clause through the parser's
+    expression objects first, which is nine tenths of its cost (measured: 100 persons' facts and the kb, 115 ms
+    against 13 ms; the same answers)."""
+    return pyEngine.Clause(pyEngine.Literal(fact[0], [pyEngine.Term_of(a) for a in fact[1:]]), [])
 
 
 def evaluate(rules: str, predicates: Mapping[str, int], facts: list[tuple], query: str) -> list[tuple]:
@@ -28,13 +35,13 @@ def evaluate(rules: str, predicates: Mapping[str, int], facts: list[tuple], quer
             # every global of the calling module with hasattr().
             pyParser.load(rules)
             for fact in facts:
-                pyDatalog.assert_fact(*fact)
+                pyEngine.assert_(_clause(fact))
             asserted = {fact[0] for fact in facts}
             for name, arity in predicates.items():
                 if name not in asserted:
-                    dummy = ("\u2205",) * arity
-                    pyDatalog.assert_fact(name, *dummy)
-                    pyDatalog.retract_fact(name, *dummy)
+                    dummy = _clause((name,) + ("\u2205",) * arity)
+                    pyEngine.assert_(dummy)
+                    pyEngine.retract(dummy)
             result = pyDatalog.ask(query)
             return list(result.answers) if result else []
         finally:

@@ -16,6 +16,10 @@ A kind module is the one home of what its kind means, everywhere in crewkg:
   (`TAKES_TIME = False`: an exam or a document is met on the step's date), and what the projected record
   holds once the plan has met it (`assume`, for the Datalog verdict on the projected record).
 
+- to the register: what its rules can tell apart (`ABSTRACTED`, the fact predicates whose numbers reach the program
+  only through comparisons with minimums of the kb, and `abstraction`, which of those comparisons hold for a
+  person), so that persons who differ only in numbers no rule tells apart are evaluated once (`rules.signature`).
+
 Composite kinds (AnyOf, AllOf) name the answer key of their children (`PARTS`) and how many must be met
 (`needed`). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module
 (a test appends a folder to `__path__`). An unknown kind in the kb fails clearly at load.
@@ -64,6 +68,8 @@ class Kind:
     held_meets: Callable[[dict[str, Any], set[str]], bool] | None
     takes_time: bool
     assume: Callable[..., None] | None
+    abstracted: tuple[str, ...] = ()
+    abstraction: Callable[..., Any] | None = None
     messages: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
@@ -85,6 +91,8 @@ def _kind_of(module: ModuleType) -> Kind:
                 item_terms=getattr(module, "ITEM_TERMS", "kb"),
                 held_meets=getattr(module, "held_meets", None),
                 takes_time=bool(getattr(module, "TAKES_TIME", True)), assume=getattr(module, "assume", None),
+                abstracted=tuple(getattr(module, "ABSTRACTED", ())),
+                abstraction=getattr(module, "abstraction", None),
                 messages=dict(getattr(module, "MESSAGES", {})))
 
 
@@ -187,3 +195,23 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
 def unit(kind_name: str) -> str:
     """The unit of needed/have for a kind (days, years, months, exams, ...)."""
     return kind(kind_name).unit
+
+
+def minima(law: Law, kind_name: str, **attributes: Any) -> list[int]:
+    """The distinct minimums the kb's requirements of a kind ask (those whose attributes have the given values),
+    ascending: the thresholds a number of that kind is compared with (cached per law)."""
+    cache = law.__dict__.setdefault("_minima", {})
+    key = (kind_name, tuple(sorted(attributes.items())))
+    if key not in cache:
+        cache[key] = sorted({r.minimum for r in law.requirements.values()
+                             if r.kind == kind_name and r.minimum is not None
+                             and all(getattr(r, a) == v for a, v in attributes.items())})
+    return cache[key]
+
+
+def band(value: Any, grid: list[int]) -> Any:
+    """How many thresholds of the grid the value reaches: two values in the same band meet the same minimums (None,
+    a value the record lacks, stays None)."""
+    import bisect
+
+    return None if value is None else bisect.bisect_right(grid, value)

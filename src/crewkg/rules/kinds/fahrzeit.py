@@ -55,6 +55,41 @@ def person_facts(p, law, as_of):
     return facts
 
 
+#: sailing days and the credited total reach the program only through the comparisons `abstraction` lists
+ABSTRACTED = ("sailing", "inland_credited")
+
+
+def abstraction(facts, law):
+    """Which minimums of the kb the person's Fahrzeit reaches, as the clauses above compare them: each role's days
+    against the minimums served in that role; the total in any deck role (the sum of the roles, or the credited
+    total of a log) against those in any role; that total plus the sea days of a capacity (sea_in: the capacities it
+    counts, or a log's credited days) against those with sea days. A person's own lowered minimum (reduced_min) is
+    compared exactly: the days themselves are kept."""
+    from crewkg.rules.kinds import band, minima
+
+    if facts.get("reduced_min"):
+        return tuple(sorted(f[2:] for name in ABSTRACTED for f in facts.get(name, [])))
+    days = {f[2]: f[3] for f in facts.get("sailing", [])}
+    out: list = [(role, band(d, minima(law, NAME, served_as=role, capacity=None))) for role, d in sorted(days.items())]
+    credited = facts.get("inland_credited")
+    total = credited[0][2] if credited else sum(days.values())
+    out.append(band(total, minima(law, NAME, served_as=None, capacity=None)))
+    for capacity in law.ids_of("SeaCapacity"):
+        grid = minima(law, NAME, capacity=capacity)
+        if grid:
+            sea = sea_in(facts, law, capacity)
+            out.append((capacity, None if sea is None else band(total + sea, grid)))
+    return tuple(out)
+
+
+def sea_in(facts, law, capacity):
+    """The sea days a capacity counts, as the sea-capacity rule sums them (None where a log credits none)."""
+    if facts.get("sea_logged"):
+        return next((f[3] for f in facts.get("sea_credited", []) if f[2] == capacity), None)
+    counted = law.counted_capacities(capacity)
+    return sum(f[3] for f in facts.get("sea", []) if f[2] in counted)
+
+
 def reducible(law):
     """The Fahrzeit requirements of the kb that a reduction may shorten (cached per law)."""
     found = law.__dict__.get("_reducible")

@@ -15,6 +15,16 @@ have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
 """
 #: age(P, V) is a generic fact (rules.eligibility.person_facts): the role-age rule reads it too
 PREDICATES = {"age": 2}
+#: the age reaches the program only through comparisons with minimum ages: those of this kind's requirements, and
+#: the role ages of the hierarchy, which are minimums of the same requirements (rules.eligibility.role_ages)
+ABSTRACTED = ("age",)
+
+
+def abstraction(facts, law):
+    """Which minimum ages of the kb the person has reached."""
+    from crewkg.rules.kinds import band, minima
+
+    return tuple(band(f[2], minima(law, NAME)) for f in facts.get("age", []))
 
 
 def have(r, p, d, as_of):

@@ -15,6 +15,23 @@ have(P, R, V) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & program
 qualifying(P, R, G) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & programme(P, G, Role, M, W, A) & req_min(R, N) & (M >= N)
 """
 PREDICATES = {"req_programme_for": 2, "programme": 7}
+#: a programme's months and days reach the program only through comparisons with minimums: the months with this
+#: kind's, the days within, after, and within or after it with the ProgrammeFahrzeit kind's
+ABSTRACTED = ("programme",)
+
+
+def abstraction(facts, law):
+    """Per programme of the record: its role, and which minimums its months, days within, days after and their sum
+    reach."""
+    from crewkg.rules.kinds import band, minima
+
+    days = minima(law, "ProgrammeFahrzeit")
+    out = []
+    for _, _, g, role, months, within, after in sorted(facts.get("programme", []), key=lambda f: f[2]):
+        both = None if within is None or after is None else within + after
+        out.append((g, role, band(months, minima(law, NAME, programme_for=role)), band(within, days),
+                    band(after, days), band(both, days)))
+    return tuple(out)
 
 
 def kb_facts(r):

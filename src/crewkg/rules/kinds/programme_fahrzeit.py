@@ -18,6 +18,15 @@ have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterP
 have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterProgramme') & req_of_programme(R, Q) & qualifying(P, Q, G) & programme_from_on(P, G, V)
 """
 PREDICATES = {"req_of_programme": 2, "req_phase": 2, "programme_logged": 2, "programme_from_on": 3}
+#: the credited days within or after a dated programme reach the program only through the threshold rule
+ABSTRACTED = ("programme_from_on",)
+
+
+def abstraction(facts, law):
+    """Per dated programme: which minimums of this kind its credited days within or after it reach."""
+    from crewkg.rules.kinds import band, minima
+
+    return tuple(sorted((f[2], band(f[3], minima(law, NAME))) for f in facts.get("programme_from_on", [])))
 
 
 def person_facts(p, law, as_of):

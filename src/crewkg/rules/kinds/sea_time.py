@@ -27,6 +27,25 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & sea_credited(P, A
 PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3}
 
 
+#: sea days reach the program only through the comparisons `abstraction` lists (and Fahrzeit's with sea days)
+ABSTRACTED = ("sea", "sea_credited")
+
+
+def abstraction(facts, law):
+    """Which minimums of the kb the sea days of each capacity a requirement names reach, summed as the sea-capacity
+    rule sums them (the Fahrzeit kind compares them added to the inland days)."""
+    from crewkg.rules.kinds import band, minima
+    from crewkg.rules.kinds.fahrzeit import sea_in
+
+    out = []
+    for capacity in law.ids_of("SeaCapacity"):
+        grid = minima(law, NAME, capacity=capacity)
+        if grid:
+            sea = sea_in(facts, law, capacity)
+            out.append((capacity, band(sea, grid)))
+    return tuple(out)
+
+
 def kb_facts(r):
     return [("req_capacity", r.id, r.capacity)] if r.capacity else []
 

@@ -14,6 +14,15 @@ CLAUSES = """
 have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
 """
 PREDICATES = {"vocational": 2}
+#: the years reach the program only through the threshold rule
+ABSTRACTED = ("vocational",)
+
+
+def abstraction(facts, law):
+    """Which minimums of the kb the person's years reach."""
+    from crewkg.rules.kinds import band, minima
+
+    return tuple(band(f[2], minima(law, NAME)) for f in facts.get("vocational", []))
 
 
 def person_facts(p, law, as_of):
