@@ -64,7 +64,7 @@ def _batch_lines(law: Law, batch: list[Entry], as_of: date) -> list[dict[str, An
         elif key not in todo:
             todo[key] = (e.person, facts)
     if todo:
-        d = derive_outcomes([facts for _, facts in todo.values()], law)
+        d = derive_outcomes([facts for _, facts in todo.values()], law, as_of)
         for key, (p, _) in todo.items():
             line = compact(law, p, d, as_of)
             del line["person"]

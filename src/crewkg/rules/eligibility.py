@@ -243,16 +243,37 @@ outcome(P, 'can_fill', Role) <= can_fill(P, Role)
 """
 
 
-def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law) -> Derived:
+def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law, as_of: date | None = None) -> Derived:
     """Run the program once over already built person facts (`person_facts`) and derive only what a register line
-    reads: satisfied pathways, eligible certificates, roles that can be filled."""
-    facts = kb_facts(law) + [fact for facts in person_fact_lists for fact in facts]
-    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)")
+    reads: satisfied pathways, eligible certificates, roles that can be filled. Given the evaluation date, only the
+    pathways a register line can read are in the program (`register_pathways`). The program and the kb stay loaded
+    for the next batch of the same law and date (`datalog.evaluate`'s base)."""
+    key = _outcome_bases.get((id(law), as_of))
+    if key is None or key[0] is not law:
+        pathways = None if as_of is None else register_pathways(law, as_of)
+        key = (law, kb_facts(law, pathways))
+        _outcome_bases.clear()
+        _outcome_bases[(id(law), as_of)] = key
+    facts = [fact for facts in person_fact_lists for fact in facts]
+    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)", base=key[1], base_key=key)
     sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("pathway_satisfied", "eligible", "can_fill")}
     for pid, what, x in rows:
         sets[what].add((pid, x))
     return Derived(have={}, met=set(), satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
                    can_fill=sets["can_fill"])
+
+
+#: the kb facts of derive_outcomes for the last law and date: (law, facts), the base key datalog.evaluate keeps
+_outcome_bases: dict[tuple[int, date | None], tuple[Law, list[tuple]]] = {}
+
+
+def register_pathways(law: Law, as_of: date) -> frozenset[str]:
+    """The pathways a register line reads on a date: those of the certificates of the regulation in force (whose
+    eligibility it names) and those of the certificates held by proof (which fill roles, whatever the regulation)."""
+    reg = law.regulation_on(as_of)
+    return frozenset(w.id for w in law.pathways.values()
+                     if law.certificates[w.certificate].by_proof
+                     or (reg is not None and law.certificates[w.certificate].regulation == reg.id))
 
 
 def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:

@@ -1,0 +1,38 @@
+"""The one way a pyDatalog program runs (rules/datalog.py): a kept base (the kb) gives the answers a fresh database
+gives, one call's facts never reach the next, and the aggregates give the same answers without their thread pool."""
+
+import pytest
+
+from crewkg.rules.datalog import evaluate
+
+RULES = """
+(total[P] == sum_(D, for_each=K)) <= days(P, K, D)
+enough(P) <= days(P, K, D) & (total[P] == T) & minimum(N) & (T >= N)
+"""
+PREDICATES = {"days": 3, "minimum": 1}
+
+
+def test_a_kept_base_answers_as_a_fresh_database_and_forgets_each_calls_facts():
+    base = [("minimum", 360)]
+    key = object()
+    first = [("days", "a", "Matrose", 200), ("days", "a", "Bootsmann", 160), ("days", "b", "Matrose", 359)]
+    second = [("days", "b", "Matrose", 360)]
+    assert sorted(evaluate(RULES, PREDICATES, first, "enough(P)", base=base, base_key=key)) == [("a",)]
+    assert evaluate(RULES, PREDICATES, second, "enough(P)", base=base, base_key=key) == [("b",)]  # 'a' is gone
+    assert evaluate(RULES, PREDICATES, [], "enough(P)", base=base, base_key=key) == []
+    assert evaluate(RULES, PREDICATES, base + first, "enough(P)") == [("a",)]  # fresh: the same answer
+    assert evaluate(RULES, PREDICATES, second, "enough(P)", base=[("minimum", 361)], base_key=object()) == []
+
+
+def test_facts_may_not_take_back_a_base_fact():
+    key = object()
+    with pytest.raises(ValueError):
+        evaluate(RULES, PREDICATES, [("minimum", 1)], "enough(P)", base=[("minimum", 360)], base_key=key)
+    assert evaluate(RULES, PREDICATES, [("days", "a", "Matrose", 360)], "enough(P)", base=[("minimum", 360)],
+                    base_key=key) == [("a",)]
+
+
+def test_aggregates_over_many_groups_in_turn():
+    facts = [("days", f"p{i}", k, i) for i in range(300) for k in ("Matrose", "Bootsmann")] + [("minimum", 360)]
+    got = {p for (p,) in evaluate(RULES, PREDICATES, facts, "enough(P)")}
+    assert got == {f"p{i}" for i in range(180, 300)}
