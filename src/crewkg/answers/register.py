@@ -3,78 +3,57 @@ roles the person can fill), for registers of many thousands of people where the 
 every pathway) would be gigabytes. Built from the same Datalog derivation as the full answer, so the two agree
 (tests/test_register.py compares them).
 
-A register is evaluated in batches (one Datalog run each) and, on more than one core, in worker processes that
-inherit the compiled law by fork; lines come back in input order.
-
 Persons the rules cannot tell apart are evaluated once (`rules.signature`: the facts without the person's id, and of
-the numbers only which minimums of the kb they reach). Each worker keeps the outcomes of the signatures it has met
-(`_SEEN`); a person whose facts do not all name it first is evaluated on its own."""
+the numbers only which minimums of the kb they reach): the reading process keeps the outcomes of the signatures it
+has met (`_SEEN`) and sends only new ones to the Datalog program, in batches (one run each) and, on more than one
+core, to worker processes that inherit the compiled law by fork; lines come back in input order. A person whose facts
+do not all name it first is evaluated on its own."""
 
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from typing import Any
 
 from crewkg.answers.eligibility import regulation_in_force
 from crewkg.law.statute import Law
-from crewkg.records.persons import Person
 from crewkg.records.register import Entry
 
-#: persons per Datalog run: measured fastest between 25 and 500 (pyDatalog's tables grow worse than linearly)
-BATCH = 100
-#: fact signatures remembered per worker process (outcomes without the person id)
+#: persons per Datalog run: measured fastest between 25 and 70 (pyDatalog's tables grow worse than linearly)
+BATCH = 40
+#: signatures remembered (outcomes without the person id), across registers of the same process
 SEEN_MAX = 200_000
 _SEEN: dict[tuple[date, tuple], dict[str, Any]] = {}
 
 
-def compact(law: Law, p: Person, d, as_of: date) -> dict[str, Any]:
+def compact(law: Law, pid: str, d, as_of: date) -> dict[str, Any]:
     """The register line of one person: design contract 'Register (bulk) answers'."""
     reg = regulation_in_force(law, as_of)
-    base: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat()}
+    base: dict[str, Any] = {"person": pid, "as_of": as_of.isoformat()}
     if reg is None:
         return base | {"regulation": None, "covered": False, "eligible": {}, "roles": []}
     eligible: dict[str, list[str]] = {}
     for c in law.certificates_in_order():
-        if c.regulation == reg.id and (p.id, c.id) in d.eligible:
-            eligible[c.id] = [law.citation(law.pathways[w].provision) for w in c.pathways if (p.id, w) in d.satisfied]
+        if c.regulation == reg.id and (pid, c.id) in d.eligible:
+            eligible[c.id] = [law.citation(law.pathways[w].provision) for w in c.pathways if (pid, w) in d.satisfied]
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
-    roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
+    roles = sorted({role for who, role in d.can_fill if who == pid}, key=lambda r: (order.get(r, 99), r))
     return base | {"regulation": reg.name, "eligible": eligible, "roles": roles}
 
 
-def _batch_lines(law: Law, batch: list[Entry], as_of: date) -> list[dict[str, Any]]:
-    from crewkg.rules.eligibility import derive_outcomes, person_facts
-    from crewkg.rules.signature import signature
+def _outcomes(law: Law, todo: list[tuple[str, list[tuple]]], as_of: date) -> list[dict[str, Any]]:
+    """The register lines (without the person) of persons given by id and facts: one Datalog run."""
+    from crewkg.rules.eligibility import derive_outcomes
 
-    keys: list[tuple | None] = []
-    todo: dict[tuple | int, tuple[Person, list[tuple]]] = {}
-    done: dict[Any, dict[str, Any]] = {}
-    for i, e in enumerate(batch):
-        if e.person is None:
-            keys.append(None)
-            continue
-        facts = person_facts(e.person, law, as_of)
-        sig = signature(e.person.id, facts, law)
-        key = (as_of, sig) if sig is not None else i
-        keys.append(key)
-        if key in _SEEN:
-            done[key] = _SEEN[key]
-        elif key not in todo:
-            todo[key] = (e.person, facts)
-    if todo:
-        d = derive_outcomes([facts for _, facts in todo.values()], law, as_of)
-        for key, (p, _) in todo.items():
-            line = compact(law, p, d, as_of)
-            del line["person"]
-            done[key] = line
-            if not isinstance(key, int):
-                if len(_SEEN) >= SEEN_MAX:
-                    _SEEN.clear()
-                _SEEN[key] = line
-    return [_error(e) if key is None else {"person": e.person.id, **done[key]}
-            for e, key in zip(batch, keys, strict=True)]
+    d = derive_outcomes([facts for _, facts in todo], law, as_of)
+    return [_without_person(compact(law, pid, d, as_of)) for pid, _ in todo]
+
+
+def _without_person(line: dict[str, Any]) -> dict[str, Any]:
+    del line["person"]
+    return line
 
 
 def _error(e: Entry) -> dict[str, Any]:
@@ -90,36 +69,90 @@ def _error(e: Entry) -> dict[str, Any]:
 _WORKER: dict[str, Any] = {}
 
 
-def _work(args: tuple[list[Entry], date]) -> list[dict[str, Any]]:
-    batch, as_of = args
-    return _batch_lines(_WORKER["law"], batch, as_of)
+def _work(args: tuple[list[tuple[str, list[tuple]]], date]) -> list[dict[str, Any]]:
+    todo, as_of = args
+    return _outcomes(_WORKER["law"], todo, as_of)
 
 
 def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: int = 1,
                     on_progress: Callable[[int], None] | None = None) -> Iterator[dict[str, Any]]:
-    """The register lines of the entries, in input order."""
-    def batches() -> Iterator[tuple[list[Entry], date]]:
-        batch: list[Entry] = []
-        for e in entries:
-            batch.append(e)
-            if len(batch) >= BATCH:
-                yield batch, as_of
-                batch = []
-        if batch:
-            yield batch, as_of
+    """The register lines of the entries, in input order.
 
-    if workers <= 1:
-        for batch, day in batches():
-            yield from _batch_lines(law, batch, day)
-            if on_progress:
-                on_progress(len(batch))
-        return
-    import multiprocessing
+    This process reads each person's facts and signature; only persons with a signature not met before go to the
+    Datalog program, `BATCH` at a time, in this process or in worker processes (fork: they inherit the compiled
+    law); a line is given as soon as every line before it is known."""
+    from crewkg.rules.eligibility import person_facts
+    from crewkg.rules.signature import signature
 
-    _WORKER["law"] = law
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        for lines in pool.imap(_work, batches(), chunksize=1):
-            yield from lines
-            if on_progress:
-                on_progress(len(lines))
+    waiting: deque[tuple[Entry, Any]] = deque()  # input order: (entry, signature key or None for an error)
+    asked: set[Any] = set()  # keys sent to the program and not yet answered
+    alone: list[Any] = []  # keys of persons evaluated on their own: forgotten at the end
+    todo: list[tuple[Any, str, list[tuple]]] = []
+    running: deque[tuple[list[Any], Any]] = deque()
+    pool = None
+    if workers > 1:
+        import multiprocessing
+
+        _WORKER["law"] = law
+        pool = multiprocessing.get_context("fork").Pool(workers)
+
+    def send() -> None:
+        keys = [key for key, _, _ in todo]
+        job = [(pid, facts) for _, pid, facts in todo]
+        todo.clear()
+        if pool is None:
+            remember(keys, _outcomes(law, job, as_of))
+        else:
+            running.append((keys, pool.apply_async(_work, ((job, as_of),))))
+
+    def collect(block: bool) -> None:
+        while running and (block or running[0][1].ready()):
+            keys, result = running.popleft()
+            remember(keys, result.get())
+
+    def remember(keys: list[Any], lines: list[dict[str, Any]]) -> None:
+        if len(_SEEN) + len(keys) > SEEN_MAX:  # forget all but what lines still wait for
+            kept = {key: _SEEN[key] for _, key in waiting if key in _SEEN}
+            _SEEN.clear()
+            _SEEN.update(kept)
+        _SEEN.update(zip(keys, lines, strict=True))
+        asked.difference_update(keys)
+
+    def ready() -> Iterator[dict[str, Any]]:
+        n = 0
+        while waiting and (waiting[0][1] is None or waiting[0][1] in _SEEN):
+            e, key = waiting.popleft()
+            n += 1
+            yield _error(e) if key is None else {"person": e.person.id, **_SEEN[key]}
+        if n and on_progress:
+            on_progress(n)
+
+    try:
+        for i, e in enumerate(entries):
+            if e.person is None:
+                waiting.append((e, None))
+            else:
+                facts = person_facts(e.person, law, as_of)
+                sig = signature(e.person.id, facts, law)
+                key = (as_of, sig) if sig is not None else (as_of, "alone", i, e.person.id)
+                if sig is None:
+                    alone.append(key)
+                waiting.append((e, key))
+                if key not in _SEEN and key not in asked:
+                    asked.add(key)
+                    todo.append((key, e.person.id, facts))
+                    if len(todo) >= BATCH:
+                        send()
+            collect(block=len(running) > 2 * workers)
+            yield from ready()
+        if todo:
+            send()
+        collect(block=True)
+        yield from ready()
+        assert not waiting, "every line is answered"
+    finally:
+        if pool is not None:
+            pool.terminate()
+        for key in alone:
+            _SEEN.pop(key, None)
+
