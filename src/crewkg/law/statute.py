@@ -203,9 +203,14 @@ class Law:
         return None
 
     def ids_of(self, kind: str) -> list[str]:
-        """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order."""
-        found = [t for t in self.terms.values() if kind in t.kinds]
-        return [t.id for t in sorted(found, key=lambda t: (t.order, t.id))]
+        """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order (remembered
+        per law: a register asks it for every person; a changed number of terms reads them again)."""
+        cache = self.__dict__.setdefault("_ids_of", {})
+        key = (kind, len(self.terms))
+        if key not in cache:
+            found = [t for t in self.terms.values() if kind in t.kinds]
+            cache[key] = [t.id for t in sorted(found, key=lambda t: (t.order, t.id))]
+        return list(cache[key])
 
     def citation(self, provision_id: str) -> str:
         return self.provisions[provision_id].citation
@@ -262,6 +267,13 @@ class Law:
     def counted_capacities(self, capacity: str) -> frozenset[str]:
         """The sea capacities whose days count toward a requirement in `capacity`: itself and every capacity it
         includes, transitively (crew:CapacityInclusion) — the one reading of sea capacities outside the rules."""
+        cache = self.__dict__.setdefault("_counted", {})
+        key = (capacity, len(self.capacity_includes))
+        if key not in cache:
+            cache[key] = self._counted_capacities(capacity)
+        return cache[key]
+
+    def _counted_capacities(self, capacity: str) -> frozenset[str]:
         found, todo = {capacity}, [capacity]
         while todo:
             c = todo.pop()
