@@ -180,3 +180,36 @@ def test_a_day_either_side_of_a_sum_parts_the_signatures(law):
     assert sig(sailing_days={"Decksmann": 100, "Matrose": 80}) != sig(sailing_days={"Decksmann": 100, "Matrose": 79})
     assert sig(sea_days={"deck_crew": 300, "master": 200}) != sig(sea_days={"deck_crew": 300, "master": 199})
     assert sig(birth_date="2008-11-30") != sig(birth_date="2008-12-01")
+
+
+def test_out_never_replaces_what_it_reads_and_keeps_the_mode(tmp_path):
+    import os
+    import stat
+
+    reg = tmp_path / "r.jsonl"
+    reg.write_text("".join(json.dumps(r) + "\n" for r in synthetic.persons(3, seed=5)))
+    before = reg.read_bytes()
+    r = _run(reg, "--format", "jsonl", "--out", reg)
+    assert r.exit_code == 2 and reg.read_bytes() == before and "--out" in r.output
+    record = tmp_path / "a.yaml"
+    record.write_text("id: a\nbirth_date: 1990-01-01\n")
+    r = CliRunner().invoke(app, ["check", str(record), "--format", "json", "--out", str(record), "--as-of", "2026-11-30"])
+    assert r.exit_code == 2 and record.read_text() == "id: a\nbirth_date: 1990-01-01\n"
+    out = tmp_path / "out.jsonl"
+    umask = os.umask(0o022)
+    try:
+        assert _run(reg, "--format", "jsonl", "--out", out).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644  # a new file: the umask's mode, not the temporary 0600
+        out.chmod(0o640)
+        assert _run(reg, "--format", "jsonl", "--out", out).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o640  # a replaced file keeps its mode
+    finally:
+        os.umask(umask)
+
+
+def test_a_repeated_id_is_named_with_its_file(tmp_path):
+    reg = tmp_path / "dup.jsonl"
+    reg.write_text('{"id": "a"}\n{"id": "a"}\n')
+    r = _run(reg, "--format", "jsonl")
+    assert r.exit_code == 1
+    assert _lines(r.stdout)[1]["error"].startswith(f"{reg}: line 2: field 'id'")

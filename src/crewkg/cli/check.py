@@ -60,7 +60,10 @@ def check(
         if out is not None:
             from crewkg.cli.register import write_atomically
 
-            write_atomically(out, [text])
+            try:
+                write_atomically(out, [text], inputs=[person])
+            except InputError as exc:
+                _fail(exc, lang.value)
         else:
             sys.stdout.write(text)
     else:

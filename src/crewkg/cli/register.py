@@ -15,18 +15,29 @@ from crewkg.cli.common import _fail, json_text
 from crewkg.errors import InputError
 
 
-def write_atomically(out: Path, chunks: Iterable[str]) -> None:
+def write_atomically(out: Path, chunks: Iterable[str], inputs: Iterable[Path] = ()) -> None:
     """Stream the chunks into a temporary file beside `out`, then rename it over `out`; nothing half-written remains
-    when anything fails (Ctrl-C included)."""
+    when anything fails (Ctrl-C included). `out` may not be one of the inputs (that would replace what is read), and
+    gets the mode the file it replaces had, else the mode a new file gets (the umask), not the temporary file's 0600."""
     import tempfile
 
     if not out.parent.is_dir():
         raise InputError(str(out), "--out", "out_folder", str(out.parent))
+    for source in inputs:
+        if source.exists() and out.exists() and out.resolve() == source.resolve():
+            raise InputError(str(out), "--out", "out_not_input", str(source))
+    if out.exists():
+        mode = out.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             for chunk in chunks:
                 f.write(chunk)
+        os.chmod(tmp, mode)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -53,7 +64,7 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
 
     try:
         if out is not None:
-            write_atomically(out, lines())
+            write_atomically(out, lines(), inputs=[path])
         else:
             for chunk in lines():
                 sys.stdout.write(chunk)

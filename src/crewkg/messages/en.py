@@ -584,6 +584,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.covered_date": "a date the encoded law covers ({reason})",
     "error.expected.pathway_date": "a date on which the encoded certificate pathways apply ({regulation} from {since})",
     "error.expected.out_folder": "a file in an existing folder",
+    "error.expected.out_not_input": "a file other than the one read",
     "error.expected.workers": "a number of processes of 1 or more",
     "error.expected.register_path": "an existing register file or folder",
     "error.expected.picture_file": "a picture file ending in .svg, .png or .html",

@@ -4,6 +4,7 @@ it, in input order, so one bad record never stops the others."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -46,8 +47,8 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
     for entry in _entries(path, law, as_of, shacl):
         if entry.person is not None:
             if entry.person.id in seen:
-                entry.error = InputError(entry.where, "id", "unique_id_at", entry.person.id,
-                                         other=seen[entry.person.id])
+                where = entry.where if os.sep in entry.where else f"{path}: {entry.where}"  # a folder's file, or a line
+                entry.error = InputError(where, "id", "unique_id_at", entry.person.id, other=seen[entry.person.id])
                 entry.person = None
             else:
                 seen[entry.person.id] = entry.where
