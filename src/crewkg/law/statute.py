@@ -196,7 +196,11 @@ class Law:
     def regulation_on(self, day: date) -> Regulation | None:
         """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
         that day applies."""
-        with_paths = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
+        cache = self.__dict__.setdefault("_with_paths", {})  # asked for every person of a register
+        key = len(self.pathways)
+        if key not in cache:
+            cache[key] = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
+        with_paths = cache[key]
         for reg in self.regulations.values():
             if reg.id in with_paths and reg.in_force_from <= day and (reg.in_force_until is None or day <= reg.in_force_until):
                 return reg

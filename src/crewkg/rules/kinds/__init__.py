@@ -215,3 +215,9 @@ def band(value: Any, grid: list[int]) -> Any:
     import bisect
 
     return None if value is None else bisect.bisect_right(grid, value)
+
+
+def bands(facts: dict[str, list[tuple]], law: Law, kind_name: str, predicate: str) -> tuple:
+    """The abstraction of a kind whose one number per person (`predicate`'s last argument) reaches the program only
+    through the threshold rule: the band of each such fact among the kind's minimums."""
+    return tuple(band(f[-1], minima(law, kind_name)) for f in facts.get(predicate, []))

@@ -66,6 +66,7 @@ def abstraction(facts, law):
     counts, or a log's credited days) against those with sea days. A person's own lowered minimum (reduced_min) is
     compared exactly: the days themselves are kept."""
     from crewkg.rules.kinds import band, minima
+    from crewkg.rules.kinds.sea_time import sea_in
 
     if facts.get("reduced_min"):
         return tuple(sorted(f[2:] for name in ABSTRACTED for f in facts.get(name, [])))
@@ -80,14 +81,6 @@ def abstraction(facts, law):
             sea = sea_in(facts, law, capacity)
             out.append((capacity, None if sea is None else band(total + sea, grid)))
     return tuple(out)
-
-
-def sea_in(facts, law, capacity):
-    """The sea days a capacity counts, as the sea-capacity rule sums them (None where a log credits none)."""
-    if facts.get("sea_logged"):
-        return next((f[3] for f in facts.get("sea_credited", []) if f[2] == capacity), None)
-    counted = law.counted_capacities(capacity)
-    return sum(f[3] for f in facts.get("sea", []) if f[2] in counted)
 
 
 def reducible(law):

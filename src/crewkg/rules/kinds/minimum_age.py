@@ -22,9 +22,9 @@ ABSTRACTED = ("age",)
 
 def abstraction(facts, law):
     """Which minimum ages of the kb the person has reached."""
-    from crewkg.rules.kinds import band, minima
+    from crewkg.rules.kinds import bands
 
-    return tuple(band(f[2], minima(law, NAME)) for f in facts.get("age", []))
+    return bands(facts, law, NAME, "age")
 
 
 def have(r, p, d, as_of):

@@ -35,7 +35,6 @@ def abstraction(facts, law):
     """Which minimums of the kb the sea days of each capacity a requirement names reach, summed as the sea-capacity
     rule sums them (the Fahrzeit kind compares them added to the inland days)."""
     from crewkg.rules.kinds import band, minima
-    from crewkg.rules.kinds.fahrzeit import sea_in
 
     out = []
     for capacity in law.ids_of("SeaCapacity"):
@@ -44,6 +43,14 @@ def abstraction(facts, law):
             sea = sea_in(facts, law, capacity)
             out.append((capacity, band(sea, grid)))
     return tuple(out)
+
+
+def sea_in(facts, law, capacity):
+    """The sea days a capacity counts, as the sea-capacity rule sums them (None where a log credits none)."""
+    if facts.get("sea_logged"):
+        return next((f[3] for f in facts.get("sea_credited", []) if f[2] == capacity), None)
+    counted = law.counted_capacities(capacity)
+    return sum(f[3] for f in facts.get("sea", []) if f[2] in counted)
 
 
 def kb_facts(r):

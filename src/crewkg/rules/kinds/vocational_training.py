@@ -20,9 +20,9 @@ ABSTRACTED = ("vocational",)
 
 def abstraction(facts, law):
     """Which minimums of the kb the person's years reach."""
-    from crewkg.rules.kinds import band, minima
+    from crewkg.rules.kinds import bands
 
-    return tuple(band(f[2], minima(law, NAME)) for f in facts.get("vocational", []))
+    return bands(facts, law, NAME, "vocational")
 
 
 def person_facts(p, law, as_of):
