@@ -83,3 +83,18 @@ def test_serve_store_dir_answers_a_canned_query(store_dir):
 def test_a_missing_store_dir_is_a_clear_error(tmp_path):
     r = CliRunner().invoke(app, ["sparql", "eligible-count", "--store", str(tmp_path / "none")])
     assert r.exit_code == 2 and "crewkg export REGISTER --store DIR" in r.output and "Traceback" not in r.output
+
+
+def test_export_makes_the_store_folder_with_the_folders_above_it(tmp_path):
+    # `--store DIR` is "made if missing": Oxigraph itself makes only the last folder
+    folder = tmp_path / "registers" / "2026" / "store"
+    r = _export(_anna(tmp_path, 180), "--store", folder)
+    assert r.exit_code == 0, r.output
+    assert "UBZ-Bootsmann" in _issuable(folder)["anna"]
+
+
+def test_a_store_path_that_is_a_file_is_a_clear_error(tmp_path):
+    taken = tmp_path / "store"
+    taken.write_text("not a store\n")
+    r = _export(_anna(tmp_path, 180), "--store", taken)
+    assert r.exit_code == 2 and str(taken) in r.output and "Traceback" not in r.output

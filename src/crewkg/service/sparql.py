@@ -539,6 +539,11 @@ def open_store_dir(path: Path, must_exist: bool) -> OxigraphStore:
         raise InputError(str(path), "--store", "store_missing")
     if path.exists() and not path.is_dir():
         raise InputError(str(path), "--store", "store_dir", reason="not a folder")
+    if not must_exist:  # made if missing, with the folders above it, as `crewkg export --store` promises
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(str(path), "--store", "store_dir", reason=str(exc)[:200]) from None
     store = OxigraphStore(path)
     if not must_exist:
         store.clear_graph(ONTOLOGY_GRAPH)
