@@ -98,3 +98,44 @@ def test_a_store_path_that_is_a_file_is_a_clear_error(tmp_path):
     taken.write_text("not a store\n")
     r = _export(_anna(tmp_path, 180), "--store", taken)
     assert r.exit_code == 2 and str(taken) in r.output and "Traceback" not in r.output
+
+
+STARTED = """SELECT ?person ?started WHERE { ?ev a crew:Evaluation ; crew:evaluatedPerson/crew:personId ?person ;
+    prov:startedAtTime ?started }"""
+
+
+def _started(folder: Path) -> dict[str, str]:
+    store = open_store_dir(folder, must_exist=True)
+    out = {str(p): str(t) for p, t in store.select(STARTED).rows}
+    del store
+    return out
+
+
+def test_a_re_export_keeps_the_persons_whose_inputs_did_not_change(store_dir, tmp_path, monkeypatch):
+    import crewkg.service.export as export
+
+    before, quads = _started(store_dir), len(open_store_dir(store_dir, must_exist=True))
+    # an evaluation now would carry another start time: a kept person keeps the old one
+    monkeypatch.setattr(export, "_now", lambda: export.datetime(2030, 1, 1, tzinfo=export.UTC))
+    same = _export(_anna(tmp_path, 180), EXAMPLES / "20-franz-schifferdienstbuch.yaml", EXAMPLES / "01-lena-apprentice.yaml",
+                   "--store", store_dir)
+    assert same.exit_code == 0, same.output
+    assert "3 person(s)" in same.output and "3 of them kept" in same.output
+    assert _started(store_dir) == before and len(open_store_dir(store_dir, must_exist=True)) == quads
+
+    # one day less as Matrose: only anna is evaluated again, and § 13 Z 1 SchBV no longer gives her the Bootsmann UBZ
+    changed = _export(_anna(tmp_path, 179), EXAMPLES / "20-franz-schifferdienstbuch.yaml", "--store", store_dir)
+    assert changed.exit_code == 0 and "1 of them kept" in changed.output, changed.output
+    after = _started(store_dir)
+    assert after["anna"].startswith("2030-01-01") and after["franz-huber"] == before["franz-huber"]
+    assert "UBZ-Bootsmann" not in _issuable(store_dir)["anna"]
+
+
+def test_another_evaluation_date_or_force_evaluates_again(store_dir, tmp_path):
+    lena = EXAMPLES / "01-lena-apprentice.yaml"
+    later = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01"])
+    assert later.exit_code == 0 and "0 of them kept" in later.output, later.output
+    again = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01"])
+    assert "1 of them kept" in again.output, again.output
+    forced = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01", "--force"])
+    assert forced.exit_code == 0 and "0 of them kept" in forced.output, forced.output

@@ -72,6 +72,7 @@ def export(
     fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --store: evaluate every person again, also those whose record, evaluation date, kb and crewkg version are unchanged since their last export (kept by default).")] = False,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
@@ -79,7 +80,7 @@ def export(
 
     day = _as_of(as_of, LANG)
     if store is not None:
-        _export_store(persons, store, day)
+        _export_store(persons, store, day, keep_unchanged=not force)
         return
     try:
         if fmt is None and out is not None and format_for_suffix(out.suffix) is None:
@@ -110,16 +111,18 @@ def export(
         raise typer.Exit(1)
 
 
-def _export_store(paths: list[Path], folder: Path, day) -> None:
+def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True) -> None:
     """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
-    exported), evaluate in batches and replace each person's records and derived facts in the store."""
+    exported), evaluate in batches and replace each person's records and derived facts in the store; a person
+    whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
+    register's daily re-export evaluates only the persons that changed."""
     from crewkg.law.statute import load_law
     from crewkg.messages.catalogue import say
     from crewkg.records.register import read_register
     from crewkg.service.sparql import open_store_dir, put_persons
 
     law = load_law()
-    failures, n = [], 0
+    failures, n, kept = [], 0, 0
     try:
         for path in paths:
             if not path.exists():
@@ -133,16 +136,17 @@ def _export_store(paths: list[Path], folder: Path, day) -> None:
                     continue
                 batch.append(entry.person)
                 if len(batch) >= 500:
-                    put_persons(store, law, batch, day, replace=True)
+                    kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged)
                     n, batch = n + len(batch), []
-        put_persons(store, law, batch, day, replace=True)
+        kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged)
         n += len(batch)
         store.flush()
     except InputError as exc:
         _fail(exc, LANG)
         return
     _report_failures(failures)
-    typer.echo(say("en", "cli.exported_store", out=folder, n=n, as_of=day.isoformat(), quads=len(store)), err=True)
+    typer.echo(say("en", "cli.exported_store", out=folder, n=n, kept=kept, as_of=day.isoformat(),
+                   quads=len(store)), err=True)
     if failures:
         raise typer.Exit(1)
 

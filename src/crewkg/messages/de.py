@@ -308,7 +308,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_pathway": "kein Weg der Wissensbasis nimmt ein zugelassenes Ausbildungsprogramm für {role} an",
     # ---- cli: command-line text output ----
     "cli.exported": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of}, {triples} Tripel",
-    "cli.exported_store": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of} in den Speicher geschrieben, jetzt {quads} Quads",
+    "cli.exported_store": "{out}: abgeleitete Fakten von {n} Person(en) am {as_of} in den Speicher geschrieben, davon {kept} unverändert behalten (nichts, worauf sie beruhen, hat sich geändert), jetzt {quads} Quads",
     "cli.yes": "ja",
     "cli.no": "nein",
     "cli.role_names": "Bezeichnungen der Funktionen: {names} — die Begriffe der Richtlinie (EU) 2017/2397, in Klammern der deutsche Begriff der Verordnung.",

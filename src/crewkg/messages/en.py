@@ -308,7 +308,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.no_pathway": "no pathway of the kb accepts an approved programme for {role}",
     # ---- cli: command-line text output ----
     "cli.exported": "{out}: derived facts of {n} person(s) on {as_of}, {triples} triples",
-    "cli.exported_store": "{out}: derived facts of {n} person(s) on {as_of} put into the store, now {quads} quads",
+    "cli.exported_store": "{out}: derived facts of {n} person(s) on {as_of} put into the store, {kept} of them kept as they were (nothing they rest on changed), now {quads} quads",
     "cli.yes": "yes",
     "cli.no": "no",
     "cli.role_names": "Role names: {names} — the terms of Directive (EU) 2017/2397, with the Austrian regulation's German term in brackets.",

@@ -18,6 +18,10 @@ wall-clock run; `crew:evaluationDate` is the legal date the answer is for), and 
 (`crew:hasPathwayResult`, `crew:hasRequirementResult`, `crew:hasSubResult`, `crew:basedOnRecord`) is asserted a
 second time as plain `prov:wasDerivedFrom`, since a PROV tool does not read sub-property axioms.
 
+An evaluation carries the digest of everything it read (`crew:inputDigest`: the record as read, the evaluation
+date, the kb version and crewkg's version), so a re-export into a store can keep the facts of a person for whom
+none of it changed (`service.sparql.put_persons`).
+
 Two summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
 on an eligible result (the certificate) and `crew:missingCount` on every pathway result. Crew checks
 (crewkg.manning: a vessel's minimum crew and the verdict on a roster, with every gap) are transcribed the same
@@ -73,6 +77,7 @@ class D(DefinedNamespace):
     basedOnRecord: URIRef
     evaluationDate: URIRef
     kbVersion: URIRef
+    inputDigest: URIRef
     eligible: URIRef
     covered: URIRef
     satisfied: URIRef
@@ -357,6 +362,18 @@ def _activity(ev: URIRef, times: Times) -> list[Triple]:
             (D.CrewkgEngine, RDF.type, PROV.SoftwareAgent), (D.CrewkgEngine, RDF.type, PROV.Agent)]
 
 
+def input_digest(law: Law, p: Person, as_of: date) -> Literal:
+    """A content hash of all an evaluation of the person reads: the record as read (with its source, its dated log
+    and what was credited of it on the date), the evaluation date, the kb version and crewkg's version. Equal digests
+    give equal derived facts, so a store keeps a person's facts when the digest is unchanged."""
+    import hashlib
+
+    from crewkg import __version__
+
+    text = "\n".join((repr(p), as_of.isoformat(), law.version, __version__))
+    return Literal(hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
 def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | None = None) -> list[Triple]:
     """The derived facts of one person's eligibility answer (answers.person_answer) with provenance; `times` are
     when the evaluation ran (now, where not given)."""
@@ -375,6 +392,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | 
         (ev, D.evaluatedPerson, person),
         (ev, D.evaluationDate, Literal(as_of)),
         (ev, D.kbVersion, Literal(law.version)),
+        (ev, D.inputDigest, input_digest(law, p, as_of)),
         (ev, PROV.used, person),
         *_activity(ev, times),
         (ev, D.covered, _bool(answer.get("covered", True))),

@@ -258,6 +258,10 @@ class MemoryStore:
             self.graph.get_context(graph or URIRef(path.resolve().as_uri())).parse(
                 path, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
 
+    def objects(self, subject: URIRef, predicate: URIRef) -> list:
+        with self._lock:
+            return list(self.graph.objects(subject, predicate))
+
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         with self._lock:
             self.version += 1
@@ -390,6 +394,11 @@ class OxigraphStore:
                                                       "jsonld": ox.RdfFormat.JSON_LD}[fmt],
                              to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
 
+    def objects(self, subject: URIRef, predicate: URIRef) -> list:
+        ox = self._ox
+        return [_from_ox(q.object) for q in self.store.quads_for_pattern(ox.NamedNode(str(subject)),
+                                                                          ox.NamedNode(str(predicate)), None, None)]
+
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
         ox = self._ox
         self.version += 1
@@ -434,7 +443,16 @@ class OxigraphStore:
         result = self._run(query, dataset, base)
         if isinstance(result, ox.QuerySolutions):
             names = [v.value for v in result.variables]
-            return Table("select", names, [tuple(_from_ox(sol[n]) for n in names) for sol in result])
+            # a register's answers repeat the same certificates, provisions and dates: each term is converted once
+            seen: dict[Any, Any] = {}
+
+            def term(t):
+                found = seen.get(t, seen)
+                if found is seen:
+                    found = seen[t] = _from_ox(t)
+                return found
+
+            return Table("select", names, [tuple(term(sol[n]) for n in names) for sol in result])
         if isinstance(result, ox.QueryBoolean):
             return Table("ask", boolean=bool(result))
         return Table("graph", ["subject", "predicate", "object"],
@@ -573,11 +591,20 @@ def _load_law_files(store: Store) -> None:
         store.load_file(f, "turtle", ONTOLOGY_GRAPH if f.resolve().is_relative_to(onto) else KB_GRAPH)
 
 
-def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200) -> None:
+def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200,
+                keep_unchanged: bool = False) -> int:
     """Evaluate the persons (Datalog, in batches) and put their records and derived facts into the store,
-    removing whatever an earlier evaluation of the same person left there (delete-before-insert)."""
-    for i in range(0, len(persons), chunk):
-        part = persons[i : i + chunk]
+    removing whatever an earlier evaluation of the same person left there (delete-before-insert). With
+    `keep_unchanged`, a person whose evaluation in the store read exactly what this one would (`crew:inputDigest`)
+    keeps their facts and is not evaluated again. Returns how many persons were kept so."""
+    from crewkg.service.export import D, evaluation_iri, input_digest
+
+    if keep_unchanged:
+        todo = [p for p in persons if store.objects(evaluation_iri(p.id), D.inputDigest) != [input_digest(law, p, as_of)]]
+    else:
+        todo = list(persons)
+    for i in range(0, len(todo), chunk):
+        part = todo[i : i + chunk]
         records: list[Triple] = []
         derived_facts: list[Triple] = []
         for p, record, derived in evaluate(law, part, as_of):
@@ -587,6 +614,7 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
             derived_facts += derived
         store.add(records, RECORDS_GRAPH)
         store.add(derived_facts, DERIVED_GRAPH)
+    return len(persons) - len(todo)
 
 
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
