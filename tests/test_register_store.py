@@ -144,3 +144,41 @@ def test_another_evaluation_date_or_force_evaluates_again(store_dir, tmp_path):
     assert "1 of them kept" in again.output, again.output
     forced = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01", "--force"])
     assert forced.exit_code == 0 and "0 of them kept" in forced.output, forced.output
+
+
+def test_literals_with_line_breaks_quotes_and_backslashes_reach_both_stores_intact():
+    from rdflib import Literal, URIRef
+
+    from crewkg.service.sparql import MemoryStore, OxigraphStore, nquads
+
+    s, p = URIRef("urn:x:s"), URIRef("urn:x:p")
+    values = {Literal('MS "Wachau"\nLinz\\Krems\r'), Literal(5), Literal("Steuermann", lang="de"), Literal("plain")}
+    text = nquads([(s, p, o) for o in values], URIRef("urn:x:g"))
+    for store in (OxigraphStore(), MemoryStore()):
+        store.add_nquads(text)
+        assert set(store.objects(s, p)) == values
+
+
+def test_workers_put_the_same_facts_into_the_store_as_one_process(tmp_path):
+    from crewkg.service.sparql import DERIVED_GRAPH, put_persons
+
+    law = load_law()
+    people = [e.person for e in _examples(law)]
+    assert len(people) > 6
+    found = []
+    for workers in (1, 2):
+        store = open_store_dir(tmp_path / f"w{workers}", must_exist=False)
+        put_persons(store, law, people, AS_OF, chunk=3, workers=workers)
+        quads = {(q.subject.value, q.predicate.value, str(q.object)) for q in store.store.quads_for_pattern(
+            None, None, None, store._ox.NamedNode(str(DERIVED_GRAPH))) if "prov#" not in q.predicate.value
+            or q.predicate.value.endswith(("wasDerivedFrom", "used", "wasGeneratedBy"))}
+        found.append(quads)
+        del store
+    # the same facts, but for the wall-clock times of the runs (prov:startedAtTime, …)
+    assert found[0] == found[1] and len(found[0]) > 1000
+
+
+def _examples(law):
+    from crewkg.records.register import read_register
+
+    return [e for e in read_register(EXAMPLES, law, AS_OF) if e.person is not None]

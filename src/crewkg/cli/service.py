@@ -3,6 +3,7 @@
 Bad input (records, dates, queries, an unreadable earlier export) exits 2 with one message, and nothing is
 written: an export is built completely in memory and then replaces the output file in one rename."""
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -72,6 +73,7 @@ def export(
     fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="With --store: processes that evaluate (default: one per core).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --store: evaluate every person again, also those whose record, evaluation date, kb and crewkg version are unchanged since their last export (kept by default).")] = False,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
@@ -80,7 +82,7 @@ def export(
 
     day = _as_of(as_of, LANG)
     if store is not None:
-        _export_store(persons, store, day, keep_unchanged=not force)
+        _export_store(persons, store, day, keep_unchanged=not force, workers=workers or os.cpu_count() or 1)
         return
     try:
         if fmt is None and out is not None and format_for_suffix(out.suffix) is None:
@@ -111,7 +113,7 @@ def export(
         raise typer.Exit(1)
 
 
-def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True) -> None:
+def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True, workers: int = 1) -> None:
     """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
     exported), evaluate in batches and replace each person's records and derived facts in the store; a person
     whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
@@ -135,10 +137,10 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
                     failures.append(entry.problem())
                     continue
                 batch.append(entry.person)
-                if len(batch) >= 500:
-                    kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged)
+                if len(batch) >= 800 * workers:  # four runs of 200 a worker, so that the workers stay busy
+                    kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
                     n, batch = n + len(batch), []
-        kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged)
+        kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
         n += len(batch)
         store.flush()
     except InputError as exc:
