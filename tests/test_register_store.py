@@ -182,3 +182,18 @@ def _examples(law):
     from crewkg.records.register import read_register
 
     return [e for e in read_register(EXAMPLES, law, AS_OF) if e.person is not None]
+
+
+def test_a_person_in_two_registers_of_one_export_is_named_and_evaluated_once(tmp_path):
+    folder = tmp_path / "store"
+    first, second = _anna(tmp_path, 180), tmp_path / "again.jsonl"
+    second.write_text(_anna(tmp_path, 179).read_text(), encoding="utf-8")
+    r = _export(first, second, "--store", folder)
+    assert r.exit_code == 1 and str(second) in r.output and str(first) in r.output, r.output
+    from crewkg.service.export import D, evaluation_iri
+
+    store = open_store_dir(folder, must_exist=True)
+    digests = store.objects(evaluation_iri("anna"), D.inputDigest)
+    del store
+    # one evaluation: the first record's, 180 days as Matrose, so § 13 Z 1 SchBV gives the Bootsmann UBZ
+    assert len(digests) == 1 and "UBZ-Bootsmann" in _issuable(folder)["anna"]

@@ -47,12 +47,22 @@ def _persons(paths: list[Path], day):
                     raise p.first
                 failures.append(p)
                 continue
-            if p.id in seen:
-                failures.append(Problem(p.source, [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])]))
+            if (repeated := _repeated(p, seen)) is not None:
+                failures.append(repeated)
                 continue
-            seen[p.id] = p.source
             persons.append(p)
     return law, persons, failures
+
+
+def _repeated(p, seen: dict[str, str]):
+    """The problem of a person whose id an earlier record of the same call had (one evaluation per person, never
+    two side by side), else None; `seen` maps each id to where it was read."""
+    from crewkg.records.problems import Problem
+
+    if p.id in seen:
+        return Problem(p.source, [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])])
+    seen[p.id] = p.source
+    return None
 
 
 def _report_failures(failures) -> None:
@@ -125,6 +135,7 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
 
     law = load_law()
     failures, n, kept = [], 0, 0
+    seen: dict[str, str] = {}  # id → where it was read: one evaluation per person, never two side by side
     try:
         for path in paths:
             if not path.exists():
@@ -136,6 +147,9 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
                 if entry.person is None:
                     failures.append(entry.problem())
                     continue
+                if (repeated := _repeated(entry.person, seen)) is not None:
+                    failures.append(repeated)
+                    continue
                 batch.append(entry.person)
                 if len(batch) >= 800 * workers:  # four runs of 200 a worker, so that the workers stay busy
                     kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
@@ -143,12 +157,14 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
         n += len(batch)
         store.flush()
+        quads = len(store)
+        del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:
         _fail(exc, LANG)
         return
     _report_failures(failures)
-    typer.echo(say("en", "cli.exported_store", out=folder, n=n, kept=kept, as_of=day.isoformat(),
-                   quads=len(store)), err=True)
+    typer.echo(say("en", "cli.exported_store", out=folder, n=n, kept=kept, as_of=day.isoformat(), quads=quads),
+               err=True)
     if failures:
         raise typer.Exit(1)
 
