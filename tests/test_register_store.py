@@ -197,3 +197,33 @@ def test_a_person_in_two_registers_of_one_export_is_named_and_evaluated_once(tmp
     del store
     # one evaluation: the first record's, 180 days as Matrose, so § 13 Z 1 SchBV gives the Bootsmann UBZ
     assert len(digests) == 1 and "UBZ-Bootsmann" in _issuable(folder)["anna"]
+
+
+RECORD_PARTS = """SELECT (COUNT(*) AS ?n) WHERE { GRAPH <https://w3id.org/crewkg/graph/records> { ?s ?p ?o } }"""
+
+
+def _records_quads(folder: Path) -> int:
+    store = open_store_dir(folder, must_exist=True)
+    n = int(store.select(RECORD_PARTS).rows[0][0])
+    del store
+    return n
+
+
+def test_a_re_evaluated_record_leaves_nothing_of_its_earlier_self_in_the_store(tmp_path):
+    # franz: dated exams and issued certificates (blank nodes in the record graph) and a service log
+    franz = EXAMPLES / "20-franz-schifferdienstbuch.yaml"
+    clean = tmp_path / "clean"
+    assert _export(franz, "--store", clean).exit_code == 0
+    again = tmp_path / "again"
+    for _ in range(3):
+        assert _export(franz, "--store", again, "--force").exit_code == 0
+    assert _records_quads(again) == _records_quads(clean)
+
+    # anna drops her Matrose days: her record's Matrose entry goes with them
+    fewer = tmp_path / "fewer.jsonl"
+    fewer.write_text(json.dumps({"id": "anna", "birth_date": "2001-05-03", "sailing_days": {"Decksmann": 200}}) + "\n")
+    assert _export(_anna(tmp_path, 180), "--store", again).exit_code == 0
+    assert _export(fewer, "--store", again).exit_code == 0
+    only_fewer = tmp_path / "only-fewer"
+    assert _export(franz, fewer, "--store", only_fewer).exit_code == 0
+    assert _records_quads(again) == _records_quads(only_fewer)

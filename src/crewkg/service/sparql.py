@@ -269,10 +269,17 @@ class MemoryStore:
                 self.graph.parse(data=text, format="nquads")
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
+        """Remove every triple of the subjects and of what they own (`_owned`), from every graph."""
         with self._lock:
             self.version += 1
-            for s in subjects:
-                self.graph.remove((s, None, None))  # a triple pattern: from every graph
+            todo, done = list(subjects), set()
+            while todo:
+                s = todo.pop()
+                if s in done:
+                    continue
+                done.add(s)
+                todo += [o for o in self.graph.objects(s, None) if _owned(s, o)]
+                self.graph.remove((s, None, None))
 
     def _prepare(self, query: str, base: str | None):
         from rdflib.plugins import sparql as rdflib_sparql
@@ -411,10 +418,18 @@ class OxigraphStore:
                                                                           ox.NamedNode(str(predicate)), None, None)]
 
     def remove_subjects(self, subjects: Iterable[URIRef]) -> None:
+        """Remove every quad of the subjects and of what they own (`_owned`)."""
         ox = self._ox
         self.version += 1
-        for s in subjects:
-            for q in list(self.store.quads_for_pattern(ox.NamedNode(str(s)), None, None, None)):
+        todo, done = [ox.NamedNode(str(s)) for s in subjects], set()
+        while todo:
+            s = todo.pop()
+            if s in done:
+                continue
+            done.add(s)
+            for q in list(self.store.quads_for_pattern(s, None, None, None)):
+                if _owned(s, q.object):
+                    todo.append(q.object)
                 self.store.remove(q)
 
     def clear_graph(self, graph: URIRef) -> None:
@@ -554,6 +569,20 @@ def _from_ox(term):
             return Literal(term.value)
         return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
     raise TypeError(f"unexpected term {term!r}")
+
+
+def _owned(subject, obj) -> bool:
+    """Whether a removed subject's object goes with it: a blank node (a record's dated exam or issued certificate,
+    which nothing else can name) or an IRI under the subject's own (`person/<id>/sailing/Matrose` under `person/<id>`:
+    a record entry the new record may no longer have)."""
+    import pyoxigraph as ox
+
+    def iri(t) -> str:
+        return t.value if isinstance(t, ox.NamedNode) else str(t)
+
+    if isinstance(obj, (BNode, ox.BlankNode)):
+        return True
+    return isinstance(obj, (URIRef, ox.NamedNode)) and iri(obj).startswith(iri(subject) + "/")
 
 
 def is_store_dir(value: str) -> bool:
