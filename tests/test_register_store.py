@@ -227,3 +227,12 @@ def test_a_re_evaluated_record_leaves_nothing_of_its_earlier_self_in_the_store(t
     only_fewer = tmp_path / "only-fewer"
     assert _export(franz, fewer, "--store", only_fewer).exit_code == 0
     assert _records_quads(again) == _records_quads(only_fewer)
+
+
+def test_a_folder_holding_other_files_is_not_made_a_store(tmp_path):
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "anna.yaml").write_text("id: anna\n")
+    r = _export(_anna(tmp_path, 180), "--store", records)
+    assert r.exit_code == 2 and str(records) in r.output and "Traceback" not in r.output, r.output
+    assert sorted(f.name for f in records.iterdir()) == ["anna.yaml"]

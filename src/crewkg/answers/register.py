@@ -94,7 +94,11 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
         import multiprocessing
 
         _WORKER["law"] = law
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        import signal
+
+        # an interrupt is this process's to handle: the workers ignore it (else each prints its own traceback)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=signal.signal,
+                                                         initargs=(signal.SIGINT, signal.SIG_IGN))
 
     def send() -> None:
         keys = [key for key, _, _ in todo]

@@ -601,6 +601,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.rdf_suffix": "eine RDF-Datei mit der Endung .ttl, .nt, .jsonld oder .json",
     "error.expected.store_dir": "ein Ordner für einen Oxigraph-Speicher ({reason})",
     "error.expected.store_missing": "ein Ordner mit einem crewkg-Export (crewkg export REGISTER --store DIR), oder memory oder oxigraph",
+    "error.expected.store_new": "ein leerer oder neuer Ordner, oder einer mit einem Oxigraph-Speicher (dieser enthält andere Dateien, zwischen die der Speicher seine schreiben würde)",
     "error.expected.rdf_file": "eine vorhandene RDF-Datei",
     "error.expected.rdf_syntax": "gültiges {format} ({reason})",
     "error.expected.crew_option": "VESSEL[:ROSTER] mit vorhandenen Schiffs- und Besatzungsdateien",

@@ -601,6 +601,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.rdf_suffix": "an RDF file ending in .ttl, .nt, .jsonld or .json",
     "error.expected.store_dir": "a folder for an Oxigraph store ({reason})",
     "error.expected.store_missing": "a folder holding a crewkg export (crewkg export REGISTER --store DIR), or memory or oxigraph",
+    "error.expected.store_new": "an empty or new folder, or one holding an Oxigraph store (this one holds other files, which the store's would mix with)",
     "error.expected.rdf_file": "an existing RDF file",
     "error.expected.rdf_syntax": "valid {format} ({reason})",
     "error.expected.crew_option": "VESSEL[:ROSTER] with existing vessel and roster record files",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import threading
 import time
@@ -597,6 +598,8 @@ def open_store_dir(path: Path, must_exist: bool) -> OxigraphStore:
         raise InputError(str(path), "--store", "store_missing")
     if path.exists() and not path.is_dir():
         raise InputError(str(path), "--store", "store_dir", reason="not a folder")
+    if not must_exist and path.is_dir() and not (path / "CURRENT").is_file() and any(path.iterdir()):
+        raise InputError(str(path), "--store", "store_new")
     if not must_exist:  # made if missing, with the folders above it, as `crewkg export --store` promises
         try:
             path.mkdir(parents=True, exist_ok=True)
@@ -663,8 +666,14 @@ def _evaluated(law: Law, part: list, as_of: date) -> tuple[str, str]:
 _WORKER: dict[str, Law] = {}
 
 
-def _evaluated_in_worker(args: tuple[list, date]) -> tuple[str, str]:
-    return _evaluated(_WORKER["law"], *args)
+def _evaluated_in_worker(args: tuple[list, date, Path]) -> tuple[Path, str]:
+    """A worker's run: its facts go to a file, not through the pool's pipe (a batch is tens of megabytes, and a pool
+    terminated while such a result is in the pipe hangs on it), the digests come back."""
+    part, as_of, folder = args
+    facts, digests = _evaluated(_WORKER["law"], part, as_of)
+    path = folder / f"{os.getpid()}-{part[0].id}.nq"
+    path.write_text(facts, encoding="utf-8")
+    return path, digests
 
 
 def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200,
@@ -673,8 +682,11 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
     removing whatever an earlier evaluation of the same person left there (delete-before-insert). With
     `keep_unchanged`, a person whose evaluation in the store read exactly what this one would (`crew:inputDigest`)
     keeps their facts and is not evaluated again. With more than one worker, the runs are evaluated in worker
-    processes (fork: they inherit the compiled law) while this one writes, in input order. Returns how many persons
-    were kept so."""
+    processes (fork: they inherit the compiled law; they leave an interrupt to this process) while this one
+    writes, in input order. Returns how many persons were kept so."""
+    import signal
+    import tempfile
+
     from crewkg.service.export import D, evaluation_iri, input_digest
 
     if keep_unchanged:
@@ -682,24 +694,32 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
     else:
         todo = list(persons)
     parts = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+    if not parts:
+        return len(persons)
     pool = None
-    if workers > 1 and len(parts) > 1:
-        import multiprocessing
+    with tempfile.TemporaryDirectory(prefix="crewkg-export-") as folder:
+        if workers > 1 and len(parts) > 1:
+            import multiprocessing
 
-        _WORKER["law"] = law
-        pool = multiprocessing.get_context("fork").Pool(min(workers, len(parts)))
-        done = pool.imap(_evaluated_in_worker, [(part, as_of) for part in parts])
-    else:
-        done = (_evaluated(law, part, as_of) for part in parts)
-    try:
-        for part, (facts, digests) in zip(parts, done, strict=True):
-            if replace:
-                store.remove_subjects([s for p in part for s in record_subjects(p) + derived_subjects(law, p.id)])
-            store.add_nquads(facts, bulk=True)
-            store.add_nquads(digests)  # last, in one transaction: a person with a digest is complete
-    finally:
-        if pool is not None:
-            pool.terminate()
+            _WORKER["law"] = law
+            pool = multiprocessing.get_context("fork").Pool(min(workers, len(parts)), initializer=signal.signal,
+                                                             initargs=(signal.SIGINT, signal.SIG_IGN))
+            done = pool.imap(_evaluated_in_worker, [(part, as_of, Path(folder)) for part in parts])
+        else:
+            done = (_evaluated(law, part, as_of) for part in parts)
+        try:
+            for part, (facts, digests) in zip(parts, done, strict=True):
+                if isinstance(facts, Path):
+                    facts, path = facts.read_text(encoding="utf-8"), facts
+                    path.unlink()
+                if replace:
+                    store.remove_subjects([s for p in part for s in record_subjects(p) + derived_subjects(law, p.id)])
+                store.add_nquads(facts, bulk=True)
+                store.add_nquads(digests)  # last, in one transaction: a person with a digest is complete
+        finally:
+            if pool is not None:
+                pool.terminate()
+                pool.join()
     return len(persons) - len(todo)
 
 
