@@ -20,6 +20,7 @@ from typing import Any
 from crewkg.answers.eligibility import regulation_in_force
 from crewkg.law.statute import Law
 from crewkg.records.register import Entry
+from crewkg.workers import fork_pool, inherited
 
 #: persons per Datalog run: measured fastest between 25 and 70 (pyDatalog's tables grow worse than linearly)
 BATCH = 40
@@ -66,12 +67,9 @@ def _error(e: Entry) -> dict[str, Any]:
     return entry
 
 
-_WORKER: dict[str, Any] = {}
-
-
 def _work(args: tuple[list[tuple[str, list[tuple]]], date]) -> list[dict[str, Any]]:
     todo, as_of = args
-    return _outcomes(_WORKER["law"], todo, as_of)
+    return _outcomes(inherited("law"), todo, as_of)
 
 
 def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: int = 1,
@@ -91,14 +89,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
     running: deque[tuple[list[Any], Any]] = deque()
     pool = None
     if workers > 1:
-        import multiprocessing
-
-        _WORKER["law"] = law
-        import signal
-
-        # an interrupt is this process's to handle: the workers ignore it (else each prints its own traceback)
-        pool = multiprocessing.get_context("fork").Pool(workers, initializer=signal.signal,
-                                                         initargs=(signal.SIGINT, signal.SIG_IGN))
+        pool = fork_pool(workers, law=law)
 
     def send() -> None:
         keys = [key for key, _, _ in todo]

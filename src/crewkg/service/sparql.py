@@ -663,14 +663,13 @@ def _evaluated(law: Law, part: list, as_of: date) -> tuple[str, str]:
     return "".join(facts), "".join(digests)
 
 
-_WORKER: dict[str, Law] = {}
-
-
 def _evaluated_in_worker(args: tuple[list, date, Path]) -> tuple[Path, str]:
     """A worker's run: its facts go to a file, not through the pool's pipe (a batch is tens of megabytes, and a pool
     terminated while such a result is in the pipe hangs on it), the digests come back."""
     part, as_of, folder = args
-    facts, digests = _evaluated(_WORKER["law"], part, as_of)
+    from crewkg.workers import inherited
+
+    facts, digests = _evaluated(inherited("law"), part, as_of)
     path = folder / f"{os.getpid()}-{part[0].id}.nq"
     path.write_text(facts, encoding="utf-8")
     return path, digests
@@ -684,7 +683,6 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
     keeps their facts and is not evaluated again. With more than one worker, the runs are evaluated in worker
     processes (fork: they inherit the compiled law; they leave an interrupt to this process) while this one
     writes, in input order. Returns how many persons were kept so."""
-    import signal
     import tempfile
 
     from crewkg.service.export import D, evaluation_iri, input_digest
@@ -699,11 +697,9 @@ def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: boo
     pool = None
     with tempfile.TemporaryDirectory(prefix="crewkg-export-") as folder:
         if workers > 1 and len(parts) > 1:
-            import multiprocessing
+            from crewkg.workers import fork_pool
 
-            _WORKER["law"] = law
-            pool = multiprocessing.get_context("fork").Pool(min(workers, len(parts)), initializer=signal.signal,
-                                                             initargs=(signal.SIGINT, signal.SIG_IGN))
+            pool = fork_pool(min(workers, len(parts)), law=law)
             done = pool.imap(_evaluated_in_worker, [(part, as_of, Path(folder)) for part in parts])
         else:
             done = (_evaluated(law, part, as_of) for part in parts)
