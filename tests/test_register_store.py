@@ -67,6 +67,33 @@ def test_a_re_exported_person_replaces_their_facts_and_the_others_stay(store_dir
     assert counts["anna"] == len(after["anna"]) == 2 and counts["franz-huber"] == len(after["franz-huber"])
 
 
+def test_a_served_store_is_only_read_and_keeps_its_lock(store_dir, tmp_path):
+    """Right after an export RocksDB compacts in the background. A service that kept its writing handle let such a
+    compaction delete table files its query workers' read-only handles still listed: about every second query
+    worker failed at once (503, "the query's worker process ended before answering"). The service now closes its
+    writing handle before it forks the workers, and keeps the folder's lock: an export into it is refused (exit 2)."""
+    import subprocess
+    import sys
+
+    from crewkg.service.querying import QueryRunner
+
+    law = load_law()
+    store = build_store(str(store_dir), law, [], AS_OF)  # opened for writing, as `crewkg serve --store DIR` opens it
+    try:
+        for _ in range(6):  # a new zygote and worker each time: each opens the folder read-only
+            runner = QueryRunner(store, 30.0, slots=1, cache_bytes=0)
+            try:
+                assert b"true" in runner.run("ASK { kb:UBZ-Matrose a crew:Certificate }", "text/csv")[0]
+            finally:
+                runner.close()
+        r = subprocess.run([sys.executable, "-m", "crewkg", "export", str(_anna(tmp_path, 181)), "--store", str(store_dir),
+                            "--as-of", AS_OF.isoformat()], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and "LOCK" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    finally:
+        del store
+    assert "UBZ-Bootsmann" in _issuable(store_dir)["anna"]  # the refused export wrote nothing
+
+
 def test_serve_store_dir_answers_a_canned_query(store_dir):
     from crewkg.service.app import Service, create_app
 
@@ -75,7 +102,7 @@ def test_serve_store_dir_answers_a_canned_query(store_dir):
     client = TestClient(create_app(Service(law, store)))
     r = client.get("/sparql", params={"query": resolve_query("eligible-count")},
                    headers={"Accept": "application/sparql-results+json"})
-    assert r.status_code == 200
+    assert r.status_code == 200, r.text
     counts = {b["certificate"]["value"]: int(b["persons"]["value"]) for b in r.json()["results"]["bindings"]}
     assert counts["UBZ-Bootsmann"] == 2 and counts["UBZ-Steuermann"] == 0
 

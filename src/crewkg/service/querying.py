@@ -208,6 +208,8 @@ class WorkerPool:
         if self._ctl is not None and version == self._version:
             return
         self._stop_zygote()  # the store changed since the zygote was forked: its copy is stale
+        if hasattr(self.store, "only_read_from_now"):  # an on-disk store: no compaction under the workers' feet
+            self.store.only_read_from_now()
         ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:  # the zygote

@@ -386,6 +386,7 @@ class OxigraphStore:
             except OSError as exc:
                 raise InputError(str(path), "--store", "store_dir", reason=str(exc).splitlines()[0][:200]) from None
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
+        self._lock = None  # the folder's lock file, once the store is only read (`only_read_from_now`)
 
     def __len__(self) -> int:
         return len(self.store)
@@ -436,6 +437,28 @@ class OxigraphStore:
     def clear_graph(self, graph: URIRef) -> None:
         self.version += 1
         self.store.clear_graph(self._ox.NamedNode(str(graph)))
+
+    def only_read_from_now(self) -> None:
+        """A service reads its store and its query workers open it read-only (`reopen_after_fork`). An on-disk
+        store opened for writing goes on compacting in the background after a bulk load, and a compaction deletes
+        table files that a worker's read-only handle still lists: the worker then fails ("Corruption: … No such
+        file", seen right after an export). So the writing handle is flushed and closed (RocksDB waits for its
+        background work) and the store opened read-only; this process keeps the folder's lock (the POSIX lock
+        RocksDB takes on LOCK), so an export into the folder is still refused while the service runs."""
+        if self.path is None or self._lock is not None:
+            return
+        import fcntl
+
+        self.store.flush()
+        self.store = None  # the last reference: RocksDB closes here
+        lock = open(self.path / "LOCK", "a+b")  # noqa: SIM115 - held as long as this store
+        try:
+            fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # another process took the folder in the moment between: leave it to RocksDB's refusals
+            lock.close()
+            lock = None
+        self._lock = lock
+        self.store = self._ox.Store.read_only(str(self.path))
 
     def reopen_after_fork(self) -> None:
         """A forked query worker opens an on-disk store again, read-only: RocksDB's handle and threads do not
