@@ -90,6 +90,20 @@ def test_a_csv_register_and_atomic_out(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_csv_row_with_fewer_or_more_cells_than_the_header_is_named(tmp_path):
+    """A short row is not read as blanks: its cells may have slid under the wrong columns."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date,sailing_days.Matrose,certificates\n"
+                   "a,1990-01-01,360,\n"
+                   "b,1990-01-01,360\n"
+                   "c,1990-01-01,360,,UBZ-Matrose\n")
+    r = _run(reg, "--format", "jsonl")
+    assert r.exit_code == 1
+    got = _lines(r.stdout)
+    assert [g.get("person") or g.get("line") for g in got] == ["a", "row 3", "row 4"]
+    assert "error" not in got[0] and all("exactly 4 cells" in g["error"] for g in got[1:])
+
+
 def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
     folder = tmp_path / "f"
     folder.mkdir()

@@ -560,7 +560,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.whole_number": "eine ganze Zahl",
     'error.expected.csv_header': "eine CSV-Kopfzeile mit einer Spalte 'id' und beliebigen von {columns}",
     "error.expected.csv_column": "eine bekannte Spalte, eine von {columns}{near}",
-    "error.expected.csv_cells": "höchstens {n} Zellen, so viele wie die Kopfzeile hat",
+    "error.expected.csv_cells": "genau {n} Zellen, so viele wie die Kopfzeile hat",
     "error.expected.whole_of": "eine ganze Zahl von {unit} (0 oder mehr)",
     "error.expected.number_of_years": "eine Zahl von Jahren (0 oder mehr)",
     "error.expected.text": "ein Text",

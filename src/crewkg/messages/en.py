@@ -560,7 +560,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.whole_number": "a whole number",
     'error.expected.csv_header': "a CSV header row with an 'id' column and any of {columns}",
     "error.expected.csv_column": "a known column, one of {columns}{near}",
-    "error.expected.csv_cells": "at most {n} cells, as many as the header has",
+    "error.expected.csv_cells": "exactly {n} cells, as many as the header has",
     "error.expected.whole_of": "a whole number of {unit} (0 or more)",
     "error.expected.number_of_years": "a number of years (0 or more)",
     "error.expected.text": "a text",

@@ -89,7 +89,7 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
             raise InputError(str(path), h, "csv_column", h, columns=", ".join(sorted(cols)), near=near(h, cols))
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
-        if None in row:
+        if None in row or None in row.values():  # more cells than the header, or fewer (never read as blanks)
             yield source, InputError(source, "", "csv_cells", n=len(header))
             continue
         try:
