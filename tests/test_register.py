@@ -196,6 +196,39 @@ def test_a_day_either_side_of_a_sum_parts_the_signatures(law):
     assert sig(birth_date="2008-11-30") != sig(birth_date="2008-12-01")
 
 
+def test_a_minimum_the_registers_program_does_not_ask_does_not_part_signatures(law):
+    """rules.eligibility.signature_law: on 2026-11-30 the register's program holds the pathways of the SchBV 2022 (and
+    of the certificates held by proof), so a minimum only another regulation asks (here a number of days served in one
+    role) cannot tell two persons apart; each still gets their own answer. Every minimum age stays: the role-age rule
+    reads them from the whole law."""
+    from datetime import timedelta
+
+    from crewkg.answers import register as register_answers
+    from crewkg.records.register import Entry
+    from crewkg.rules.eligibility import person_facts, signature_law
+    from crewkg.rules.signature import signature
+
+    compared = signature_law(law, AS_OF)
+    asked = {(r.served_as, r.minimum) for r in compared.requirements.values() if r.kind == "Fahrzeit"}
+    unasked = sorted({(r.served_as, r.minimum) for r in law.requirements.values()
+                      if r.kind == "Fahrzeit" and r.served_as and (r.served_as, r.minimum) not in asked})
+    assert unasked, "the law in force leaves out some Fahrzeit minimum of another regulation"
+    role, days = unasked[0]
+    other = next(r for r in law.ids_of("DeckCrewRole") if r != role)  # 100 days more: the total meets no minimum
+    persons = [person_from_mapping({"id": f"d{n}", "birth_date": "1990-01-01", "medical_fitness": True,
+                                    "sailing_days": {role: n, other: 100}}, law, AS_OF, "t") for n in (days - 1, days)]
+    assert len({signature(p.id, person_facts(p, law, AS_OF), compared) for p in persons}) == 1
+    assert len({signature(p.id, person_facts(p, law, AS_OF), law) for p in persons}) == 2  # the whole law parts them
+    register_answers._SEEN.clear()
+    _same_lines(check(law, persons, AS_OF), list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF)))
+
+    for years in sorted({r.minimum for r in law.requirements.values() if r.kind == "MinimumAge" and r.minimum}):
+        born = AS_OF.replace(year=AS_OF.year - years)
+        aged = [person_from_mapping({"id": "a", "birth_date": b.isoformat()}, law, AS_OF, "t")
+                for b in (born + timedelta(days=1), born)]  # the day before the birthday, and on it
+        assert len({signature("a", person_facts(p, law, AS_OF), compared) for p in aged}) == 2, years
+
+
 def test_out_never_replaces_what_it_reads_and_keeps_the_mode(tmp_path):
     import os
     import stat

@@ -4,10 +4,10 @@ every pathway) would be gigabytes. Built from the same Datalog derivation as the
 (tests/test_register.py compares them).
 
 Persons the rules cannot tell apart are evaluated once (`rules.signature`: the facts without the person's id, and of
-the numbers only which minimums of the kb they reach): the reading process keeps the outcomes of the signatures it
-has met (`_SEEN`) and sends only new ones to the Datalog program, in batches (one run each) and, on more than one
-core, to worker processes that inherit the compiled law by fork; lines come back in input order. A person whose facts
-do not all name it first is evaluated on its own."""
+the numbers only which minimums of the register's program they reach, `rules.eligibility.signature_law`): the reading
+process keeps the outcomes of the signatures it has met (`_SEEN`) and sends only new ones to the Datalog program, in
+batches (one run each) and, on more than one core, to worker processes that inherit the compiled law by fork; lines
+come back in input order. A person whose facts do not all name it first is evaluated on its own."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
     This process reads each person's facts and signature; only persons with a signature not met before go to the
     Datalog program, `BATCH` at a time, in this process or in worker processes (fork: they inherit the compiled
     law); a line is given as soon as every line before it is known."""
-    from crewkg.rules.eligibility import person_facts
+    from crewkg.rules.eligibility import person_facts, signature_law
     from crewkg.rules.signature import signature
 
     waiting: deque[tuple[Entry, Any]] = deque()  # input order: (entry, signature key or None for an error)
@@ -87,6 +87,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
     alone: list[Any] = []  # keys of persons evaluated on their own: forgotten at the end
     todo: list[tuple[Any, str, list[tuple]]] = []
     running: deque[tuple[list[Any], Any]] = deque()
+    compared = signature_law(law, as_of)  # the minimums the program compares the numbers with
     pool = None
     if workers > 1:
         pool = fork_pool(workers, law=law)
@@ -128,7 +129,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
                 waiting.append((e, None))
             else:
                 facts = person_facts(e.person, law, as_of)
-                sig = signature(e.person.id, facts, law)
+                sig = signature(e.person.id, facts, compared)
                 key = (as_of, sig) if sig is not None else (as_of, "alone", i, e.person.id)
                 if sig is None:
                     alone.append(key)
