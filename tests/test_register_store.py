@@ -263,3 +263,39 @@ def test_a_folder_holding_other_files_is_not_made_a_store(tmp_path):
     r = _export(_anna(tmp_path, 180), "--store", records)
     assert r.exit_code == 2 and str(records) in r.output and "Traceback" not in r.output, r.output
     assert sorted(f.name for f in records.iterdir()) == ["anna.yaml"]
+
+
+@pytest.mark.parametrize("where", ["memory", "oxigraph", "disk"])
+def test_replacing_a_persons_quads_leaves_exactly_the_new_ones(where, tmp_path):
+    """`replace_subjects` writes only what changed on Oxigraph (a re-evaluation differs mostly in its times): what is
+    left of the subjects is exactly the new N-Quads — kept, changed and dropped values, blank nodes and what they own,
+    a literal with quotes and a line break — and nothing of another subject is touched."""
+    from rdflib import BNode, Literal, URIRef
+
+    from crewkg.service.sparql import MemoryStore, OxigraphStore, nquads
+
+    store = {"memory": MemoryStore, "oxigraph": OxigraphStore}.get(where, lambda: OxigraphStore(tmp_path / "s"))()
+    g = URIRef("https://w3id.org/crewkg/graph/derived")
+    s, other, p = URIRef("https://w3id.org/crewkg/person/x"), URIRef("https://w3id.org/crewkg/person/y"), URIRef("urn:p")
+    owned, blank = URIRef("https://w3id.org/crewkg/person/x/sailing/Matrose"), BNode()
+    before = [(s, p, Literal(1)), (s, p, Literal('a "b"\nc')), (s, p, owned), (owned, p, Literal(180)), (s, p, blank),
+              (blank, p, Literal("exam")), (other, p, Literal(1))]
+    store.add_nquads(nquads(before, g))
+    new_blank = BNode()
+    after = [(s, p, Literal(1)), (s, p, Literal('a "b"\nd')), (s, p, new_blank), (new_blank, p, Literal("exam"))]
+    store.replace_subjects([s], nquads(after, g))
+
+    def rows(subject):
+        return store.select(f"SELECT ?o ?x WHERE {{ GRAPH ?g {{ <{subject}> <urn:p> ?o OPTIONAL {{ ?o <urn:p> ?x }} }} }}").rows
+
+    got = sorted((str(o) if not _blank(o) else "_", str(x)) for o, x in rows(s))
+    assert got == sorted([("1", "None"), ('a "b"\nd', "None"), ("_", "exam")])
+    assert [str(o) for o, _ in rows(other)] == ["1"]
+    assert not store.select(f"SELECT * WHERE {{ GRAPH ?g {{ <{owned}> ?p ?o }} }}").rows  # the dropped entry's own
+    assert store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?b <urn:p> "exam" } }').rows[0][0].toPython() == 1
+
+
+def _blank(term) -> bool:
+    from rdflib import BNode
+
+    return isinstance(term, BNode)
