@@ -391,7 +391,8 @@ class OxigraphStore:
             except OSError as exc:
                 raise InputError(str(path), "--store", "store_dir", reason=str(exc).splitlines()[0][:200]) from None
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
-        self._lock = None  # the folder's lock file, once the store is only read (`only_read_from_now`)
+        self.read_only = False  # set by `only_read_from_now`
+        self._lock = None  # the folder's lock file while the store is only read
 
     def __len__(self) -> int:
         return len(self.store)
@@ -477,7 +478,7 @@ class OxigraphStore:
         file", seen right after an export). So the writing handle is flushed and closed (RocksDB waits for its
         background work) and the store opened read-only; this process keeps the folder's lock (the POSIX lock
         RocksDB takes on LOCK), so an export into the folder is still refused while the service runs."""
-        if self.path is None or self._lock is not None:
+        if self.path is None or self.read_only:
             return
         import fcntl
 
@@ -489,7 +490,7 @@ class OxigraphStore:
         except OSError:  # another process took the folder in the moment between: leave it to RocksDB's refusals
             lock.close()
             lock = None
-        self._lock = lock
+        self._lock, self.read_only = lock, True
         self.store = self._ox.Store.read_only(str(self.path))
 
     def reopen_after_fork(self) -> None:
