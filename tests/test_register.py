@@ -104,6 +104,29 @@ def test_a_csv_row_with_fewer_or_more_cells_than_the_header_is_named(tmp_path):
     assert "error" not in got[0] and all("exactly 4 cells" in g["error"] for g in got[1:])
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_sparql_and_export_read_a_register_as_they_read_a_folder(tmp_path, suffix):
+    """`sparql --data` and `export` take a JSON Lines or CSV register as `check` does: the bad record named on standard
+    error, the others answered, exit 1 (they used to read the register as one YAML record and refuse it)."""
+    reg = tmp_path / f"r{suffix}"
+    if suffix == ".csv":
+        reg.write_text("id,birth_date,medical_fitness,sailing_days.Decksmann\na,1990-01-01,true,360\nb,1990-01-01,true\n"
+                       "c,2001-01-01,true,0\n")
+    else:
+        reg.write_text('{"id": "a", "birth_date": "1990-01-01", "medical_fitness": true, "sailing_days": {"Decksmann": 360}}\n'
+                       '{"id":\n{"id": "c", "birth_date": "2001-01-01", "medical_fitness": true}\n')
+    lines = _lines(_run(reg, "--format", "jsonl").stdout)
+    r = CliRunner().invoke(app, ["sparql", "eligible-count", "--data", str(reg), "--format", "csv", "--as-of", "2026-11-30"])
+    assert r.exit_code == 1 and ("row 3" if suffix == ".csv" else "line 2") in r.stderr
+    counts = {c: int(n) for c, n in (line.split(",") for line in r.stdout.splitlines()[1:])}
+    assert counts["UBZ-Decksmann"] == 1  # as `check` answers them: a, not c
+    assert {c: n for c, n in counts.items() if n} == {
+        c: sum(c in line.get("eligible", {}) for line in lines) for c in {c for line in lines for c in line.get("eligible", {})}}
+    out = tmp_path / "r.ttl"
+    r = CliRunner().invoke(app, ["export", str(reg), "--out", str(out), "--as-of", "2026-11-30"])
+    assert r.exit_code == 1 and "derived facts of 2 person(s)" in r.stderr and out.is_file()
+
+
 def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
     folder = tmp_path / "f"
     folder.mkdir()

@@ -31,19 +31,20 @@ class TableFormat(str, Enum):
 
 
 def _persons(paths: list[Path], day):
-    """Every record the paths name (files or folders), ids unique across all of them. A record file named on the
-    command line that fails stops the command (exit 2); a bad record inside a folder is named on standard error and
-    left out, and the command ends with exit status 1 (`_report_failures`), as `check FOLDER` does."""
+    """Every record the paths name (record files, registers or folders), ids unique across all of them. A record file
+    named on the command line that fails stops the command (exit 2); a bad record inside a folder or a register is
+    named on standard error and left out, and the command ends with exit status 1 (`_report_failures`), as `check
+    FOLDER` does."""
     from crewkg.law.statute import load_law
-    from crewkg.records.load import load_each
     from crewkg.records.problems import Problem
+    from crewkg.records.register import each_person, is_register
 
     law = load_law()
     persons, failures, seen = [], [], {}
     for path in paths:
-        for p in load_each(path, law, day):
+        for p in each_person(path, law, day):
             if isinstance(p, Problem):
-                if not path.is_dir():
+                if not is_register(path):
                     raise p.first
                 failures.append(p)
                 continue
@@ -78,7 +79,7 @@ def _report_failures(failures) -> None:
 
 @app.command()
 def export(
-    persons: Annotated[list[Path], typer.Argument(help="Person records (YAML, JSON, Turtle) or folders of records.")],
+    persons: Annotated[list[Path], typer.Argument(help="Person records (YAML, JSON, Turtle), registers (JSON Lines, CSV) or folders of records.")],
     out: Annotated[Path | None, typer.Option("--out", help="Output file; an earlier export there is updated in place.")] = None,
     fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
@@ -172,12 +173,12 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
 @app.command()
 def sparql(
     query: Annotated[str | None, typer.Argument(help="A SPARQL query, a .rq file, or a canned query name (see --list).")] = None,
-    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records or folders to load (repeatable).")] = None,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records, registers (JSON Lines, CSV) or folders to load (repeatable).")] = None,
     graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export (repeatable).")] = None,
     crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster: the minimum crew and the roster verdict (repeatable).")] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="table for people; csv or json (SPARQL results) for programs.")] = TableFormat.table,
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR.")] = "memory",
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the derived facts (ISO); default today.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
@@ -224,11 +225,11 @@ def sparql(
 def serve(
     host: Annotated[str, typer.Option("--host", help="Interface to bind; loopback unless you mean otherwise.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port")] = 8080,
-    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records or folders for the SPARQL graph (repeatable).")] = None,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Person records, registers (JSON Lines, CSV) or folders for the SPARQL graph (repeatable).")] = None,
     graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export of a register (repeatable).")] = None,
     crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster for the SPARQL graph (repeatable).")] = None,
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph (large registers); or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (--data records are put into it).")] = "memory",
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the loaded persons' derived facts; default today.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="SPARQL query timeout in seconds.")] = 10.0,
     max_query_bytes: Annotated[int, typer.Option("--max-query-bytes", help="Longest SPARQL query accepted.")] = 10_000,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,

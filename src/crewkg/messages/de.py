@@ -340,7 +340,7 @@ MESSAGES: dict[str, str] = {
     "cli.casebook.no_cases": "keine Falldatei (*.yaml, *.yml) gefunden",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Das österreichische Besatzungsrecht der Binnenschifffahrt (SchBV 2022) als Wissensgraph: welche Unionsbefähigungszeugnisse ausgestellt werden können, mit den Bestimmungen, und ein SPARQL-Endpunkt, der nur liest.",
-    "service.doc.health.summary": "Zustand des Dienstes: Speicher, Tripel, geladene Personen",
+    "service.doc.health.summary": "Zustand des Dienstes: Speicher, Tripel, im Speicher ausgewertete Personen",
     "service.doc.sparql_get.summary": "SPARQL-1.1-Abfrage (GET, ?query=...)",
     "service.doc.sparql_get.description": "Nur lesend. Ergebnisse als SPARQL-JSON (Vorgabe), XML oder CSV je nach Accept; Graphen als Turtle oder N-Triples. 400 mit der Meldung des Parsers bei einer fehlerhaften Abfrage, 403 bei einer Änderung, 413/414 bei einer zu langen Abfrage, 503 nach Ablauf der Zeitgrenze.",
     "service.doc.sparql_post.summary": "SPARQL-1.1-Abfrage (POST: als Formular oder application/sparql-query)",
@@ -601,6 +601,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.rdf_suffix": "eine RDF-Datei mit der Endung .ttl, .nt, .jsonld oder .json",
     "error.expected.store_dir": "ein Ordner für einen Oxigraph-Speicher ({reason})",
     "error.expected.store_missing": "ein Ordner mit einem crewkg-Export (crewkg export REGISTER --store DIR), oder memory oder oxigraph",
+    "error.expected.store_in_use": "ein Speicherordner, den kein anderes Programm offen hat (ein anderes crewkg export, crewkg serve oder crewkg sparql hält ihn: warten, bis es fertig ist, oder es beenden)",
     "error.expected.store_new": "ein leerer oder neuer Ordner, oder einer mit einem Oxigraph-Speicher (dieser enthält andere Dateien, zwischen die der Speicher seine schreiben würde)",
     "error.expected.rdf_file": "eine vorhandene RDF-Datei",
     "error.expected.rdf_syntax": "gültiges {format} ({reason})",

@@ -340,7 +340,7 @@ MESSAGES: dict[str, str] = {
     "cli.casebook.no_cases": "no case file (*.yaml, *.yml) found",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Austrian inland-navigation crew law (SchBV 2022) as a knowledge graph: eligibility for Unionsbefähigungszeugnisse with the provisions, and a read-only SPARQL endpoint.",
-    "service.doc.health.summary": "Service status: store, triples, persons loaded",
+    "service.doc.health.summary": "Service status: store, triples, persons evaluated in the store",
     "service.doc.sparql_get.summary": "SPARQL 1.1 query (GET, ?query=...)",
     "service.doc.sparql_get.description": "Read-only. Results as SPARQL JSON (default), XML or CSV by Accept; graphs as Turtle or N-Triples. 400 with the parser's message for a malformed query, 403 for an update, 413/414 for an over-long query, 503 after the query timeout.",
     "service.doc.sparql_post.summary": "SPARQL 1.1 query (POST: form-encoded or application/sparql-query)",
@@ -601,6 +601,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.rdf_suffix": "an RDF file ending in .ttl, .nt, .jsonld or .json",
     "error.expected.store_dir": "a folder for an Oxigraph store ({reason})",
     "error.expected.store_missing": "a folder holding a crewkg export (crewkg export REGISTER --store DIR), or memory or oxigraph",
+    "error.expected.store_in_use": "a store folder no other program has open (another crewkg export, crewkg serve or crewkg sparql holds it: wait until it has finished, or stop it)",
     "error.expected.store_new": "an empty or new folder, or one holding an Oxigraph store (this one holds other files, which the store's would mix with)",
     "error.expected.rdf_file": "an existing RDF file",
     "error.expected.rdf_syntax": "valid {format} ({reason})",

@@ -57,6 +57,16 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
         raise InputError(str(path), "", "register_records")
 
 
+def each_person(path: Path, law: Law, as_of: date) -> list[Person | Problem]:
+    """Every record a path names — a record file, a folder or a register — as `records.load.load_each` gives a file's
+    or a folder's: the Person, or the Problem that refused it, in input order."""
+    from crewkg.records.load import load_each
+
+    if path.is_dir() or path.suffix.lower() not in REGISTER_SUFFIXES:
+        return load_each(path, law, as_of)
+    return [e.person if e.person is not None else e.problem() for e in read_register(path, law, as_of)]
+
+
 def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     suffix = path.suffix.lower()
     if path.is_dir() or suffix not in REGISTER_SUFFIXES:
@@ -115,7 +125,7 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
                 yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"))
                 continue
             try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
-                rec = parse_mapping(line, source, json_syntax=True)
+                rec = parse_mapping(line.rstrip("\r\n"), source, json_syntax=True)  # positions within the line
             except InputError as exc:
                 yield Entry(f"line {n}", f"line {n}", error=exc)
                 continue

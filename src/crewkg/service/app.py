@@ -42,7 +42,8 @@ def create_app(service: Service):
     app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes),
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
-                             triples=len(service.store))  # read-only: counted once (pyoxigraph counts by scanning)
+                             triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
+                             persons=_evaluated_persons(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
@@ -51,6 +52,12 @@ def create_app(service: Service):
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
     return guard
+
+
+def _evaluated_persons(store) -> int:
+    """The persons the store holds an evaluation of: those of `--data` and, in a store folder, every exported one."""
+    query = "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?e <https://w3id.org/crewkg/onto#evaluatedPerson> ?p }"
+    return int(store.select(query).rows[0][0])
 
 
 def _version() -> str:
@@ -73,8 +80,9 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     configure_logging()
     app = create_app(service)
     app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
+    st = app.fastapi.state.crewkg
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
-             service.store.kind, len(service.store), len(service.persons), service.law.version)
+             service.store.kind, st.triples, st.persons, service.law.version)
     # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole); the
     # plain asyncio loop: with uvloop a mixed load saw a connection closed without an answer, 1 in 6 000 requests
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", http="h11", loop="asyncio",

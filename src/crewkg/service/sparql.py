@@ -389,6 +389,8 @@ class OxigraphStore:
             try:
                 self.store = ox.Store(str(path))
             except OSError as exc:
+                if "lock" in str(exc).lower():  # RocksDB's "While lock file: …/LOCK": another process has it open
+                    raise InputError(str(path), "--store", "store_in_use") from None
                 raise InputError(str(path), "--store", "store_dir", reason=str(exc).splitlines()[0][:200]) from None
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
         self.read_only = False  # set by `only_read_from_now`

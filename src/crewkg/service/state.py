@@ -55,6 +55,7 @@ class State:
     evaluator: Any  # evaluator.Evaluator
     runner: Any  # queries.QueryRunner
     triples: int  # read-only store: counted once (pyoxigraph counts by scanning)
+    persons: int = 0  # persons with an evaluation in the store (an exported register's, or the loaded records'), counted once
     render_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

@@ -46,7 +46,7 @@ def openapi_json(request: Request, lang: str = "en", st: State = SHARED):
 def health(st: State = SHARED):
     service = st.service
     return {"status": "ok", "store": service.store.kind, "triples": st.triples,
-            "persons": len(service.persons), "as_of": service.as_of.isoformat() if service.as_of else None,
+            "persons": st.persons, "as_of": service.as_of.isoformat() if service.as_of else None,
             "kb_version": st.law.version, "optional": OPTIONAL}
 
 
