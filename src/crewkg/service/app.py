@@ -56,7 +56,9 @@ def create_app(service: Service):
 
 def _evaluated_persons(store) -> int:
     """The persons the store holds an evaluation of: those of `--data` and, in a store folder, every exported one."""
-    query = "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?e <https://w3id.org/crewkg/onto#evaluatedPerson> ?p }"
+    from crewkg.service.export import D
+
+    query = f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?e <{D.evaluatedPerson}> ?p }}"
     return int(store.select(query).rows[0][0])
 
 
