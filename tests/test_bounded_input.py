@@ -123,3 +123,62 @@ def test_options_and_empty_registers_that_mean_nothing_are_refused(tmp_path, arg
     assert r.exit_code == 2, r.output
     assert expected in r.output and "Traceback" not in r.output
     assert not [f for f in tmp_path.iterdir() if f.suffix in (".docx", ".xyz")]
+
+
+#: malformed records: the parser's words (Python's json, PyYAML) said in German where the catalogue has them
+MALFORMED = {
+    "p.json": ['{', '{"a" 1}', '{"a": 1 "b": 2}', '{"a": [1,]}', '{"a": 1,}', '{"a": "abc', '{"a": "a\\q"}',
+               '{"a": "\\u12"}', '{} x', '{"a": "a\tb"}'],
+    "p.yaml": ["a: b: c", "a: [1, 2", "a: {b: 1", "- a\nb: 1", 'a: "x', "a:\n  - b\n c: 1", "@a", "a: *x",
+               "a: !foo 1", "{a: 1}}", 'a: "\\q"', "---\na: 1\n---\nb: 2", "a: 1\na: 2", "? [a]\n: 1",
+               "a: !!int x", "a: !!float x", "a: " + "9" * 5000],
+}
+
+
+@pytest.mark.parametrize(("name", "text"), [(n, t) for n, ts in MALFORMED.items() for t in ts])
+def test_a_parsers_complaint_is_said_in_german(tmp_path, name, text):
+    """German output is German to the last word: the reason a JSON or YAML record cannot be read, which comes from the
+    parser in English, is said from the catalogue (`error.reason.*`); the English message keeps the parser's words."""
+    from crewkg.records.reading import read_mapping
+
+    f = tmp_path / name
+    f.write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_mapping(f)
+    en, de = caught.value.message("en"), caught.value.message("de")
+    import re
+
+    unquoted = re.sub(r"'[^']*'", "", en.split("expected", 1)[1])
+    words = set(re.findall(r"[A-Za-z]{4,}", unquoted)) - {"valid", "YAML", "JSON", "line", "column", "values", "with", "uXXXX"}
+    assert words, en  # the English message says what the parser said
+    assert not [w for w in words if re.search(rf"\b{w}\b", de)], de
+
+
+def test_a_tagged_date_is_read_as_text_and_checked_as_a_date(tmp_path):
+    """`!!timestamp x` used to end in a traceback (PyYAML's own constructor fails on it); a tagged date is now text,
+    and the schema check names the field."""
+    for value, ok in (("!!timestamp x", False), ("!!timestamp 2001-02-30", False), ("!!timestamp 2001-02-28", True)):
+        f = tmp_path / "p.yaml"
+        f.write_text(f"id: x\nbirth_date: {value}\n")
+        r, _ = _run(f)
+        assert "Traceback" not in r.output
+        assert (r.exit_code == 0) is ok, r.output
+        if not ok:
+            assert r.exit_code == 2 and "birth_date" in r.output
+
+
+@pytest.mark.parametrize(("text", "line", "de"), [
+    ("@prefix crew: <https://w3id.org/crewkg/onto#> .\n<https://w3id.org/crewkg/person/x> a crew:Person ;;\n", 3,
+     "der Text endet, wo ein Prädikat erwartet wird"),
+    ("<http://a> <http://b> <c> <d> .\n", 1, "am Ende der Aussage fehlt"),
+    ("zz:a <http://b> 1 .\n", 1, 'das Präfix "zz:" ist nicht deklariert'),
+])
+def test_a_turtle_complaint_names_its_line_and_is_said_in_german(tmp_path, text, line, de):
+    """rdflib's complaint used to be cut to its first line ('at line 3 of <>:'), which said nothing."""
+    f = tmp_path / "p.ttl"
+    f.write_text(text)
+    r = CliRunner().invoke(app, ["check", str(f), "--as-of", "2026-11-30", "--lang", "de"])
+    assert r.exit_code == 2
+    assert f"gültiges Turtle (Zeile {line}: " in r.output and de in r.output and "Bad syntax" not in r.output
+    r = CliRunner().invoke(app, ["check", str(f), "--as-of", "2026-11-30", "--lang", "en"])
+    assert f"valid Turtle (line {line}: " in r.output and "<>" not in r.output

@@ -85,8 +85,8 @@ def test_a_csv_register_and_atomic_out(tmp_path):
     r = _run(reg, "--format", "jsonl", "--out", out)
     assert r.exit_code == 1 and r.stdout == ""
     got = _lines(out.read_text())
-    assert [g.get("person") or g.get("line") for g in got] == ["a", "row 3", "c"]
-    assert got[0]["eligible"] and "error" in got[1] and got[2]["eligible"] == {}
+    assert [g.get("person") or g.get("line") for g in got] == ["a", "b", "c"]  # a bad row is named by its id cell
+    assert got[0]["eligible"] and "row 3" in got[1]["error"] and got[2]["eligible"] == {}
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
@@ -283,3 +283,29 @@ def test_a_repeated_id_is_named_with_its_file(tmp_path):
     r = _run(reg, "--format", "jsonl")
     assert r.exit_code == 1
     assert _lines(r.stdout)[1]["error"].startswith(f"{reg}: line 2: field 'id'")
+
+
+def test_a_csv_row_refused_for_a_cell_is_named_by_its_id_and_keeps_it(tmp_path):
+    """A row with a bad cell is named by its `id` cell, and a later row with that id is a repeated id (two lines for
+    one person, one an error and one an answer, would let a program take the answer for the record it meant)."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date,sailing_days.Matrose\nx1,2000-01-01,abc\nx2,1990-01-01,400\nx1,2000-01-01,3\n")
+    r = CliRunner().invoke(app, ["check", str(reg), "--format", "jsonl", "--as-of", "2026-11-30", "--lang", "de"])
+    assert r.exit_code == 1
+    got = _lines(r.stdout)
+    assert [g["person"] for g in got] == ["x1", "x2", "x1"]
+    assert "sailing_days.Matrose" in got[0]["error"] and "error" not in got[1]
+    assert "also at row 2" in got[2]["error"] and "auch bei Zeile 2" in got[2]["detail"]
+    assert got[0]["detail"].startswith(f"{reg}: Zeile 2: Feld „sailing_days.Matrose“: erwartet wird eine ganze Zahl")
+
+
+def test_a_jsonl_syntax_error_gives_its_column_and_is_said_in_the_language_asked(tmp_path):
+    reg = tmp_path / "r.jsonl"
+    reg.write_text('{"id": "a1", "birth_date": "2000-01-01"}\n{"id": "a1"}\n{bad\n')
+    r = CliRunner().invoke(app, ["check", str(reg), "--format", "jsonl", "--as-of", "2026-11-30", "--lang", "de"])
+    got = _lines(r.stdout)
+    assert got[1]["detail"].endswith("(auch bei Zeile 1) (erhalten: 'a1')") and "also at line 1" in got[1]["error"]
+    assert got[2]["error"] == f"{reg}: line 3: expected valid JSON (column 2: Expecting property name enclosed in double quotes)"
+    assert got[2]["detail"] == f"{reg}: Zeile 3: erwartet wird gültiges JSON (Spalte 2: ein Schlüssel in doppelten Anführungszeichen fehlt)"
+    r = CliRunner().invoke(app, ["check", str(reg), "--as-of", "2026-11-30", "--lang", "de"])
+    assert "auch bei Zeile 1" in r.stderr and "line" not in r.stderr

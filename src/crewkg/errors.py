@@ -26,6 +26,37 @@ class Phrase:
         return self.say("en")
 
 
+class Place(Phrase):
+    """Where a record stands ('line 7', 'PATH: row 3', a file), said in the language asked (`place`): a message that
+    names another record's place, e.g. the first record with the same id."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__("", where=where)
+
+    def say(self, lang: str) -> str:
+        return place(str(self.fields["where"]), lang)
+
+
+class Reason(Phrase):
+    """A parser's own words (Python's json, PyYAML), said in the language asked where the catalogue has them
+    (`error.reason.*`, whose English text begins the parser's: what follows it, e.g. 'value has 5000 digits; use
+    sys.set_int_max_str_digits()', is the parser's detail and is left out; the first text that begins it counts, so a
+    narrower one stands before a wider one); any other text stays the parser's."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("", text=text)
+
+    def say(self, lang: str) -> str:
+        text = str(self.fields["text"])
+        if lang == "en":
+            return text
+        for key, pattern in _reasons():
+            m = pattern.match(text)
+            if m:
+                return say(lang, key, **m.groupdict())
+        return text
+
+
 def fill(fields: dict[str, object], lang: str) -> dict[str, object]:
     """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it."""
     out = {}
@@ -94,9 +125,19 @@ def place(file: str, lang: str) -> str:
 
 @cache
 def _sources() -> list[tuple[str, re.Pattern]]:
+    return _patterns("error.source.")
+
+
+@cache
+def _reasons() -> list[tuple[str, re.Pattern]]:
+    return _patterns("error.reason.")
+
+
+def _patterns(prefix: str) -> list[tuple[str, re.Pattern]]:
+    """The English catalogue texts under `prefix` as patterns that read their placeholders back ({n}: a number)."""
     out = []
     for key, text in catalogue("en").items():
-        if key.startswith("error.source."):
+        if key.startswith(prefix):
             parts = [re.escape(lit) + ("" if name is None else rf"(?P<{name}>\d+)" if name == "n" else rf"(?P<{name}>.+)")
                      for lit, name, _, _ in string.Formatter().parse(text)]
             out.append((key, re.compile("".join(parts), re.S)))

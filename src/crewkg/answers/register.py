@@ -57,10 +57,10 @@ def _without_person(line: dict[str, Any]) -> dict[str, Any]:
     return line
 
 
-def _error(e: Entry) -> dict[str, Any]:
-    """{"person": id, "error": …, "errors": […]} where the record's id could be read, else {"line"|"file": …, "error": …,
-    "errors": […]}."""
-    entry = e.problem().entry()  # records.problems: {"file"|"line", "error", "errors"}
+def _error(e: Entry, lang: str) -> dict[str, Any]:
+    """{"person": id, "error": …, "errors": […], "detail": …, "details": […]} where the record's id could be read, else
+    {"line"|"file": …, …}."""
+    entry = e.problem().entry(lang)  # records.problems: {"file"|"line", "error", "errors", "detail", "details"}
     if e.label != e.where:
         del entry["file" if os.sep in e.where else "line"]
         return {"person": e.label, **entry}
@@ -73,8 +73,8 @@ def _work(args: tuple[list[tuple[str, list[tuple]]], date]) -> list[dict[str, An
 
 
 def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: int = 1,
-                    on_progress: Callable[[int], None] | None = None) -> Iterator[dict[str, Any]]:
-    """The register lines of the entries, in input order.
+                    on_progress: Callable[[int], None] | None = None, lang: str = "en") -> Iterator[dict[str, Any]]:
+    """The register lines of the entries, in input order (an error line's `detail` in `lang`).
 
     This process reads each person's facts and signature; only persons with a signature not met before go to the
     Datalog program, `BATCH` at a time, in this process or in worker processes (fork: they inherit the compiled
@@ -119,7 +119,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
         while waiting and (waiting[0][1] is None or waiting[0][1] in _SEEN):
             e, key = waiting.popleft()
             n += 1
-            yield _error(e) if key is None else {"person": e.person.id, **_SEEN[key]}
+            yield _error(e, lang) if key is None else {"person": e.person.id, **_SEEN[key]}
         if n and on_progress:
             on_progress(n)
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from crewkg.careers.planning import Pace, Planner, add_months, confirm, make_planner
 from crewkg.careers.routes import plan, reach_dates
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Place
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
@@ -67,7 +67,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     suffix = path.suffix.lower()
     rows: list[tuple[str, Any]] = []
     if suffix == ".csv":
-        rows = list(csv_rows(path, law, "cohort", {RECORD: "str"}))
+        rows = [(source, rec) for source, _, rec in csv_rows(path, law, "cohort", {RECORD: "str"})]
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:
@@ -96,7 +96,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
             out.append(_bad(source, label, Problem(where, errors)))
             continue
         if p.id in seen:
-            out.append(_bad(source, p.id, Problem(where, [InputError(source, "id", "unique_trainee_id", p.id, other=seen[p.id])])))
+            out.append(_bad(source, p.id, Problem(where, [InputError(source, "id", "unique_trainee_id", p.id, other=Place(seen[p.id]))])))
             continue
         seen[p.id] = source
         out.append(Trainee(source, p.id, person=p))
@@ -187,8 +187,9 @@ def _error_row(t: Trainee | Person, message: str, lang: str = "en") -> dict[str,
     """`error` and `errors` in English as every JSON answer names a bad record (clients match on them); `detail`, the
     first error as a sentence in the language asked, for the tables and the report."""
     problem = t.problem if isinstance(t, Trainee) else None
-    return {"id": t.id, "error": message, "errors": problem.entry()["errors"] if problem else [message],
-            "detail": problem.first.message(lang) if problem else message, "eligible_today": [], "target_today": None,
+    entry = problem.entry(lang) if problem else {"errors": [message], "detail": message, "details": [message]}
+    return {"id": t.id, "error": message, "errors": entry["errors"], "detail": entry["detail"],
+            "details": entry["details"], "eligible_today": [], "target_today": None,
             "holds_target": None, "earliest": None, "route": [], "missing": [], "reach": {}}
 
 

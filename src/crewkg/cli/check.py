@@ -53,7 +53,7 @@ def check(
         _fail(exc, lang.value)
     # a folder: every good record answered in file order, every bad one named where it stands with all its errors
     # (records.problems), exit 1 if any failed
-    results = [x.entry() if isinstance(x, Problem) else next(answers) for x in loaded]
+    results = [x.entry(lang.value) if isinstance(x, Problem) else next(answers) for x in loaded]
     failed = [x for x in loaded if isinstance(x, Problem)]
     if fmt is CheckFormat.json:
         text = json_text(results if person.is_dir() else results[0])

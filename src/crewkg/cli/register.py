@@ -58,7 +58,7 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
     def lines() -> Iterable[str]:
         entries = read_register(path, law, day)
         if fmt == "jsonl":
-            yield from _compact_lines(law, entries, day, workers, failed)
+            yield from _compact_lines(law, entries, day, workers, failed, lang)
         else:
             yield from _full(law, entries, day, lang, fmt, failed)
 
@@ -78,12 +78,13 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
         raise typer.Exit(1)
 
 
-def _compact_lines(law, entries, day, workers, failed) -> Iterable[str]:
+def _compact_lines(law, entries, day, workers, failed, lang) -> Iterable[str]:
     from crewkg.answers.register import answer_register
 
     progress = _progress()
     with progress as advance:
-        for line in answer_register(law, entries, day, workers or os.cpu_count() or 1, on_progress=advance):
+        for line in answer_register(law, entries, day, workers or os.cpu_count() or 1, on_progress=advance,
+                                    lang=lang):
             if "error" in line:
                 failed[0] += 1
             yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -109,7 +110,7 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
     def render(item) -> str:
         nonlocal first
         if fmt == "json":
-            text = ("[\n" if first else ",\n") + json_text(item.entry() if isinstance(item, Problem) else item).rstrip("\n")
+            text = ("[\n" if first else ",\n") + json_text(item.entry(lang) if isinstance(item, Problem) else item).rstrip("\n")
             first = False
             return text
         if isinstance(item, Problem):

@@ -75,8 +75,9 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
 
 
 def csv_rows(path: Path, law: Law, what: str = "csv",
-             extra: dict[str, str] | None = None) -> Iterator[tuple[str, dict[str, Any] | InputError]]:
-    """Each data row of a flat-record CSV file as (its source, its record mapping or the InputError of that row).
+             extra: dict[str, str] | None = None) -> Iterator[tuple[str, str, dict[str, Any] | InputError]]:
+    """Each data row of a flat-record CSV file as (its source, its `id` cell, its record mapping or the InputError of
+    that row: a row refused for another cell is still named by its id).
     A bad header (no `id` column, an unknown column) refuses the whole file. `extra` names columns a kind of file
     adds to the record's (a cohort's `record`)."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
@@ -90,9 +91,10 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
         if None in row or None in row.values():  # more cells than the header, or fewer (never read as blanks)
-            yield source, InputError(source, "", "csv_cells", n=len(header))
+            yield source, "", InputError(source, "", "csv_cells", n=len(header))
             continue
+        rid = (row.get("id") or "").strip()
         try:
-            yield source, flat_record(row, cols, source)
+            yield source, rid, flat_record(row, cols, source)
         except InputError as exc:
-            yield source, exc
+            yield source, rid, exc

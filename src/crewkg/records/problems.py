@@ -30,11 +30,12 @@ class Problem:
     def first(self) -> InputError:
         return self.errors[0]
 
-    def entry(self) -> dict[str, Any]:
-        """The JSON form: {"file" or "line": where, "error": the first error, "errors": all} (English, as programs
-        match on it)."""
+    def entry(self, lang: str = "en") -> dict[str, Any]:
+        """The JSON form: {"file" or "line": where, "error": the first error, "errors": all} in English, as programs
+        match on them, and "detail", "details": the same in the language asked (as the service's refusals)."""
         return {"file" if os.sep in self.where else "line": self.where, "error": self.first.message(),
-                "errors": [e.message() for e in self.errors]}
+                "errors": [e.message() for e in self.errors], "detail": self.first.message(lang),
+                "details": [e.message(lang) for e in self.errors]}
 
     def lines(self, lang: str) -> list[str]:
         """The lines for people: the first error, then each further one."""

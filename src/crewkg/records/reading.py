@@ -12,7 +12,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError, Phrase
+from crewkg.errors import InputError, Phrase, Reason
+from crewkg.messages.catalogue import say
 
 MAX_BYTES = 16 * 1024 * 1024  # one record file
 MAX_DEPTH = 32  # nesting of mappings and lists
@@ -54,9 +55,10 @@ def read_mapping(path: Path) -> Any:
     return parse_mapping(read_text(path), str(path), json_syntax=path.suffix.lower() == ".json")
 
 
-def parse_mapping(text: str, source: str, json_syntax: bool = False) -> Any:
+def parse_mapping(text: str, source: str, json_syntax: bool = False, in_line: bool = False) -> Any:
     """Parse record text (also an upload or a request body): duplicate keys refused in both syntaxes, depth and
-    size bounded."""
+    size bounded. `in_line`: the text is one line of a JSON Lines file, whose source names the line, so a syntax
+    error gives only its column."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
@@ -65,13 +67,15 @@ def parse_mapping(text: str, source: str, json_syntax: bool = False) -> Any:
         try:
             value = json.loads(text, object_pairs_hook=_unique_pairs)
         except json.JSONDecodeError as exc:
-            raise InputError(source, "", "json_syntax", line=exc.lineno, column=exc.colno, reason=exc.msg) from None
+            if in_line:
+                raise InputError(source, "", "json_syntax_column", column=exc.colno, reason=Reason(exc.msg)) from None
+            raise InputError(source, "", "json_syntax", line=exc.lineno, column=exc.colno, reason=Reason(exc.msg)) from None
         except _Duplicate as exc:
             raise InputError(source, str(exc.key)[:60], "unique_key") from None
         except RecursionError:
             raise InputError(source, "", "json_depth", depth=MAX_DEPTH) from None
         except ValueError as exc:  # e.g. an integer of more digits than Python converts
-            raise InputError(source, "", "json_values", reason=str(exc)[:80]) from None
+            raise InputError(source, "", "json_values", reason=Reason(str(exc)[:80])) from None
     else:
         value = _yaml(text, source)
     if not isinstance(value, dict):  # its content is not quoted: the file may be anything (a link to a system file)
@@ -129,10 +133,11 @@ def _yaml(text: str, source: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         pos = Phrase("error.yaml_position", line=mark.line + 1, column=mark.column + 1) if mark else ""
-        problem = f": {str(exc.problem)[:80]}" if getattr(exc, "problem", None) else ""
-        raise InputError(source, "", "yaml_syntax", position=pos, reason=problem) from None
-    except (ValueError, TypeError) as exc:  # 2001-02-30, a list as a key, an integer of 5 000 digits
-        raise InputError(source, "", "yaml_values", reason=str(exc)[:80]) from None
+        problem = getattr(exc, "problem", None)
+        reason = Phrase("error.yaml_reason", reason=Reason(str(problem)[:120])) if problem else ""
+        raise InputError(source, "", "yaml_syntax", position=pos, reason=reason) from None
+    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:  # a list as a key, 5 000 digits, !!binary x
+        raise InputError(source, "", "yaml_values", reason=Reason(str(exc)[:80])) from None
 
 
 _LOADER: list[type] = []
@@ -157,10 +162,11 @@ def _loader() -> type:
             try:
                 dup = key in seen
             except TypeError:
-                raise yaml.constructor.ConstructorError(None, None, "a key that is a plain value (not a list or mapping)",
+                raise yaml.constructor.ConstructorError(None, None, say("en", "error.reason.yaml_plain_key"),
                                                         key_node.start_mark) from None
             if dup:
-                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {str(key)[:60]!r}", key_node.start_mark)
+                raise yaml.constructor.ConstructorError(None, None, say("en", "error.reason.yaml_duplicate_key",
+                                                                        name=repr(str(key)[:60])), key_node.start_mark)
             seen.add(key)
         return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
@@ -169,5 +175,7 @@ def _loader() -> type:
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    # a date stays text even when tagged (`!!timestamp 2001-02-30`): the schema check names its field
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
     _LOADER.append(Loader)
     return Loader

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Place
 from crewkg.law.statute import Law
-from crewkg.records.persons import Person, person_from_mapping, record_files
+from crewkg.records.persons import ID_RE, Person, person_from_mapping, record_files
 from crewkg.records.problems import Problem, all_errors, file_errors
 from crewkg.records.reading import MAX_BYTES, parse_mapping
 
@@ -42,16 +42,16 @@ def is_register(path: Path) -> bool:
 def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Iterator[Entry]:
     """The entries of a register, in input order; ids must be unique (a repeated id is an error of that entry).
     `shacl` also runs the SHACL shapes on each record (slow; the schema check is as strict, see records.shacl)."""
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {}  # id -> where it first stood, whether or not that record could be read
     entry = None
     for entry in _entries(path, law, as_of, shacl):
-        if entry.person is not None:
-            if entry.person.id in seen:
-                where = entry.where if os.sep in entry.where else f"{path}: {entry.where}"  # a folder's file, or a line
-                entry.error = InputError(where, "id", "unique_id_at", entry.person.id, other=seen[entry.person.id])
-                entry.person = None
-            else:
-                seen[entry.person.id] = entry.where
+        pid = entry.person.id if entry.person is not None else entry.label if entry.label != entry.where else None
+        if entry.person is not None and pid in seen:
+            where = entry.where if os.sep in entry.where else f"{path}: {entry.where}"  # a folder's file, or a line
+            entry.error = InputError(where, "id", "unique_id_at", pid, other=Place(seen[pid]))
+            entry.person = None
+        elif pid is not None:
+            seen.setdefault(pid, entry.where)
         yield entry
     if entry is None:  # an empty register is a wrong file, not a register of nobody
         raise InputError(str(path), "", "register_records")
@@ -82,8 +82,8 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     if suffix == ".csv":
         from crewkg.records.flat import csv_rows
 
-        for source, rec in csv_rows(path, law, "register"):
-            yield _entry(rec, source, law, as_of, shacl)
+        for source, rid, rec in csv_rows(path, law, "register"):
+            yield _entry(rec, source, law, as_of, shacl, rid)
         return
     yield from _jsonl(path, law, as_of, shacl)
 
@@ -94,12 +94,13 @@ def _plain_file(f: Path, law: Law, as_of: date) -> Person:
     return person_from_mapping(read_mapping(f), law, as_of, str(f))
 
 
-def _entry(rec, source: str, law: Law, as_of: date, shacl: bool) -> Entry:
+def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, rid: object = None) -> Entry:
     where = source.rsplit(": ", 1)[-1]
+    if rid is None and isinstance(rec, dict):
+        rid = rec.get("id")
+    label = rid if isinstance(rid, str) and ID_RE.match(rid) else where
     if isinstance(rec, InputError):
-        return Entry(where, where, error=rec)
-    rid = rec.get("id") if isinstance(rec, dict) else None
-    label = rid if isinstance(rid, str) and rid else where
+        return Entry(label, where, error=rec)
     try:
         p = person_from_mapping(rec, law, as_of, source)
         if shacl:
@@ -125,7 +126,7 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
                 yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"))
                 continue
             try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
-                rec = parse_mapping(line.rstrip("\r\n"), source, json_syntax=True)  # positions within the line
+                rec = parse_mapping(line.rstrip("\r\n"), source, json_syntax=True, in_line=True)
             except InputError as exc:
                 yield Entry(f"line {n}", f"line {n}", error=exc)
                 continue

@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
-from crewkg.errors import InputError, Phrase
+from crewkg.errors import InputError, Phrase, Reason
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person, person_from_mapping, person_to_mapping
 from crewkg.records.reading import read_text
@@ -129,8 +129,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     try:
         g.parse(data=text, format="turtle")
     except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(str(path), "", "turtle", reason=first[:200]) from None
+        raise InputError(str(path), "", "turtle", reason=_syntax_reason(str(exc))) from None
     finally:
         quiet.setLevel(level)
     subjects = list(g.subjects(RDF.type, CREW.Person))
@@ -261,3 +260,16 @@ _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUnti
 
 
 __all__ = ["person_graph", "person_from_turtle", "person_to_mapping"]
+
+
+def _syntax_reason(text: str) -> Phrase | str:
+    """rdflib's complaint ('at line 3 of <>:\nBad syntax (EOF found after object) at ^ in: …') as the line and the
+    complaint (said in German where the catalogue has it: crewkg.errors.Reason), without the echoed source bytes."""
+    import re
+
+    line = re.search(r"at line (\d+)", text)
+    bad = re.search(r"Bad syntax \((.*)\) at \^", text)
+    what = bad.group(1) if bad else (text.strip().splitlines() or [""])[0]
+    if line:
+        return Phrase("error.turtle_reason", line=int(line.group(1)), reason=Reason(what[:160]))
+    return Reason(what[:200])
