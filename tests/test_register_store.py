@@ -89,6 +89,13 @@ def test_a_served_store_is_only_read_and_keeps_its_lock(store_dir, tmp_path):
         r = subprocess.run([sys.executable, "-m", "crewkg", "export", str(_anna(tmp_path, 181)), "--store", str(store_dir),
                             "--as-of", AS_OF.isoformat()], capture_output=True, text=True, timeout=300)
         assert r.returncode == 2 and "no other program has open" in r.stderr and "Traceback" not in r.stderr, r.stderr
+        # a question alone opens the folder read-only, so it is answered while the service holds the folder; with
+        # --data (persons to put into the folder) it is refused as the export is
+        ask = [sys.executable, "-m", "crewkg", "sparql", "eligible-count", "--store", str(store_dir), "--format", "csv"]
+        r = subprocess.run(ask, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and "UBZ-Bootsmann,2" in r.stdout.replace("\r", ""), r.stderr
+        r = subprocess.run([*ask, "--data", str(_anna(tmp_path, 181))], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and "no other program has open" in r.stderr, r.stderr
     finally:
         del store
     assert "UBZ-Bootsmann" in _issuable(store_dir)["anna"]  # the refused export wrote nothing

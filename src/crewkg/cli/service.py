@@ -177,7 +177,7 @@ def sparql(
     graph: Annotated[list[Path] | None, typer.Option("--graph", help="RDF files to add as they are, e.g. a crewkg export (repeatable).")] = None,
     crew: Annotated[list[str] | None, typer.Option("--crew", metavar="VESSEL[:ROSTER]", help="A vessel record and optionally its roster: the minimum crew and the roster verdict (repeatable).")] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="table for people; csv or json (SPARQL results) for programs.")] = TableFormat.table,
-    store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR.")] = "memory",
+    store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (only read unless --data, --graph or --crew put something into it, so a folder crewkg serve holds can be asked too).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
 ) -> None:
@@ -201,7 +201,7 @@ def sparql(
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        result = build_store(store, law, people, day, list(graph or []), crews).select(text)
+        result = build_store(store, law, people, day, list(graph or []), crews, only_read=True).select(text)
     except InputError as exc:
         _fail(exc, LANG)
         return

@@ -377,8 +377,10 @@ class OxigraphStore:
     kind = "oxigraph"
     interruptible = False
 
-    def __init__(self, path: Path | None = None) -> None:
-        """In memory, or on disk in the folder `path` (made if missing; what is written there stays)."""
+    def __init__(self, path: Path | None = None, read_only: bool = False) -> None:
+        """In memory, or on disk in the folder `path` (made if missing; what is written there stays); `read_only`:
+        only read, without the folder's lock, so a folder another process writes or serves can be queried (what was
+        on disk when it was opened)."""
         import pyoxigraph as ox
 
         self._ox = ox
@@ -387,13 +389,13 @@ class OxigraphStore:
             self.store = ox.Store()
         else:
             try:
-                self.store = ox.Store(str(path))
+                self.store = ox.Store.read_only(str(path)) if read_only else ox.Store(str(path))
             except OSError as exc:
                 if "lock" in str(exc).lower():  # RocksDB's "While lock file: …/LOCK": another process has it open
                     raise InputError(str(path), "--store", "store_in_use") from None
                 raise InputError(str(path), "--store", "store_dir", reason=str(exc).splitlines()[0][:200]) from None
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
-        self.read_only = False  # set by `only_read_from_now`
+        self.read_only = read_only  # also set by `only_read_from_now`
         self._lock = None  # the folder's lock file while the store is only read
 
     def __len__(self) -> int:
@@ -649,9 +651,10 @@ def is_store_dir(value: str) -> bool:
     return value not in STORES
 
 
-def open_store_dir(path: Path, must_exist: bool) -> OxigraphStore:
+def open_store_dir(path: Path, must_exist: bool, read_only: bool = False) -> OxigraphStore:
     """The on-disk Oxigraph store in the folder; ontology + kb are (re)loaded into their graphs on every opening
-    for writing, so a changed kb replaces the old one; persons stay until they are exported again."""
+    for writing, so a changed kb replaces the old one; persons stay until they are exported again. `read_only`:
+    an existing store, only read (`OxigraphStore`)."""
     if must_exist and not (path / "CURRENT").is_file():
         raise InputError(str(path), "--store", "store_missing")
     if path.exists() and not path.is_dir():
@@ -663,7 +666,7 @@ def open_store_dir(path: Path, must_exist: bool) -> OxigraphStore:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(str(path), "--store", "store_dir", reason=str(exc)[:200]) from None
-    store = OxigraphStore(path)
+    store = OxigraphStore(path, read_only=read_only and must_exist)
     if not must_exist:
         store.clear_graph(ONTOLOGY_GRAPH)
         store.clear_graph(KB_GRAPH)
@@ -834,11 +837,16 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
 
 
 def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
-                crews: Iterable[tuple[Path, Path | None]] = ()) -> Store:
+                crews: Iterable[tuple[Path, Path | None]] = (), only_read: bool = False) -> Store:
     """A store with ontology + kb, the persons' records and derived facts, crew checks of vessels and rosters,
-    and any extra RDF files."""
+    and any extra RDF files. `only_read`: a store folder with nothing to put into it is opened read-only (one
+    question, `crewkg sparql`: a folder `crewkg serve` holds can be asked too)."""
+    graphs, crews = list(graphs), list(crews)
     if is_store_dir(kind):
-        store = open_store_dir(Path(kind), must_exist=True)
+        nothing_to_put = only_read and not persons and not graphs and not crews
+        store = open_store_dir(Path(kind), must_exist=True, read_only=nothing_to_put)
+        if nothing_to_put:
+            return store
         put_persons(store, law, persons, as_of, replace=True)
     else:
         store = new_store(kind)
