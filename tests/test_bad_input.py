@@ -288,14 +288,20 @@ def test_a_long_service_log_sends_one_entry_of_each_kind_to_shacl(tmp_path, monk
     f = tmp_path / "p.yaml"
     f.write_text("id: logged\nbirth_date: 1990-01-01\nservice:\n" + entries
                  + "  - {from: 2021-01-01, to: 2021-01-05, role: Matrose, validated: false}\n")
-    r = _runner().invoke(app, ["check", str(f), "--as-of", AS_OF, "--format", "json"])
-    assert r.exit_code == 0, r.output
+    from datetime import date
+
+    from crewkg.law.statute import load_law
+
+    load.load_person_file(f, load_law(), date.fromisoformat(AS_OF), shacl=True)  # SHACL where asked (uploads)
     from rdflib import URIRef
 
     from crewkg.law.namespaces import CREW_IRI
 
     assert len(seen) == 1
     assert len(list(seen[0].objects(None, URIRef(CREW_IRI + "hasServiceEntry")))) == 3
+    r = _runner().invoke(app, ["check", str(f), "--as-of", AS_OF, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert len(seen) == 1  # `check` runs the schema check alone (records.load)
     assert json.loads(r.stdout)["certificates"]  # the whole log is still credited: 240 days, checked below
 
 

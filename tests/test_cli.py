@@ -92,19 +92,27 @@ def test_turtle_yaml_and_json_records_give_the_same_answer(tmp_path):
 HEAVY = ("rdflib", "pyshacl", "rich", "pydantic", "networkx", "matplotlib", "fastapi", "pyoxigraph", "markdown_it")
 
 
-def test_a_plain_check_loads_none_of_the_heavy_libraries(tmp_path):
-    """The cold-start budget (benchmarks/cold_check.py) rests on this: once the kb is compiled and the record's SHACL
-    result remembered, `crewkg check --format json` needs neither rdflib nor rich nor a web or graph library.
-    Guards against a module-level import (or a typer that imports rich or pydantic) creeping back in."""
-    record = _write(tmp_path, BOOTSMANN_140)
-    probe = (
-        "import sys\nfrom crewkg.cli import app\n"
-        f"try:\n    app(['check', {str(record)!r}, '--format', 'json', '--as-of', '2026-11-30'])\n"
-        "except SystemExit:\n    pass\n"
-        f"print('LOADED', sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
-    )
-    subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True)  # compiles the kb, runs pySHACL
-    warm = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+def test_a_plain_check_loads_none_of_the_heavy_libraries(tmp_path, monkeypatch):
+    """The cold-start budget (benchmarks/cold_check.py) rests on this: once the kb is compiled, `crewkg check
+    --format json` of a record never seen before needs neither rdflib nor pySHACL (the schema check is as strict as
+    the shapes, records.load) nor rich nor a web or graph library. Guards against a module-level import (or a typer
+    that imports rich or pydantic) creeping back in."""
+    monkeypatch.setenv("CREWKG_CACHE", str(tmp_path / "cache"))
+
+    def probe(record) -> str:
+        return (
+            "import sys\nfrom crewkg.cli import app\n"
+            f"try:\n    app(['check', {str(record)!r}, '--format', 'json', '--as-of', '2026-11-30'])\n"
+            "except SystemExit:\n    pass\n"
+            f"print('LOADED', sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
+        )
+
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run([sys.executable, "-c", probe(_write(other, {**BOOTSMANN_140, "id": "other"}))],
+                   capture_output=True, check=True)  # compiles the kb
+    record = _write(tmp_path, BOOTSMANN_140)  # a record this cache has never seen
+    warm = subprocess.run([sys.executable, "-c", probe(record)], capture_output=True, text=True, check=True).stdout
     *answer, loaded = warm.rstrip().splitlines()
     assert json.loads("\n".join(answer))["person"] == "maria"
     assert loaded == "LOADED []"

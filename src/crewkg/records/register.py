@@ -41,7 +41,7 @@ def is_register(path: Path) -> bool:
 
 def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Iterator[Entry]:
     """The entries of a register, in input order; ids must be unique (a repeated id is an error of that entry).
-    `shacl` also runs the SHACL shapes on each record (slow; the schema check is as strict, see records.shacl)."""
+    `shacl` also runs the SHACL shapes on each record (slow; the schema check is as strict, see records.load)."""
     seen: dict[str, str] = {}  # id -> where it first stood, whether or not that record could be read
     entry = None
     for entry in _entries(path, law, as_of, shacl):
@@ -74,7 +74,7 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
 
         for f in record_files(path):
             try:
-                p = load_person_file(f, law, as_of) if shacl or f.suffix.lower() == ".ttl" else _plain_file(f, law, as_of)
+                p = load_person_file(f, law, as_of, shacl)
                 yield Entry(p.id, str(f), person=p)
             except InputError as exc:
                 yield Entry(str(f), str(f), error=exc, errors=file_errors(exc, f, law, as_of))
@@ -86,12 +86,6 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
             yield _entry(rec, source, law, as_of, shacl, rid)
         return
     yield from _jsonl(path, law, as_of, shacl)
-
-
-def _plain_file(f: Path, law: Law, as_of: date) -> Person:
-    from crewkg.records.reading import read_mapping
-
-    return person_from_mapping(read_mapping(f), law, as_of, str(f))
 
 
 def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, rid: object = None) -> Entry:

@@ -83,12 +83,6 @@ def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False)
     return []
 
 
-
-
-
-
-
-
 def _key(text: str) -> str:
     return hashlib.sha256((text + load_law().version + (ontology_dir() / "shapes.ttl").read_text()).encode()).hexdigest()[:24]
 

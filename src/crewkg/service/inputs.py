@@ -93,6 +93,6 @@ async def person_from_upload(state, request: Request, as_of: date) -> Person:
         path = Path(tmp) / name
         path.write_bytes(content)
         try:
-            return load_person_file(path, state.law, as_of)
+            return load_person_file(path, state.law, as_of, shacl=True)
         except InputError as exc:  # name the uploaded file, not the temporary path
             raise exc.at(name) from None
