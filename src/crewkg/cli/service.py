@@ -201,7 +201,8 @@ def sparql(
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        result = build_store(store, law, people, day, list(graph or []), crews, only_read=True).select(text)
+        result = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
+                             workers=os.cpu_count() or 1).select(text)
     except InputError as exc:
         _fail(exc, LANG)
         return
@@ -250,7 +251,7 @@ def serve(
         from crewkg.service.sparql import build_store, parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        graph_store = build_store(store, law, people, day, list(graph or []), crews)
+        graph_store = build_store(store, law, people, day, list(graph or []), crews, workers=os.cpu_count() or 1)
     except InputError as exc:
         _fail(exc, LANG)
         return
