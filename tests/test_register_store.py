@@ -307,3 +307,10 @@ def _blank(term) -> bool:
     from rdflib import BNode
 
     return isinstance(term, BNode)
+
+
+def test_export_refuses_workers_below_one_as_check_does(tmp_path):
+    """`export --workers 0` was refused by typer's own English message; it now says the catalogue's, as `check`."""
+    r = _export(_anna(tmp_path, 180), "--store", tmp_path / "s", "--workers", "0")
+    assert r.exit_code == 2 and "a number of processes of 1 or more (got 0)" in r.output, r.output
+    assert not (tmp_path / "s").exists()

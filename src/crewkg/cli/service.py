@@ -84,7 +84,7 @@ def export(
     fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", min=1, help="With --store: processes that evaluate (default: one per core).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="With --store: processes that evaluate (default: one per core).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --store: evaluate every person again, also those whose record, evaluation date, kb and crewkg version are unchanged since their last export (kept by default).")] = False,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
@@ -92,6 +92,8 @@ def export(
     from crewkg.service.export import format_for_suffix, serialize
 
     day = _as_of(as_of, LANG)
+    if workers is not None and workers < 1:  # as `check --workers`: the catalogue's message, exit 2
+        _fail(InputError("--workers", "workers", "workers", workers), LANG)
     if store is not None:
         _export_store(persons, store, day, keep_unchanged=not force, workers=workers or os.cpu_count() or 1)
         return

@@ -21,7 +21,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -304,13 +304,7 @@ class MemoryStore:
         """Remove every triple of the subjects and of what they own (`_owned`), from every graph."""
         with self._lock:
             self.version += 1
-            todo, done = list(subjects), set()
-            while todo:
-                s = todo.pop()
-                if s in done:
-                    continue
-                done.add(s)
-                todo += [o for o in self.graph.objects(s, None) if _owned(s, o)]
+            for s in owned_closure(subjects, lambda s: self.graph.objects(s, None)):
                 self.graph.remove((s, None, None))
 
     def replace_subjects(self, subjects: Iterable[URIRef], text: str) -> None:
@@ -490,16 +484,14 @@ class OxigraphStore:
     def _quads_of(self, subjects: Iterable[URIRef]) -> list:
         """Every quad of the subjects and of what they own (`_owned`), found by index lookups."""
         ox = self._ox
-        found, todo, done = [], [ox.NamedNode(str(s)) for s in subjects], set()
-        while todo:
-            s = todo.pop()
-            if s in done:
-                continue
-            done.add(s)
-            for q in self.store.quads_for_pattern(s, None, None, None):
-                if _owned(s, q.object):
-                    todo.append(q.object)
-                found.append(q)
+        found: list = []
+
+        def objects(s):
+            quads = list(self.store.quads_for_pattern(s, None, None, None))
+            found.extend(quads)
+            return [q.object for q in quads]
+
+        owned_closure([ox.NamedNode(str(s)) for s in subjects], objects)
         return found
 
     def clear_graph(self, graph: URIRef) -> None:
@@ -661,6 +653,20 @@ def _from_ox(term):
             return Literal(term.value)
         return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
     raise TypeError(f"unexpected term {term!r}")
+
+
+def owned_closure(subjects: Iterable, objects: Callable[[Any], Iterable]) -> list:
+    """The subjects and, transitively, what they own (`_owned`), each once: what a person's replacement removes, in
+    either store (`objects`: a node's objects in that store)."""
+    found, todo, done = [], list(subjects), set()
+    while todo:
+        s = todo.pop()
+        if s in done:
+            continue
+        done.add(s)
+        found.append(s)
+        todo += [o for o in objects(s) if _owned(s, o)]
+    return found
 
 
 def _owned(subject, obj) -> bool:
