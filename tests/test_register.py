@@ -309,3 +309,12 @@ def test_a_jsonl_syntax_error_gives_its_column_and_is_said_in_the_language_asked
     assert got[2]["detail"] == f"{reg}: Zeile 3: erwartet wird gültiges JSON (Spalte 2: ein Schlüssel in doppelten Anführungszeichen fehlt)"
     r = CliRunner().invoke(app, ["check", str(reg), "--as-of", "2026-11-30", "--lang", "de"])
     assert "auch bei Zeile 1" in r.stderr and "line" not in r.stderr
+
+
+def test_a_csv_separated_by_semicolons_is_named_as_such(tmp_path):
+    """A spreadsheet in a German locale saves CSV with semicolons; the whole header then reads as one unknown column."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id;birth_date;sailing_days.Matrose\nx1;2000-01-01;30\n")
+    for lang, said in (("en", "separates them by semicolons"), ("de", "trennt sie durch Strichpunkte")):
+        r = CliRunner().invoke(app, ["check", str(reg), "--format", "jsonl", "--as-of", "2026-11-30", "--lang", lang])
+        assert r.exit_code == 2 and said in r.output, r.output

@@ -84,6 +84,8 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
     cols = columns(law) | (extra or {})
     header = reader.fieldnames or []
     if "id" not in header:
+        if len(header) == 1 and ";" in header[0]:  # a spreadsheet's export in a German locale
+            raise InputError(str(path), "", "csv_semicolons", header[0])
         raise InputError(str(path), "id", "csv_header", columns=", ".join(sorted(cols)))
     for h in header:
         if h not in cols:
