@@ -318,3 +318,15 @@ def test_a_csv_separated_by_semicolons_is_named_as_such(tmp_path):
     for lang, said in (("en", "separates them by semicolons"), ("de", "trennt sie durch Strichpunkte")):
         r = CliRunner().invoke(app, ["check", str(reg), "--format", "jsonl", "--as-of", "2026-11-30", "--lang", lang])
         assert r.exit_code == 2 and said in r.output, r.output
+
+
+def test_a_csv_medical_fitness_cell_is_yes_or_no_or_a_date(tmp_path):
+    """'maybe' was reported as a malformed date under medical_fitness.valid_until; it is neither a yes-or-no word nor
+    a date, and the message says both."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,medical_fitness\nm3,maybe\nm4,ja\nm5,2027-01-01\nm6,2027-02-30\n")
+    r = _run(reg, "--format", "jsonl")
+    got = _lines(r.stdout)
+    assert "field 'medical_fitness': expected true or false (also yes/no, ja/nein, 1/0) or the date" in got[0]["error"]
+    assert "error" not in got[1] and "error" not in got[2]
+    assert "medical_fitness.valid_until" in got[3]["error"]

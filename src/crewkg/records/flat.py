@@ -48,7 +48,9 @@ def _cell(value: str, kind: str, source: str, column: str) -> Any:
             raise InputError(source, column, "boolean", v)
         return BOOL[v.lower()]
     if kind == "medical":  # a date: medical fitness valid until then
-        return {"valid_until": v}
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            raise InputError(source, column, "csv_medical", v)
+        return {"valid_until": v}  # the record check names an impossible date (2027-02-30) under valid_until
     try:
         return int(v) if kind == "int" else float(v)
     except ValueError:
