@@ -65,24 +65,24 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     if not path.is_file():
         raise InputError(str(path), "", "cohort_file")
     suffix = path.suffix.lower()
-    rows: list[tuple[str, Any]] = []
+    rows: list[tuple[str, str | None, Any]] = []  # (source, the CSV row's id cell, the record or its error)
     if suffix == ".csv":
-        rows = [(source, rec) for source, _, rec in csv_rows(path, law, "cohort", {RECORD: "str"})]
+        rows = list(csv_rows(path, law, "cohort", {RECORD: "str"}))
     elif suffix in (".yaml", ".yml", ".json"):
         data = read_mapping(path)
         if isinstance(data, dict) and set(data) == {"trainees"}:
             data = data["trainees"]
         if not isinstance(data, list):
             raise InputError(str(path), "trainees", "trainees")
-        rows = [(f"{path}: trainees[{i}]", rec) for i, rec in enumerate(data)]
+        rows = [(f"{path}: trainees[{i}]", None, rec) for i, rec in enumerate(data)]
     else:
         raise InputError(str(path), "", "cohort_suffix", path.suffix)
     if not rows:
         raise InputError(str(path), "", "one_trainee")
     out: list[Trainee] = []
     seen: dict[str, str] = {}
-    for source, rec in rows:
-        rid = rec.get("id") if isinstance(rec, dict) else None
+    for source, cell, rec in rows:
+        rid = cell if cell else rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
         where = source.rsplit(": ", 1)[-1]
         if isinstance(rec, InputError):
