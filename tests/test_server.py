@@ -604,3 +604,15 @@ def test_a_chunked_body_over_the_limit_gets_413(server):
     with httpx.Client(timeout=30) as c:
         r = c.post(server.url + "/api/eligibility", content=chunks(), headers={"Content-Type": "application/json"})
     assert r.status_code == 413
+
+
+def test_a_canned_querys_name_as_the_query_is_named_as_such_and_refusals_speak_german_when_asked(client):
+    r = client.get("/sparql", params={"query": "eligible-count"})
+    assert r.status_code == 400 and "'eligible-count' is the name of a canned query, not SPARQL" in r.text
+    assert "/api/queries" in r.text
+    r = client.get("/sparql", params={"query": "eligible-count", "lang": "de"})
+    assert r.status_code == 400 and "ist der Name einer vorbereiteten Abfrage, kein SPARQL" in r.text
+    r = client.get("/sparql", params={"lang": "de"})
+    assert r.status_code == 400 and r.text == "der Parameter 'query' fehlt (SPARQL 1.1 Protocol)"
+    r = client.post("/sparql", params={"lang": "de"}, content=b"x", headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and "application/sparql-query senden" in r.text

@@ -1,7 +1,8 @@
 """The read-only SPARQL 1.1 Protocol endpoint (GET and POST) and the list of canned queries. Errors are plain text,
 as the protocol's clients expect: 400 for a malformed query, a second `query` or an update's dataset parameter, 403
 for an update, 406 for no acceptable result format, 413/414 for an over-long query, 415 for a body of another type,
-503 after the timeout. `default-graph-uri` and `named-graph-uri` choose the query's RDF dataset among the store's
+503 after the timeout, in English, or in German with `?lang=de` (the catalogue's `service.sparql.*`); a canned query's
+name given as the query is named as such. `default-graph-uri` and `named-graph-uri` choose the query's RDF dataset among the store's
 named graphs (SPARQL 1.1 Protocol § 2.1.4); they win over the query's FROM / FROM NAMED. Every answer varies with
 the Accept header, and says so (`Vary: Accept`), so caches keep one answer per format."""
 
@@ -13,7 +14,7 @@ import anyio
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
-from crewkg.messages.catalogue import catalogue
+from crewkg.messages.catalogue import catalogue, say
 from crewkg.service.docs import doc
 from crewkg.service.inputs import language
 from crewkg.service.querying import Busy, WorkerLost
@@ -23,47 +24,57 @@ router = APIRouter()
 UPDATE_DATASET_PARAMS = ("using-graph-uri", "using-named-graph-uri")
 
 
-def sparql_response(st: State, query: str | None, accept: str | None, method: str, dataset=None) -> Response:
-    answer = _answer(st, query, accept, method, dataset)
+def sparql_response(st: State, query: str | None, accept: str | None, method: str, dataset=None,
+                    lang: str = "en") -> Response:
+    answer = _answer(st, query, accept, method, dataset, lang)
     answer.headers["Vary"] = "Accept"
     return answer
 
 
-def _answer(st: State, query: str | None, accept: str | None, method: str, dataset) -> Response:
-    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused
+def _lang(params) -> str:
+    """English, as the protocol's clients have always read it, unless `lang=de` is asked."""
+    return "de" if params.get("lang") == "de" else "en"
+
+
+def _said(lang: str, key: str, status: int, **fields: object) -> Response:
+    return PlainTextResponse(say(lang, f"service.sparql.{key}", **fields), status_code=status)
+
+
+def _answer(st: State, query: str | None, accept: str | None, method: str, dataset, lang: str) -> Response:
+    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
 
     if query is None or not query.strip():
-        return PlainTextResponse("missing the 'query' parameter (SPARQL 1.1 Protocol)", status_code=400)
+        return _said(lang, "missing_query", 400)
     size, limit = len(query.encode("utf-8")), st.settings.max_query_bytes
     if size > limit:
-        return PlainTextResponse(f"query too long: {size} bytes > limit of {limit} bytes",
-                                 status_code=414 if method == "GET" else 413)
+        return _said(lang, "too_long", 414 if method == "GET" else 413, size=size, limit=limit)
     try:
         body, media = st.runner.run(query, accept, dataset)
     except UpdateRefused as exc:
         return PlainTextResponse(str(exc), status_code=403)
     except MalformedQuery as exc:
-        return PlainTextResponse(f"Malformed query: {exc}", status_code=400)
+        if query.strip() in {q.name for q in canned_queries()}:
+            return _said(lang, "canned_name", 400, name=query.strip())
+        return _said(lang, "malformed", 400, reason=exc)
     except NotAcceptable as exc:
         return PlainTextResponse(str(exc), status_code=406)
     except QueryTimeout as exc:
-        return PlainTextResponse(f"Query timed out: {exc}", status_code=503)
+        return _said(lang, "timed_out", 503, reason=exc)
     except (Busy, WorkerLost) as exc:
         return PlainTextResponse(str(exc), status_code=503)
     return Response(content=body, media_type=media)
 
 
-def _refuse_update() -> Response:
-    return PlainTextResponse("SPARQL Update is not allowed: this endpoint is read-only", status_code=403)
+def _refuse_update(lang: str) -> Response:
+    return _said(lang, "update", 403)
 
 
-def _refuse(params) -> Response | None:
+def _refuse(params, lang: str) -> Response | None:
     """A request the protocol does not allow for a query: an update's dataset parameters, or more than one query."""
     if any(k in params for k in UPDATE_DATASET_PARAMS):
-        return PlainTextResponse("using-graph-uri and using-named-graph-uri belong to SPARQL Update; this endpoint "
-                                 "is read-only (use default-graph-uri / named-graph-uri for a query)", status_code=400)
+        return _said(lang, "update_dataset", 400)
     if len(_all(params, "query")) > 1:
-        return PlainTextResponse("exactly one 'query' parameter (SPARQL 1.1 Protocol § 2.1)", status_code=400)
+        return _said(lang, "one_query", 400)
     return None
 
 
@@ -82,43 +93,45 @@ def _dataset(params):
 def sparql_get(request: Request, query: str | None = Query(None, description=catalogue("en")["service.doc.param.query"]),
                st: State = SHARED):
     params = request.query_params
+    lang = _lang(params)
     if "update" in params:
-        return _refuse_update()
-    return _refuse(params) or sparql_response(st, query, request.headers.get("accept"), "GET", _dataset(params))
+        return _refuse_update(lang)
+    return _refuse(params, lang) or sparql_response(st, query, request.headers.get("accept"), "GET", _dataset(params),
+                                                    lang)
 
 
 @router.post("/sparql", tags=["sparql"], **doc("sparql_post"))
 async def sparql_post(request: Request, st: State = SHARED):
     ctype = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    lang = _lang(request.query_params)
     if "update" in request.query_params or ctype == "application/sparql-update":
-        return _refuse_update()
-    refused = _refuse(request.query_params)
+        return _refuse_update(lang)
+    refused = _refuse(request.query_params, lang)
     if refused:
         return refused
-    posted = _posted_query(ctype, await request.body())
+    posted = _posted_query(ctype, await request.body(), lang)
     if isinstance(posted, Response):
         return posted
     query, form = posted
     params = form if form is not None else request.query_params
     return await anyio.to_thread.run_sync(sparql_response, st, query, request.headers.get("accept"), "POST",
-                                          _dataset(params))
+                                          _dataset(params), lang)
 
 
-def _posted_query(ctype: str, raw: bytes) -> tuple[str | None, dict | None] | Response:
+def _posted_query(ctype: str, raw: bytes, lang: str) -> tuple[str | None, dict | None] | Response:
     """The query of a POST body with the form's parameters (None for a direct POST, whose dataset parameters are
     in the URL), or the response that refuses the body."""
     if ctype == "application/sparql-query":
         try:
             return raw.decode("utf-8"), None
         except UnicodeDecodeError:
-            return PlainTextResponse("the query must be UTF-8", status_code=400)
+            return _said(lang, "utf8", 400)
     if ctype == "application/x-www-form-urlencoded":
         form = parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
         if "update" in form:
-            return _refuse_update()
-        return _refuse(form) or ((form.get("query") or [None])[0], form)
-    return PlainTextResponse("POST the query as application/x-www-form-urlencoded (query=...) or "
-                             "application/sparql-query", status_code=415)
+            return _refuse_update(lang)
+        return _refuse(form, lang) or ((form.get("query") or [None])[0], form)
+    return _said(lang, "post_type", 415)
 
 
 @router.get("/api/queries", tags=["sparql"], **doc("queries_list"))
