@@ -182,3 +182,13 @@ def test_a_turtle_complaint_names_its_line_and_is_said_in_german(tmp_path, text,
     assert f"gültiges Turtle (Zeile {line}: " in r.output and de in r.output and "Bad syntax" not in r.output
     r = CliRunner().invoke(app, ["check", str(f), "--as-of", "2026-11-30", "--lang", "en"])
     assert f"valid Turtle (line {line}: " in r.output and "<>" not in r.output
+
+
+def test_a_missing_case_file_says_why_in_the_language_asked(tmp_path):
+    """`crewkg test missing.yaml` ended in a traceback (the catalogue had no word for a case file), and a file that
+    could not be opened was explained by the exception's class name ('FileNotFoundError')."""
+    missing = tmp_path / "missing.yaml"
+    for lang, why in (("de", "keine solche Datei und kein solcher Ordner"), ("en", "no such file or folder")):
+        r = CliRunner().invoke(app, ["test", str(missing), "--lang", lang])
+        assert r.exit_code == 2 and why in r.output and "Traceback" not in r.output, r.output
+        assert "FileNotFoundError" not in r.output and "file file" not in r.output

@@ -314,3 +314,15 @@ def test_a_bad_record_link_is_reported_for_its_row_and_the_others_are_evaluated(
     first, second = evaluate_cohort(law, load_cohort(linked, law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb(), lang="en")
     assert first["id"] == "franz-huber" and first["error"] is None and first["holds_target"] is True
     assert "trainees[1]" in second["error"] and "franz-huber" in second["error"]
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("c.json", '[{"id": "t1", "birth_date": "2000-01-01"}, {"id": "t2"}]'),
+    ("c.yaml", "- id: t1\n  birth_date: 2000-01-01\n- id: t2\n"),
+    ("t.yaml", "trainees:\n  - id: t1\n    birth_date: 2000-01-01\n  - id: t2\n"),
+])
+def test_a_cohort_is_a_plain_list_of_records_or_a_trainees_key(tmp_path, name, text):
+    """The help promises 'YAML/JSON (a list of records)'; a plain list was refused as 'not a mapping'."""
+    path = tmp_path / name
+    path.write_text(text)
+    assert [t.id for t in load_cohort(path, load_law(), AS_OF)] == ["t1", "t2"]

@@ -330,3 +330,13 @@ def test_a_csv_medical_fitness_cell_is_yes_or_no_or_a_date(tmp_path):
     assert "field 'medical_fitness': expected true or false (also yes/no, ja/nein, 1/0) or the date" in got[0]["error"]
     assert "error" not in got[1] and "error" not in got[2]
     assert "medical_fitness.valid_until" in got[3]["error"]
+
+
+@pytest.mark.parametrize("what", ["register", "record"])
+def test_out_with_the_text_tables_is_refused_not_written_empty(tmp_path, what):
+    """`check … --out FILE` with the text tables wrote an empty file and the tables to the terminal, exit 0."""
+    src = tmp_path / ("r.jsonl" if what == "register" else "p.yaml")
+    src.write_text('{"id": "a"}\n' if what == "register" else "id: a\n")
+    out = tmp_path / "out.txt"
+    r = CliRunner().invoke(app, ["check", str(src), "--out", str(out), "--as-of", "2026-11-30", "--lang", "en"])
+    assert r.exit_code == 2 and "--out with --format json or jsonl" in r.output and not out.exists()

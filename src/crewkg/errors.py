@@ -37,6 +37,16 @@ class Place(Phrase):
         return place(str(self.fields["where"]), lang)
 
 
+def os_reason(exc: OSError) -> Phrase:
+    """Why a file could not be opened, in the language asked (`error.os.*`), instead of the exception's class name."""
+    import errno
+
+    kinds = {errno.ENOENT: "missing", errno.EACCES: "permission", errno.EPERM: "permission", errno.EISDIR: "folder",
+             errno.ENOTDIR: "not_folder", errno.ELOOP: "loop", errno.ENAMETOOLONG: "name_too_long"}
+    kind = kinds.get(exc.errno) if exc.errno is not None else None
+    return Phrase(f"error.os.{kind}") if kind else Phrase("error.os.other", name=type(exc).__name__)
+
+
 class Reason(Phrase):
     """A parser's own words (Python's json, PyYAML), said in the language asked where the catalogue has them
     (`error.reason.*`, whose English text begins the parser's: what follows it, e.g. 'value has 5000 digits; use
@@ -107,7 +117,8 @@ class InputError(Exception):
         return say(lang, "error.message", where=say(lang, "error.where", file=place(self.file, lang)) if self.file else "",
                    field=say(lang, "error.field", field=self.field) if self.field else "",
                    expected=self.expected_in(lang),
-                   got="" if self.got is None else say(lang, "error.got", got=quote(self.got)))
+                   got="" if self.got is None else say(lang, "error.got", got=self.got.say(lang) if isinstance(
+                       self.got, Phrase) else quote(self.got)))
 
 
 def place(file: str, lang: str) -> str:

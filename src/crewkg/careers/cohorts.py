@@ -69,7 +69,7 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
     if suffix == ".csv":
         rows = list(csv_rows(path, law, "cohort", {RECORD: "str"}))
     elif suffix in (".yaml", ".yml", ".json"):
-        data = read_mapping(path)
+        data = read_mapping(path, "cohort", list_ok=True)
         if isinstance(data, dict) and set(data) == {"trainees"}:
             data = data["trainees"]
         if not isinstance(data, list):

@@ -24,13 +24,15 @@ def check(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     fmt: Annotated[CheckFormat, typer.Option("--format", help="text for people, json for programs, jsonl: one compact line per person (registers).")] = CheckFormat.text,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
-    out: Annotated[Path | None, typer.Option("--out", help="Write the answer to this file (atomically) instead of standard output.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the answer to this file (atomically) instead of standard output; with --format json or jsonl.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Worker processes for a register (default: the cores).")] = None,
 ) -> None:
     """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
     day = _as_of(as_of, lang.value)
     if workers is not None and workers < 1:
         _fail(InputError("--workers", "workers", "workers", workers), lang.value)
+    if out is not None and fmt is CheckFormat.text:  # the tables are for a terminal; --out wrote an empty file
+        _fail(InputError("--out", "out", "out_format", str(out)), lang.value)
     if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
         from crewkg.cli.register import check_register
 

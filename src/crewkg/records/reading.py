@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError, Phrase, Reason
+from crewkg.errors import InputError, Phrase, Reason, os_reason
 from crewkg.messages.catalogue import say
 
 MAX_BYTES = 16 * 1024 * 1024  # one record file
@@ -31,7 +31,7 @@ def read_text(path: Path, what: str = "record") -> str:
     try:
         st = path.stat()
     except OSError as exc:
-        raise InputError(str(path), "", "readable_existing", type(exc).__name__, what=kind) from None
+        raise InputError(str(path), "", "readable_existing", os_reason(exc), what=kind) from None
     if not stat.S_ISREG(st.st_mode):
         raise InputError(str(path), "", "regular_file", what=kind)
     if st.st_size > MAX_BYTES:
@@ -40,7 +40,7 @@ def read_text(path: Path, what: str = "record") -> str:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise InputError(str(path), "", "readable", type(exc).__name__, what=kind) from None
+        raise InputError(str(path), "", "readable", os_reason(exc), what=kind) from None
     if len(data) > MAX_BYTES:
         raise InputError(str(path), "", "file_size", what=kind, mib=MAX_BYTES // (1024 * 1024))
     try:
@@ -50,12 +50,13 @@ def read_text(path: Path, what: str = "record") -> str:
     return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is no content, in YAML or JSON
 
 
-def read_mapping(path: Path) -> Any:
-    """Parse a YAML or JSON record file within the limits above."""
-    return parse_mapping(read_text(path), str(path), json_syntax=path.suffix.lower() == ".json")
+def read_mapping(path: Path, what: str = "record", list_ok: bool = False) -> Any:
+    """Parse a YAML or JSON record file within the limits above (`list_ok`: a list is read too, as a cohort's)."""
+    return parse_mapping(read_text(path, what), str(path), json_syntax=path.suffix.lower() == ".json", list_ok=list_ok)
 
 
-def parse_mapping(text: str, source: str, json_syntax: bool = False, in_line: bool = False) -> Any:
+def parse_mapping(text: str, source: str, json_syntax: bool = False, in_line: bool = False,
+                  list_ok: bool = False) -> Any:
     """Parse record text (also an upload or a request body): duplicate keys refused in both syntaxes, depth and
     size bounded. `in_line`: the text is one line of a JSON Lines file, whose source names the line, so a syntax
     error gives only its column."""
@@ -78,7 +79,8 @@ def parse_mapping(text: str, source: str, json_syntax: bool = False, in_line: bo
             raise InputError(source, "", "json_values", reason=Reason(str(exc)[:80])) from None
     else:
         value = _yaml(text, source)
-    if not isinstance(value, dict):  # its content is not quoted: the file may be anything (a link to a system file)
+    if not isinstance(value, dict) and not (list_ok and isinstance(value, list)):  # its content is not quoted: the
+        # file may be anything (a link to a system file)
         raise InputError(source, "", "record_mapping", type(value).__name__)
     check_shape(value, source)
     return value

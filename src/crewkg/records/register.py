@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from crewkg.errors import InputError, Place
+from crewkg.errors import InputError, Place, os_reason
 from crewkg.law.statute import Law
 from crewkg.records.persons import ID_RE, Person, person_from_mapping, record_files
 from crewkg.records.problems import Problem, all_errors, file_errors
@@ -110,7 +110,7 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     try:
         f = path.open("r", encoding="utf-8-sig")
     except OSError as exc:
-        raise InputError(str(path), "", "jsonl", type(exc).__name__) from None
+        raise InputError(str(path), "", "jsonl", os_reason(exc)) from None
     with f:
         for n, line in enumerate(f, start=1):
             if not line.strip():

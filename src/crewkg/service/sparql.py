@@ -31,7 +31,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import XSD
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, os_reason
 from crewkg.law.namespaces import CREW_IRI, KB_IRI, PERSON_IRI
 from crewkg.law.statute import Law
 from crewkg.service.export import DERIVED_IRI, Triple, derived_subjects, evaluate, record_subjects
@@ -946,7 +946,7 @@ def resolve_query(arg: str) -> str:
         try:
             return Path(arg).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(arg, "", "query_file", type(exc).__name__) from None
+            raise InputError(arg, "", "query_file", os_reason(exc)) from None
     canned = {q.name: q for q in canned_queries()}
     if arg in canned:
         return canned[arg].text
