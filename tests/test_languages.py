@@ -46,7 +46,7 @@ def _unquoted(text: str, lang: str) -> str:
     text, the kb's editorial notes), and in English a short '…' quotation of the law's words inside a note."""
     t = catalogue(lang)
     flat = re.sub(r"\s*\n\s*", " ", text)  # a quotation wraps over lines in the terminal
-    for key in ("cli.explain.wording", "cli.explain.note"):
+    for key in ("cli.explain.wording", "cli.explain.wording_en", "cli.explain.note", "cli.explain.note_other"):
         lead = t[key].split("{")[0]
         if lead.endswith("„"):
             flat = re.sub(re.escape(lead) + r"[^“]*“", lead, flat)
@@ -99,3 +99,16 @@ def test_every_web_page_has_its_texts_in_german_and_english():
         de, en = js.split("\n  en: {", 1)
         for key in set(re.findall(r'data-t="(\w+)"', html)):
             assert re.search(rf"\b{key}:", de) and re.search(rf"\b{key}:", en), (page, key)
+
+
+def test_explain_says_which_wording_is_the_official_text_and_which_a_paraphrase():
+    """The kb paraphrases in English the provisions the bundled texts lack (`crew:wording "…"@en`); `explain` quoted
+    them as 'German text' in English and without a word in German, and labelled German notes as English."""
+    person = str(PERSONS[0])
+    de = CliRunner().invoke(app, ["explain", person, "Decksmann-AT", "--as-of", AS_OF, "--lang", "de"]).stdout
+    assert "Sinngemäß auf Englisch in der Wissensbasis, nicht der amtliche Wortlaut: „Decksfrau – AT" in de
+    assert "englischer Wortlaut" not in de and "Anmerkung der Wissensbasis: „" in de
+    en = CliRunner().invoke(app, ["explain", person, "Decksmann-AT", "--as-of", AS_OF, "--lang", "en"]).stdout
+    assert "English paraphrase in the kb, not the official text: „Decksfrau – AT" in en and "German text" not in en
+    en = CliRunner().invoke(app, ["explain", person, "UBZ-Bootsmann", "--as-of", AS_OF, "--lang", "en"]).stdout
+    assert "German text (quoted): „entweder eine als Matrosin bzw. Matrose" in en

@@ -127,9 +127,8 @@ def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int
     console.print(f"{pad}{mark} {req['text']} — {req['provision']}")
     parts = kind(req["kind"]).parts
     if depth == 1 or parts is None:
-        wording = law.provisions[law.requirements[req["id"]].provision].wording
         if depth == 1:
-            console.print(f"{pad}    " + catalogue(lang)["cli.explain.wording"].format(wording=wording), style="italic")
+            console.print(f"{pad}    " + _wording(law, law.requirements[req["id"]].provision, lang), style="italic")
     if parts is not None:
         for child in req.get(parts) or []:
             _explain_req(law, child, p, lang, depth + 1)
@@ -141,6 +140,14 @@ def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int
     console.print(f"{pad}    {_facts(req, p, lang)}; {needed}")
     if not req["met"]:
         console.print(f"{pad}    → {missing_sentence(law, req, lang)}")
+
+
+def _wording(law: Law, provision: str, lang: str) -> str:
+    """The provision's wording, quoted and said for what it is: the official German text, or the kb's English
+    paraphrase of a provision the bundled texts lack."""
+    p = law.provisions[provision]
+    key = "cli.explain.wording_en" if p.wording_lang == "en" else "cli.explain.wording"
+    return catalogue(lang)[key].format(wording=p.wording)
 
 
 def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str, lang: str) -> None:
@@ -158,11 +165,11 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
         mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
         console.print(f"\n{mark} [bold]{w['label']}[/bold]")
         wid = w["id"]
-        console.print("  " + t["cli.explain.wording"].format(wording=law.provisions[law.pathways[wid].provision].wording),
-                      style="italic")
+        console.print("  " + _wording(law, law.pathways[wid].provision, lang), style="italic")
         for req in w["requirements"]:
             _explain_req(law, req, p, lang, 1)
-        for rid in [w["id"]]:
-            for note in notes_in(law.provisions[law.pathways[rid].provision].notes, lang):
-                console.print("  " + t["cli.explain.note"].format(note=note), style="dim")
+        notes = law.provisions[law.pathways[wid].provision].notes
+        key = "cli.explain.note" if notes.get(lang) or not notes else "cli.explain.note_other"  # notes_in's fallback
+        for note in notes_in(notes, lang):
+            console.print("  " + t[key].format(note=note), style="dim")
     print_role_names(law, lang)

@@ -34,6 +34,9 @@ class Provision:
     wording: str
     notes: Notes = field(default_factory=dict, hash=False)
     part_of: str | None = None
+    #: the wording's language: "de", the official text, or "en" where the kb paraphrases a provision the bundled
+    #: texts lack (the answer then says it is no official wording)
+    wording_lang: str = "de"
 
 
 @dataclass(frozen=True)
@@ -367,7 +370,8 @@ def _compile(g, version: str) -> Law:
     for s in g.subjects(RDF.type, CREW.Provision):
         provisions[local(s)] = Provision(
             id=local(s), citation=str(one(s, CREW.citation) or labels(s).get("de", local(s))),
-            wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf))
+            wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf),
+            wording_lang=getattr(one(s, CREW.wording), "language", None) or "de")
 
     kinds = {local(c)[: -len("Requirement")]: c for c in g.subjects(RDFS.subClassOf, CREW.Requirement)}
     requirements = {}

@@ -320,6 +320,8 @@ MESSAGES: dict[str, str] = {
     "cli.explain.needed": "needed: {needed} {unit}, have: {have}",
     "cli.explain.wording": "German text (quoted): „{wording}“",
     "cli.explain.note": "Note: {note}",
+    "cli.explain.wording_en": "English paraphrase in the kb, not the official text: „{wording}“",
+    "cli.explain.note_other": "Note (in German only): „{note}“",
     "cli.unit.years": "years",
     "cli.unit.days": "days",
     "cli.unit.months": "months",

@@ -80,6 +80,7 @@ def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str)
         entry = copy.deepcopy(entry)
         for w in entry["pathways"]:
             w["wording"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording
+            w["wording_lang"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording_lang
             _add_wording(st.law, w["requirements"])
     with st.render_lock, console.capture() as cap:
         print_explanation(st.law, person, answer, certificate, lang)
@@ -90,6 +91,7 @@ def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str)
 def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:
     for r in reqs:
         r["wording"] = law.provisions[law.requirements[r["id"]].provision].wording
+        r["wording_lang"] = law.provisions[law.requirements[r["id"]].provision].wording_lang
         _add_wording(law, r.get("alternatives") or r.get("parts") or [])
 
 
