@@ -159,7 +159,7 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         missing = [m for m in entry["missing"] if m["kind"] != "Document"]
         ages = [m for m in missing if m["kind"] == "MinimumAge" and m.get("have") is None]
         if ages:
-            unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT["en"]["no_min_age"]} for m in ages]
+            unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT[lang]["no_min_age"]} for m in ages]
             missing = [m for m in missing if m not in ages]
         served = not missing
         pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
@@ -175,7 +175,7 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         "graduates_must_hold": [{"text": d["text"], "provision": d["provision"]} for d in docs],
         "not_checked": unchecked,
         "covered": bool(candidates),
-        **({} if candidates else {"reason": TEXT["en"]["no_pathway"].format(role=design.role)}),
+        **({} if candidates else {"reason": TEXT[lang]["no_pathway"].format(role=law.label(design.role, lang))}),
     }
 
 
