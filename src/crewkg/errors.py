@@ -67,11 +67,28 @@ class Reason(Phrase):
         return text
 
 
+class Said(str):
+    """A validator's message (a SHACL shape's `sh:message`, or pySHACL's own words): the English text, which sorts
+    and compares as itself, said in German from its own German form where it has one (a message tagged @de), else
+    from the catalogue (`Reason`: the shapes' messages are there, as pySHACL drops the language tags of a SPARQL-based
+    constraint's messages)."""
+
+    def __new__(cls, en: str, de: str | None = None) -> Said:
+        said = super().__new__(cls, en)
+        said.de = de
+        return said
+
+    def say(self, lang: str) -> str:
+        if lang == "en":
+            return str(self)
+        return self.de or Reason(str(self)).say(lang)
+
+
 def fill(fields: dict[str, object], lang: str) -> dict[str, object]:
     """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it."""
     out = {}
     for k, v in fields.items():
-        if isinstance(v, Phrase):
+        if isinstance(v, Phrase | Said):
             v = v.say(lang)
         elif isinstance(v, dict) and set(v) == {"de", "en"}:
             v = v[lang if lang in v else "de"]

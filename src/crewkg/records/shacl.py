@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, Said
 from crewkg.law.cache import load_graph
 from crewkg.law.statute import load_law
 from crewkg.locations import cache_dir, ontology_dir
@@ -53,10 +53,19 @@ def _report(results_graph) -> list[tuple[str | None, str, str]]:
         if (r, SH.detail, None) in results_graph:
             continue  # a wrapper ("does not conform to shape X"); its sh:detail names the real field
         path = results_graph.value(r, SH.resultPath)
-        msg = results_graph.value(r, SH.resultMessage)
         node = results_graph.value(r, SH.focusNode)
-        out.append((str(path).rsplit("#", 1)[-1] if path is not None else None, str(node), str(msg or "")))
+        out.append((str(path).rsplit("#", 1)[-1] if path is not None else None, str(node), _message(results_graph, r)))
     return out
+
+
+def _message(results_graph, result) -> Said:
+    """The result's message: the shape's `sh:message` in English (untagged or @en) with its @de form, or pySHACL's
+    own (English) words."""
+    from rdflib.namespace import SH
+
+    by_lang = {getattr(m, "language", None) or "": str(m) for m in results_graph.objects(result, SH.resultMessage)}
+    en = by_lang.get("en") or by_lang.get("") or next(iter(by_lang.values()), "")
+    return Said(en, by_lang.get("de"))
 
 
 def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False) -> list[tuple[str | None, str, str]]:
@@ -96,7 +105,10 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
     """Raise InputError naming the first violated shape of a record graph."""
     if key is None:
         key = _key("\n".join(sorted(data_graph.serialize(format="nt").splitlines())))
-    found = sorted((path or node, msg) for path, node, msg in violations(data_graph, _class_facts(), _shapes(), key, advanced=True))
+    # a violation with no path is named by its node, unless that is a blank node (a service entry), whose generated
+    # label names nothing the user wrote: the message then says which entry
+    found = sorted((path or (node if ":" in node else ""), msg)
+                   for path, node, msg in violations(data_graph, _class_facts(), _shapes(), key, advanced=True))
     if found:
         field, msg = found[0]
         raise InputError(source, field, "shapes", reason=msg)
