@@ -326,3 +326,14 @@ def test_a_cohort_is_a_plain_list_of_records_or_a_trainees_key(tmp_path, name, t
     path = tmp_path / name
     path.write_text(text)
     assert [t.id for t in load_cohort(path, load_law(), AS_OF)] == ["t1", "t2"]
+
+
+def test_a_cohort_csv_names_a_bad_row_in_english_and_in_the_language_asked(tmp_path):
+    path = tmp_path / "cohort.csv"
+    path.write_text("id,birth_date,sailing_days.Matrose\ngood,2000-01-01,170\nbad,2000-01-01,-5\n", encoding="utf-8")
+    result = runner.invoke(app, ["cohort", str(path), "--target", "UBZ-Bootsmann", "--as-of", "2026-11-30",
+                                 "--format", "csv", "--lang", "de"])
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(result.stdout))}
+    assert "expected a number that is not negative" in rows["bad"]["error"]
+    assert "Zeile 3: Feld „sailing_days.Matrose“: erwartet wird" in rows["bad"]["detail"]
+    assert rows["good"]["error"] == rows["good"]["detail"] == ""
