@@ -349,17 +349,12 @@ def roster_graph(name: str, persons: list[Person]):
 
 
 def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Person]:
-    """Read and check a roster: each person against the person shapes (shapes.ttl), the roster against manning-shapes."""
-    from crewkg.records.load import shacl_check_person
+    """Read and check a roster: each person by the schema check, which is as strict as the person shapes
+    (`records.load`), the roster against manning-shapes."""
     from crewkg.records.turtle import person_to_mapping
 
     data = read_mapping(_file(path, "roster"))
     persons = roster_from_mapping(data, law, as_of, str(path))
-    for i, p in enumerate(persons):
-        try:
-            shacl_check_person(p)
-        except InputError as exc:
-            raise exc.at(str(path), f"crew[{i}].{exc.field}") from None
     name = roster_name(path)
     key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
     _shacl(roster_graph(name, persons), str(path), key, ml)
