@@ -73,7 +73,7 @@ def test_a_register(tmp_path):
     assert r.exit_code == 1, r.output
     good, bad = json.loads(r.stdout)
     assert good["person"] == "good"
-    assert bad["line"] == "line 2"
+    assert bad["person"] == "bad"  # as in --format jsonl: named by its id where it could be read
     _shape(bad)
     assert r.stderr.splitlines()[-1] == "crewkg: 1 record(s) could not be evaluated; see their error lines"
     r = _runner().invoke(app, ["check", str(reg), "--as-of", AS_OF, "--format", "jsonl", "--lang", "en"])

@@ -319,3 +319,17 @@ def test_an_export_into_a_missing_folder_is_refused_clearly(tmp_path):
     r = CliRunner().invoke(app, ["export", str(EXAMPLES), "--out", str(tmp_path / "nope" / "x.ttl"), "--as-of", "2026-11-30"])
     assert r.exit_code == 2
     assert "existing folder" in r.output and "Traceback" not in r.output
+
+
+def test_an_export_file_gets_the_mode_an_ordinary_file_gets(tmp_path):
+    """export --out wrote its file with mkstemp's 0600; it now goes through outputs.write_atomically as every --out."""
+    import os
+
+    out = tmp_path / "x.ttl"
+    old = os.umask(0o022)
+    try:
+        r = CliRunner().invoke(app, ["export", str(EXAMPLES / "anna-matrose.yaml"), "--out", str(out), "--as-of", "2026-11-30"])
+    finally:
+        os.umask(old)
+    assert r.exit_code == 0, r.output
+    assert out.stat().st_mode & 0o777 == 0o644

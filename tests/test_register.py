@@ -100,8 +100,9 @@ def test_a_csv_row_with_fewer_or_more_cells_than_the_header_is_named(tmp_path):
     r = _run(reg, "--format", "jsonl")
     assert r.exit_code == 1
     got = _lines(r.stdout)
-    assert [g.get("person") or g.get("line") for g in got] == ["a", "row 3", "row 4"]
+    assert [g.get("person") or g.get("line") for g in got] == ["a", "b", "c"]  # named by the id cell
     assert "error" not in got[0] and all("exactly 4 cells" in g["error"] for g in got[1:])
+    assert "row 3" in got[1]["error"] and "row 4" in got[2]["error"]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
@@ -340,3 +341,20 @@ def test_out_with_the_text_tables_is_refused_not_written_empty(tmp_path, what):
     out = tmp_path / "out.txt"
     r = CliRunner().invoke(app, ["check", str(src), "--out", str(out), "--as-of", "2026-11-30", "--lang", "en"])
     assert r.exit_code == 2 and "--out with --format json or jsonl" in r.output and not out.exists()
+
+
+def test_a_bad_row_is_named_by_its_id_in_json_as_in_jsonl_and_out_may_not_be_a_folder(tmp_path):
+    """`--format json` named a failed register record by its line only; a row with a wrong number of cells lost its id;
+    `--out` naming a folder ended in a traceback."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date\nc1,2000-01-01,extra\nc2,1990-02-30\nc3,1990-01-01\n")
+    for fmt in ("json", "jsonl"):
+        r = _run(reg, "--format", fmt)
+        got = json.loads(r.stdout) if fmt == "json" else _lines(r.stdout)
+        assert [g.get("person") for g in got] == ["c1", "c2", "c3"], (fmt, got)
+        assert "row 2" in got[0]["error"] and "row 3" in got[1]["error"] and "error" not in got[2]
+    folder = tmp_path / "d"
+    folder.mkdir()
+    r = _run(reg, "--format", "jsonl", "--out", folder, "--lang", "en")
+    assert r.exit_code == 2 and "a file to write, not a folder" in r.output and "Traceback" not in r.output
+    assert list(folder.iterdir()) == [] and not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

@@ -11,7 +11,6 @@ come back in input order. A person whose facts do not all name it first is evalu
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
@@ -55,16 +54,6 @@ def _outcomes(law: Law, todo: list[tuple[str, list[tuple]]], as_of: date) -> lis
 def _without_person(line: dict[str, Any]) -> dict[str, Any]:
     del line["person"]
     return line
-
-
-def _error(e: Entry, lang: str) -> dict[str, Any]:
-    """{"person": id, "error": …, "errors": […], "detail": …, "details": […]} where the record's id could be read, else
-    {"line"|"file": …, …}."""
-    entry = e.problem().entry(lang)  # records.problems: {"file"|"line", "error", "errors", "detail", "details"}
-    if e.label != e.where:
-        del entry["file" if os.sep in e.where else "line"]
-        return {"person": e.label, **entry}
-    return entry
 
 
 def _work(args: tuple[list[tuple[str, list[tuple]]], date]) -> list[dict[str, Any]]:
@@ -119,7 +108,7 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
         while waiting and (waiting[0][1] is None or waiting[0][1] in _SEEN):
             e, key = waiting.popleft()
             n += 1
-            yield _error(e, lang) if key is None else {"person": e.person.id, **_SEEN[key]}
+            yield e.error_entry(lang) if key is None else {"person": e.person.id, **_SEEN[key]}
         if n and on_progress:
             on_progress(n)
 

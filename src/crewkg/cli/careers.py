@@ -35,23 +35,10 @@ AsOf = Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO)
 
 
 def _write(out: Path, data: bytes | str) -> None:
-    """Write a whole file or nothing: into a temporary file next to it, then renamed."""
-    import tempfile
+    """Write a whole file or nothing (`outputs.write_atomically`)."""
+    from crewkg.outputs import write_atomically
 
-    if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "out_folder")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(out, [data])
 
 
 def _emit(data: bytes | str, out: Path | None) -> None:

@@ -60,7 +60,7 @@ def check(
     if fmt is CheckFormat.json:
         text = json_text(results if person.is_dir() else results[0])
         if out is not None:
-            from crewkg.cli.register import write_atomically
+            from crewkg.outputs import write_atomically
 
             try:
                 write_atomically(out, [text], inputs=[person])

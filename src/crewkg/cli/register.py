@@ -13,35 +13,7 @@ import typer
 
 from crewkg.cli.common import _fail, json_text
 from crewkg.errors import InputError
-
-
-def write_atomically(out: Path, chunks: Iterable[str], inputs: Iterable[Path] = ()) -> None:
-    """Stream the chunks into a temporary file beside `out`, then rename it over `out`; nothing half-written remains
-    when anything fails (Ctrl-C included). `out` may not be one of the inputs (that would replace what is read), and
-    gets the mode the file it replaces had, else the mode a new file gets (the umask), not the temporary file's 0600."""
-    import tempfile
-
-    if not out.parent.is_dir():
-        raise InputError(str(out), "--out", "out_folder", str(out.parent))
-    for source in inputs:
-        if source.exists() and out.exists() and out.resolve() == source.resolve():
-            raise InputError(str(out), "--out", "out_not_input", str(source))
-    if out.exists():
-        mode = out.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for chunk in chunks:
-                f.write(chunk)
-        os.chmod(tmp, mode)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+from crewkg.outputs import write_atomically
 
 
 def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None, workers: int | None) -> None:
@@ -93,7 +65,7 @@ def _compact_lines(law, entries, day, workers, failed, lang) -> Iterable[str]:
 def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
     """The full answers of `--format json` (one JSON list) or text tables, batch by batch."""
     from crewkg.answers.eligibility import check
-    from crewkg.records.problems import Problem
+    from crewkg.records.register import Entry
 
     batch, first = [], True
 
@@ -103,18 +75,18 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
         for e in batch:
             if e.person is None:
                 failed[0] += 1
-                yield e.problem()
+                yield e
             else:
                 yield next(answers)
 
     def render(item) -> str:
         nonlocal first
         if fmt == "json":
-            text = ("[\n" if first else ",\n") + json_text(item.entry(lang) if isinstance(item, Problem) else item).rstrip("\n")
+            text = ("[\n" if first else ",\n") + json_text(item.error_entry(lang) if isinstance(item, Entry) else item).rstrip("\n")
             first = False
             return text
-        if isinstance(item, Problem):
-            for line in item.lines(lang):
+        if isinstance(item, Entry):
+            for line in item.problem().lines(lang):
                 typer.echo(line, err=True)
             return ""
         from crewkg.answers.render import print_answer

@@ -94,10 +94,10 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
             raise InputError(str(path), h, "csv_column", h, columns=", ".join(sorted(cols)), near=near(h, cols))
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
+        rid = row["id"].strip() if isinstance(row.get("id"), str) else ""
         if None in row or None in row.values():  # more cells than the header, or fewer (never read as blanks)
-            yield source, "", InputError(source, "", "csv_cells", n=len(header))
+            yield source, rid, InputError(source, "", "csv_cells", n=len(header))
             continue
-        rid = (row.get("id") or "").strip()
         try:
             yield source, rid, flat_record(row, cols, source)
         except InputError as exc:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from crewkg.errors import InputError, Place, os_reason
 from crewkg.law.statute import Law
@@ -33,6 +34,16 @@ class Entry:
 
     def problem(self) -> Problem:
         return Problem(self.where, self.errors or [self.error])
+
+    def error_entry(self, lang: str = "en") -> dict[str, Any]:
+        """The JSON form of a record that failed, in every register answer (`--format jsonl` and `json`):
+        {"person": id, "error", "errors", "detail", "details"} where the record's id could be read, else
+        {"line"|"file": where, …} (records.problems)."""
+        entry = self.problem().entry(lang)
+        if self.label != self.where:
+            del entry["file" if os.sep in self.where else "line"]
+            return {"person": self.label, **entry}
+        return entry
 
 
 def is_register(path: Path) -> bool:

@@ -129,7 +129,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     try:
         g.parse(data=text, format="turtle")
     except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
-        raise InputError(str(path), "", "turtle", reason=_syntax_reason(str(exc))) from None
+        raise InputError(str(path), "", "turtle", reason=_syntax_reason(exc)) from None
     finally:
         quiet.setLevel(level)
     subjects = list(g.subjects(RDF.type, CREW.Person))
@@ -262,10 +262,15 @@ _PREDICATES = ("personId", "birthDate", "medicallyFit", "medicalFitnessValidUnti
 __all__ = ["person_graph", "person_from_turtle", "person_to_mapping"]
 
 
-def _syntax_reason(text: str) -> Phrase | str:
+def _syntax_reason(exc: Exception) -> Phrase | str:
     """rdflib's complaint ('at line 3 of <>:\nBad syntax (EOF found after object) at ^ in: …') as the line and the
-    complaint (said in German where the catalogue has it: crewkg.errors.Reason), without the echoed source bytes."""
+    complaint (said in German where the catalogue has it: crewkg.errors.Reason), without the echoed source bytes. Its
+    parser fails with an IndexError on a text that breaks off inside a statement ('<x> a <y>' without its '.')."""
     import re
+
+    if isinstance(exc, IndexError):
+        return Phrase("error.turtle_cut_off")
+    text = str(exc)
 
     line = re.search(r"at line (\d+)", text)
     bad = re.search(r"Bad syntax \((.*)\) at \^", text)

@@ -625,10 +625,9 @@ def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: st
     file, the text goes to a unique temporary name in the same folder, and any failure (Ctrl-C included) removes it.
     A missing folder is refused: an export does not invent where it goes."""
     import fcntl
-    import os
-    import tempfile
 
     from crewkg.errors import InputError
+    from crewkg.outputs import write_atomically
 
     if not out.parent.is_dir():
         raise InputError(str(out), "--out", "out_folder", str(out.parent))
@@ -649,13 +648,5 @@ def export_file(law: Law, persons: list[Person], as_of: date, out: Path, fmt: st
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
                 raise InputError(str(out), "", "earlier_export", format=read_as, reason=first) from None
         graph = export_graph(law, persons, as_of, earlier)
-        text = serialize(graph, fmt)
-        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, out)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(out, [serialize(graph, fmt)])
     return graph
