@@ -661,6 +661,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.csv_cells": "eine Zeile mit genau {n} Zellen, so viele wie die Kopfzeile hat",
     "error.expected.out_format": "--out mit --format json oder jsonl (die Texttabellen sind für das Terminal)",
     "error.expected.csv_medical": "true oder false (auch yes/no, ja/nein, 1/0) oder das Datum, bis zu dem die medizinische Tauglichkeit gilt (JJJJ-MM-TT)",
+    "error.expected.csv_boolean": "true oder false (auch yes/no, ja/nein, 1/0)",
     "error.expected.csv_semicolons": "eine Kopfzeile mit durch Kommas getrennten Spalten (diese trennt sie durch Strichpunkte, wie eine Tabellenkalkulation CSV mit deutschen Einstellungen speichert: mit Kommas speichern; eine Liste in einer Zelle bleibt durch ';' getrennt)",
     "error.expected.whole_of": "eine ganze Zahl von {unit} (0 oder mehr)",
     "error.expected.number_of_years": "eine Zahl von Jahren (0 oder mehr)",

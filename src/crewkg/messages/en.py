@@ -661,6 +661,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.csv_cells": "a row of exactly {n} cells, as many as the header has",
     "error.expected.out_format": "--out with --format json or jsonl (the text tables are for the terminal)",
     "error.expected.csv_medical": "true or false (also yes/no, ja/nein, 1/0) or the date until which the medical fitness is valid (YYYY-MM-DD)",
+    "error.expected.csv_boolean": "true or false (also yes/no, ja/nein, 1/0)",
     "error.expected.csv_semicolons": "a header row with its columns separated by commas (this one separates them by semicolons, as a spreadsheet saves CSV in a German locale: save it with commas; a cell's list stays separated by ';')",
     "error.expected.whole_of": "a whole number of {unit} (0 or more)",
     "error.expected.number_of_years": "a number of years (0 or more)",

@@ -45,7 +45,7 @@ def _cell(value: str, kind: str, source: str, column: str) -> Any:
         return [x for x in re.split(r"[;,\s]+", v) if x]
     if kind == "bool" or (kind == "medical" and v.lower() in BOOL):
         if v.lower() not in BOOL:
-            raise InputError(source, column, "boolean", v)
+            raise InputError(source, column, "csv_boolean", v)
         return BOOL[v.lower()]
     if kind == "medical":  # a date: medical fitness valid until then
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
