@@ -57,14 +57,7 @@ class Reason(Phrase):
         super().__init__("", text=text)
 
     def say(self, lang: str) -> str:
-        text = str(self.fields["text"])
-        if lang == "en":
-            return text
-        for key, pattern in _reasons():
-            m = pattern.match(text)
-            if m:
-                return say(lang, key, **m.groupdict())
-        return text
+        return _said_back(_reasons(), str(self.fields["text"]), lang, whole=False)
 
 
 class Said(str):
@@ -142,13 +135,19 @@ def place(file: str, lang: str) -> str:
     """Where a record stands, in `lang`: the faces write a register's 'PATH: line 7', a CSV's 'PATH: row 3' or the
     service's 'request body' in English (the JSON `file`/`line` fields keep that); a message says it in the language
     asked, after the catalogue's `error.source.*` forms."""
-    if lang == "en" or not file:
-        return file
-    for key, pattern in _sources():
-        m = pattern.fullmatch(file)
+    return _said_back(_sources(), file, lang, whole=True)
+
+
+def _said_back(patterns: list[tuple[str, re.Pattern]], text: str, lang: str, whole: bool) -> str:
+    """An English text of the catalogue (`_patterns`) said in `lang`, its placeholders read back from it: the first
+    pattern that matches the whole text (`whole`) or its beginning; any other text as it is."""
+    if lang == "en" or not text:
+        return text
+    for key, pattern in patterns:
+        m = pattern.fullmatch(text) if whole else pattern.match(text)
         if m:
             return say(lang, key, **m.groupdict())
-    return file
+    return text
 
 
 @cache
