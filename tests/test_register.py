@@ -358,3 +358,18 @@ def test_a_bad_row_is_named_by_its_id_in_json_as_in_jsonl_and_out_may_not_be_a_f
     r = _run(reg, "--format", "jsonl", "--out", folder, "--lang", "en")
     assert r.exit_code == 2 and "a file to write, not a folder" in r.output and "Traceback" not in r.output
     assert list(folder.iterdir()) == [] and not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_every_bad_cell_of_a_csv_row_is_named(tmp_path):
+    """A row with two bad cells named only the first, though `errors` is a list."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,radio_certificate,sailing_days.Matrose\nc6,vielleicht,abc\nc7,ja,10\n")
+    got = _lines(_run(reg, "--format", "jsonl").stdout)
+    assert got[0]["person"] == "c6" and len(got[0]["errors"]) == 2
+    assert "radio_certificate" in got[0]["errors"][0] and "sailing_days.Matrose" in got[0]["errors"][1]
+    assert "error" not in got[1]
+    law = load_law()
+    from crewkg.careers.cohorts import load_cohort
+
+    (bad, good) = load_cohort(reg, law, AS_OF)
+    assert len(bad.problem.errors) == 2 and good.person is not None

@@ -85,8 +85,8 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
         rid = cell if cell else rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
         where = source.rsplit(": ", 1)[-1]
-        if isinstance(rec, InputError):
-            out.append(_bad(source, label, Problem(where, [rec])))
+        if cell is not None and isinstance(rec, list):  # the errors of a CSV row's cells (records.flat)
+            out.append(_bad(source, label, Problem(where, rec)))
             continue
         try:
             p = linked_record(path, rec, source, law, as_of) if isinstance(rec, dict) and RECORD in rec \

@@ -57,13 +57,19 @@ def _cell(value: str, kind: str, source: str, column: str) -> Any:
         raise InputError(source, column, "whole_number" if kind == "int" else "number", v) from None
 
 
-def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any]:
-    """A CSV row as a person record mapping (empty cells are left out, as a missing key means 'none')."""
+def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any] | list[InputError]:
+    """A CSV row as a person record mapping (empty cells are left out, as a missing key means 'none'), or the error of
+    every cell that cannot be read, in column order."""
     rec: dict[str, Any] = {}
+    errors: list[InputError] = []
     for column, value in row.items():
         if value is None or not value.strip():
             continue
-        v = _cell(value, cols[column], source, column)
+        try:
+            v = _cell(value, cols[column], source, column)
+        except InputError as exc:
+            errors.append(exc)
+            continue
         if "." in column:
             outer, inner = column.split(".", 1)
             if outer == "programme":  # one completed programme per row
@@ -72,14 +78,14 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
             rec.setdefault(outer, {})[inner] = v
         else:
             rec[column] = v
-    return rec
+    return errors or rec
 
 
 
 def csv_rows(path: Path, law: Law, what: str = "csv",
-             extra: dict[str, str] | None = None) -> Iterator[tuple[str, str, dict[str, Any] | InputError]]:
-    """Each data row of a flat-record CSV file as (its source, its `id` cell, its record mapping or the InputError of
-    that row: a row refused for another cell is still named by its id).
+             extra: dict[str, str] | None = None) -> Iterator[tuple[str, str, dict[str, Any] | list[InputError]]]:
+    """Each data row of a flat-record CSV file as (its source, its `id` cell, its record mapping or the errors that
+    refuse the row, each bad cell's: a row refused for another cell is still named by its id).
     A bad header (no `id` column, an unknown column) refuses the whole file. `extra` names columns a kind of file
     adds to the record's (a cohort's `record`)."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
@@ -96,9 +102,6 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
         source = f"{path}: row {n}"
         rid = row["id"].strip() if isinstance(row.get("id"), str) else ""
         if None in row or None in row.values():  # more cells than the header, or fewer (never read as blanks)
-            yield source, rid, InputError(source, "", "csv_cells", n=len(header))
+            yield source, rid, [InputError(source, "", "csv_cells", n=len(header))]
             continue
-        try:
-            yield source, rid, flat_record(row, cols, source)
-        except InputError as exc:
-            yield source, rid, exc
+        yield source, rid, flat_record(row, cols, source)

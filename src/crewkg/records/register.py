@@ -104,8 +104,8 @@ def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, rid: object = N
     if rid is None and isinstance(rec, dict):
         rid = rec.get("id")
     label = rid if isinstance(rid, str) and ID_RE.match(rid) else where
-    if isinstance(rec, InputError):
-        return Entry(label, where, error=rec)
+    if isinstance(rec, list):  # the errors of a CSV row's cells (records.flat)
+        return Entry(label, where, error=rec[0], errors=rec)
     try:
         p = person_from_mapping(rec, law, as_of, source)
         if shacl:
