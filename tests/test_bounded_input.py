@@ -201,7 +201,7 @@ def test_every_record_shape_message_is_said_in_german():
     from rdflib import Graph
     from rdflib.namespace import SH
 
-    from crewkg.errors import Said
+    from crewkg.errors import Reason
     from crewkg.locations import ontology_dir
 
     messages = set()
@@ -210,5 +210,5 @@ def test_every_record_shape_message_is_said_in_german():
         messages |= {str(m) for m in g.objects(None, SH.message)}
     for_records = {m for m in messages if not m.startswith(("every ", "a table"))}
     assert len(for_records) == 20
-    untranslated = [m for m in for_records if Said(m).say("de") == m]
+    untranslated = [m for m in for_records if Reason(m).say("de") == m]
     assert not untranslated

@@ -48,7 +48,7 @@ def os_reason(exc: OSError) -> Phrase:
 
 
 class Reason(Phrase):
-    """A parser's own words (Python's json, PyYAML), said in the language asked where the catalogue has them
+    """A parser's or validator's own words (Python's json, PyYAML, rdflib, pySHACL and the shapes' sh:message), said in the language asked where the catalogue has them
     (`error.reason.*`, whose English text begins the parser's: what follows it, e.g. 'value has 5000 digits; use
     sys.set_int_max_str_digits()', is the parser's detail and is left out; the first text that begins it counts, so a
     narrower one stands before a wider one); any other text stays the parser's."""
@@ -60,28 +60,11 @@ class Reason(Phrase):
         return _said_back(_reasons(), str(self.fields["text"]), lang, whole=False)
 
 
-class Said(str):
-    """A validator's message (a SHACL shape's `sh:message`, or pySHACL's own words): the English text, which sorts
-    and compares as itself, said in German from its own German form where it has one (a message tagged @de), else
-    from the catalogue (`Reason`: the shapes' messages are there, as pySHACL drops the language tags of a SPARQL-based
-    constraint's messages)."""
-
-    def __new__(cls, en: str, de: str | None = None) -> Said:
-        said = super().__new__(cls, en)
-        said.de = de
-        return said
-
-    def say(self, lang: str) -> str:
-        if lang == "en":
-            return str(self)
-        return self.de or Reason(str(self)).say(lang)
-
-
 def fill(fields: dict[str, object], lang: str) -> dict[str, object]:
     """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it."""
     out = {}
     for k, v in fields.items():
-        if isinstance(v, Phrase | Said):
+        if isinstance(v, Phrase):
             v = v.say(lang)
         elif isinstance(v, dict) and set(v) == {"de", "en"}:
             v = v[lang if lang in v else "de"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 
-from crewkg.errors import InputError, Said
+from crewkg.errors import InputError, Reason
 from crewkg.law.cache import load_graph
 from crewkg.law.statute import load_law
 from crewkg.locations import cache_dir, ontology_dir
@@ -58,14 +58,13 @@ def _report(results_graph) -> list[tuple[str | None, str, str]]:
     return out
 
 
-def _message(results_graph, result) -> Said:
-    """The result's message: the shape's `sh:message` in English (untagged or @en) with its @de form, or pySHACL's
-    own (English) words."""
+def _message(results_graph, result) -> str:
+    """The result's message in English: the shape's `sh:message`, or pySHACL's own words. A message says itself in
+    German from the catalogue (`Reason`): pySHACL drops the language tags of a SPARQL constraint's messages, so the
+    shapes keep English only."""
     from rdflib.namespace import SH
 
-    by_lang = {getattr(m, "language", None) or "": str(m) for m in results_graph.objects(result, SH.resultMessage)}
-    en = by_lang.get("en") or by_lang.get("") or next(iter(by_lang.values()), "")
-    return Said(en, by_lang.get("de"))
+    return str(results_graph.value(result, SH.resultMessage) or "")
 
 
 def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False) -> list[tuple[str | None, str, str]]:
@@ -111,7 +110,7 @@ def shacl_check(data_graph, source: str, key: str | None = None) -> None:
                    for path, node, msg in violations(data_graph, _class_facts(), _shapes(), key, advanced=True))
     if found:
         field, msg = found[0]
-        raise InputError(source, field, "shapes", reason=msg)
+        raise InputError(source, field, "shapes", reason=Reason(msg))
 
 
 def validate_kb() -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError, Phrase
+from crewkg.errors import InputError, Phrase, Reason
 from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
@@ -256,7 +256,7 @@ def _shacl(data_graph, source: str, key: str, ml: ManningLaw, prefix: str = "") 
         found.append((attr.key if attr else (path or ""), msg))
     if found:
         fld, msg = sorted(found)[0]
-        raise InputError(source, prefix + fld, "manning_shapes", reason=msg)
+        raise InputError(source, prefix + fld, "manning_shapes", reason=Reason(msg))
 
 
 def _key(payload: Any, ml: ManningLaw) -> str:
