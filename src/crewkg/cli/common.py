@@ -12,10 +12,11 @@ from typing import NoReturn
 
 import typer
 
+from crewkg.cli.usage import CatalogueGroup
 from crewkg.errors import InputError
 from crewkg.messages.catalogue import say
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Austrian inland-navigation crew law as a knowledge graph.")
+app = typer.Typer(cls=CatalogueGroup, add_completion=False, no_args_is_help=True, help="Austrian inland-navigation crew law as a knowledge graph.")
 
 
 class Format(str, Enum):

@@ -1,0 +1,55 @@
+"""A wrong command line (unknown option, missing argument, a value outside its choices) is said in the command's
+language from the catalogue, as one error line and a pointer to the help, exit 2 — not click's English panel."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from crewkg.cli.common import app
+from crewkg.messages.catalogue import CATALOGUES
+
+runner = CliRunner()
+ANNA = "kb/examples/persons/anna.yaml"
+
+CASES = [
+    # (command line, the error line, the help line)
+    (["check", ANNA, "--lang", "de", "--bogus"],
+     "crewkg: Fehler: crewkg check: unbekannte Option --bogus", "Hilfe: crewkg check --help"),
+    (["check", ANNA, "--lang", "en", "--ou", "x"],
+     "crewkg: error: crewkg check: no such option --ou (did you mean --out?)", "Help: crewkg check --help"),
+    (["check", "--lang", "xx", ANNA],  # no language given that the catalogue has: the command's default (German)
+     "crewkg: Fehler: crewkg check: --lang: erwartet einen von de, en (angegeben: 'xx')", "Hilfe: crewkg check --help"),
+    (["check", "--lang", "de"], "crewkg: Fehler: crewkg check: das Argument PERSON fehlt", "Hilfe: crewkg check --help"),
+    (["check", ANNA, "--lang=en", "--format", "xml"],
+     "crewkg: error: crewkg check: --format: expected one of text, json, jsonl (got 'xml')", "Help: crewkg check --help"),
+    (["check", ANNA, "--workers", "zwei"],
+     "crewkg: Fehler: crewkg check: --workers: erwartet eine ganze Zahl (angegeben: 'zwei')", "Hilfe: crewkg check --help"),
+    (["check", ANNA, "--lang", "de", "--as-of"],
+     "crewkg: Fehler: crewkg check: die Option --as-of braucht einen Wert", "Hilfe: crewkg check --help"),
+    (["check", ANNA, "weiter", "--lang", "en"],
+     "crewkg: error: crewkg check: unexpected arguments: weiter", "Help: crewkg check --help"),
+    (["chek", ANNA], "crewkg: error: crewkg: no such command 'chek' (did you mean check?)", "Help: crewkg --help"),
+    (["docs"], "crewkg: error: crewkg docs: the option --out is missing", "Help: crewkg docs --help"),  # no --lang: English
+]
+
+
+@pytest.mark.parametrize(("args", "error", "hint"), CASES, ids=[" ".join(c[0][:1] + c[0][2:]) for c in CASES])
+def test_usage_error_is_said_from_the_catalogue(args, error, hint):
+    result = runner.invoke(app, args, prog_name="crewkg")
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[0].startswith(error), lines
+    assert lines[1:] == [hint]
+    assert "Usage:" not in result.output and "Traceback" not in result.output
+
+
+def test_help_and_a_bare_command_still_show_the_help():
+    assert runner.invoke(app, ["check", "--help"]).exit_code == 0
+    bare = runner.invoke(app, [])
+    assert "check" in bare.output and "Traceback" not in bare.output
+
+
+def test_every_usage_message_in_both_languages():
+    keys = {k for k in CATALOGUES["en"] if k.startswith("usage.")}
+    assert len(keys) >= 15 and keys == {k for k in CATALOGUES["de"] if k.startswith("usage.")}
