@@ -216,3 +216,42 @@ def test_explain_takes_a_log(tmp_path: Path):
     result = CliRunner().invoke(app, ["explain", str(f), "UBZ-Matrose", "--as-of", "2024-06-27", "--lang", "de"])
     assert result.exit_code == 0, result.output
     assert "Höchstgrenze von 180 Tagen in 365 Tagen" in " ".join(result.output.split())
+
+
+def test_days_after_a_programme_are_credited_together_with_those_within_it(law):
+    """§ 15 Z 4 lit. c SchBV asks for 180 days within the programme and again 180 after it, in one litera: the cap of
+    § 6 Abs. 4 holds for the two together, so 180 days in the programme's last half year use the window the days after
+    it would need. Continuous service from 1 Jan 2025 credits 180 days within (to 29 Jun 2025); the days after the
+    programme (ended 30 Jun 2025) are credited only as those leave the window: the 180th on 29 Jun 2026 (credited apart,
+    it would have been 27 Dec 2025)."""
+    prog = [{"for": "Schiffsfuehrer", "from": "2024-01-01", "to": "2025-06-30"}]
+    log = [inland("2025-01-01", "2026-12-31", role="Matrose")]
+    fields = {"service": log, "programmes": prog, "professional_experience_years": 5}
+
+    def z4(on: date) -> bool:
+        p = person(law, on, **fields)
+        w = next(w for w in cert(check(law, [p], on)[0], "UBZ-Schiffsfuehrer")["pathways"]
+                 if w["provision"] == "§ 15 Z 4 SchBV")
+        return w["satisfied"]
+
+    day_before = person(law, date(2026, 6, 28), **fields).programmes[0]
+    assert (day_before.sailing_days, day_before.sailing_days_after) == (180, 179)
+    assert person(law, date(2025, 12, 27), **fields).programmes[0].sailing_days_after == 0
+    assert not z4(date(2026, 6, 28))
+    assert z4(date(2026, 6, 29))
+
+
+def test_the_cap_cited_is_the_one_of_the_regulation_in_force(law):
+    """Before 17 Jan 2022 an answer applies the SchBesV 2004: days the cap leaves out are left out under its § 3 Abs. 6
+    (the SchBV, whose § 6 Abs. 4 sets the same figures, was not in force yet); from 17 Jan 2022 under § 6 Abs. 4 SchBV."""
+    log = [inland("2021-01-01", "2022-06-30", role="Matrose")]
+    old = date(2022, 1, 16)
+    r = requirement(check(law, [person(law, old, service=log)], old)[0], "SchBesV2004-Bootsmann", "§ 4 Abs. 2 Z 5",
+                    "Fahrzeit")
+    # 381 days recorded to 16 Jan 2022: 180 credited in 2021 (to 29 Jun), 16 from 1 Jan 2022; 185 left out
+    assert (r["have"], r["capped"], r["cap_provision"]) == (196, 185, "§ 3 Abs. 6 SchBesV")
+    new = date(2022, 1, 17)
+    answer = check(law, [person(law, new, service=log)], new)[0]
+    assert answer["regulation"] == "SchBV 2022"
+    capped = [x for c in answer["certificates"] for w in c["pathways"] for x in w["requirements"] if x.get("capped")]
+    assert capped and {x["cap_provision"] for x in capped} == {"§ 6 Abs. 4 SchBV"}

@@ -48,6 +48,11 @@ HYGIENE = {
           FILTER (NOT EXISTS { ?t rdfs:label ?d . FILTER(LANG(?d) = "de") } || NOT EXISTS { ?t rdfs:label ?e . FILTER(LANG(?e) = "en") }) }""",
     "no untyped subjects in the kb": """
         SELECT DISTINCT ?s WHERE { ?s ?p ?o . FILTER(isIRI(?s)) FILTER NOT EXISTS { ?s rdf:type ?k } }""",
+    "every definition and editorial note is given in German and in English (kb and ontology)": """
+        SELECT DISTINCT ?t ?p WHERE { VALUES ?p { skos:definition skos:editorialNote } ?t ?p ?any .
+          FILTER (NOT EXISTS { ?t ?p ?d . FILTER(LANG(?d) = "de") } || NOT EXISTS { ?t ?p ?e . FILTER(LANG(?e) = "en") }) }""",
+    "a term has one definition per language": """
+        SELECT ?t WHERE { ?t skos:definition ?a , ?b . FILTER(LANG(?a) = LANG(?b) && STR(?a) < STR(?b)) }""",
     "every requirement is reachable from a pathway": """
         SELECT ?r WHERE { ?r rdf:type/rdfs:subClassOf crew:Requirement .
           FILTER NOT EXISTS { ?w crew:hasRequirement/(crew:hasAlternative|crew:hasPart)* ?r } }""",

@@ -350,3 +350,17 @@ def test_the_precise_missing_list_of_a_failing_roster():
     assert gap["near_misses"][0]["person"] == "lena"
     assert gap["near_misses"][0]["lacks"] == ["16 Jahre alt, mindestens 17 nötig (erreicht am 2027-03-01)"]
     assert "UBZ-Matrose" in gap["accepts"]["certificates"] and "UBZ-Leichtmatrose" not in gap["accepts"]["certificates"]
+
+
+# --- § 43 Abs. 9: 'eine nach dem 17. Jänner 2022 erteilte Befähigung zumindest als Matrose' --------------------------------
+@pytest.mark.parametrize("issued, ok", [("2022-01-17", False), ("2022-01-18", True), (None, True)],
+                         ids=["§ 43 Abs. 9 SchBV: a UBZ Matrose issued on 17 Jan 2022 is not 'nach dem 17. Jänner 2022 erteilt'",
+                              "§ 43 Abs. 9 SchBV: issued on 18 Jan 2022 it counts as the Matrosen-Motorwart",
+                              "§ 43 Abs. 9 SchBV: a UBZ without an issue date counts (the kb's reading)"])
+def test_the_engine_rule_counts_a_matrose_certificate_issued_after_17_january_2022(issued, ok):
+    cert = {"id": "UBZ-Matrose", "issued": issued} if issued else "UBZ-Matrose"
+    sf = P("sf", "1975-01-01", {"id": "UBZ-Schiffsfuehrer", "issued": "2022-01-17"}, functions=["FirstAid"])  # not after
+    r = check("wachau", [sf, P("ma", "1990-01-01", cert, functions=["FirstAid"]), LM_YOUNG, SACHKUNDIG, ERSTHELFER])
+    engine = next(q for q in r["qualifications"] if q["function"] == "MatroseMotorwart")
+    assert (engine["met"], engine["have"]) == ((True, ["ma"]) if ok else (False, []))
+    assert r["satisfied"] is ok

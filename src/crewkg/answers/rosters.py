@@ -71,8 +71,9 @@ class People:
     top: dict[str, set[str]]  # roles named by certificates or held as deck-role functions
     functions: dict[str, set[str]]  # safety functions and certificate roles held
     below: dict[str, set[str]]  # role -> roles under it in the hierarchy
-    #: roles named by held certificates whose validity the kb does not end (not a legacy qualification)
-    current: dict[str, set[str]] = field(default_factory=dict)
+    #: roles named by held certificates whose validity the kb does not end (not a legacy qualification), each with
+    #: the issue dates the record gives its certificates (None: not given)
+    current: dict[str, dict[str, set[date | None]]] = field(default_factory=dict)
     #: role -> the certificate the record's own dated proofs make on the date (crew:heldByProof), per person
     proven: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -99,8 +100,10 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
         out.top[p.id] = top
         out.fills[p.id] = fills
         out.functions[p.id] = set(p.functions) | certified | top
-        out.current[p.id] = {law.certificates[c].role for c in held(p, as_of, law)
-                             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None}
+        out.current[p.id] = {}
+        for c in held(p, as_of, law):
+            if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
+                out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
         out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
     return out
 
@@ -269,7 +272,9 @@ def _qualifications(law: Law, req: Requirement, people: People, anchor: dict[str
             held = r.role in people.functions[pid] or any(f in people.functions[pid] for f in r.accepts_functions)
             if not held and r.accepts_at_least:  # a certificate of the current law, not a legacy qualification
                 held = r.accepts_at_least in people.certified[pid] and any(
-                    t == r.accepts_at_least or r.accepts_at_least in people.below.get(t, set()) for t in people.current[pid])
+                    (t == r.accepts_at_least or r.accepts_at_least in people.below.get(t, set()))
+                    and any(_issued_after(d, r.accepts_issued_after) for d in issued)
+                    for t, issued in people.current[pid].items())
             if held:
                 holders.append(pid)
         met = len(holders) >= r.count
@@ -281,6 +286,12 @@ def _qualifications(law: Law, req: Requirement, people: People, anchor: dict[str
             entry["met"] = met and who is not None and who in holders
         out.append(entry)
     return out
+
+
+def _issued_after(issued: date | None, after: date | None) -> bool:
+    """Whether a certificate counts for a rule that asks for one issued after a day: yes without such a day, and
+    yes where the record does not date the certificate (the kb's reading, crew:acceptsQualificationIssuedAfter)."""
+    return after is None or issued is None or issued > after
 
 
 def _attempts(law: Law, req: Requirement, alt: AlternativeNeed, people: People, as_of: date,
@@ -398,7 +409,10 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: s
         return t["required_of"].format(of=_label(law, rule.required_of_role, lang), role=_label(law, rule.role, lang))
     text = t["qualification"].format(n=max(missing, 1), role=_label(law, rule.role, lang))
     extra = [_label(law, f, lang) for f in rule.accepts_functions]
-    if rule.accepts_at_least:
+    if rule.accepts_at_least and rule.accepts_issued_after:
+        extra.append(t["at_least_after"].format(role=_label(law, rule.accepts_at_least, lang),
+                                                day=rule.accepts_issued_after.isoformat()))
+    elif rule.accepts_at_least:
         extra.append(t["at_least"].format(role=_label(law, rule.accepts_at_least, lang)))
     if extra:
         text += t["accepts"].format(items=t["or"].join(extra))

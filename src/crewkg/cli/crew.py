@@ -63,7 +63,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         if a.get("provisions"):
             con.print(f"{t['authority']}: {', '.join(a['provisions'])}")
         for r in a.get("rows", []):
-            con.print(f"  {t['rows']}: Stufe {r['stufe']}: „{r['row']}“")
+            con.print(f"  {t['rows']}: " + t["stufe"].format(stufe=r["stufe"]) + f": „{r['row']}“")
         if a.get("known_rules"):
             con.print(f"{t['rules']}:")
             for r in a["known_rules"]:
@@ -72,7 +72,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
             lk = a["last_known"]
             con.print(f"\n[bold]{t['last_known']}[/bold]: {lk['note']}")
             if lk.get("covered"):
-                con.print(f"  {lk['provision']}, Stufe {lk['stufe']}: „{lk['row']}“")
+                con.print(f"  {lk['provision']}, " + t["stufe"].format(stufe=lk["stufe"]) + f": „{lk['row']}“")
                 for i, alt in enumerate(lk["alternatives"]):
                     con.print(f"  {t['alternative']} {i + 1}: {_counts(law, alt, lang)}")
             else:
@@ -81,7 +81,8 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         _print_readings(law, a, con, t, lang)
         _print_role_names(law, con, lang)
         return
-    con.print(f"{t['crew']}: [bold]{a['provision']}, Stufe {a['stufe']}[/bold] ({t['column']} {a['standard']})")
+    con.print(f"{t['crew']}: [bold]{a['provision']}, " + t["stufe"].format(stufe=a["stufe"]) + "[/bold] "
+              + t["column"].format(standard=a["standard"]))
     con.print(f"  {t['row']}: „{a['row']}“", style="italic")
     con.print(f"  {t['why']}: " + "; ".join(a["why"]))
     for i, alt in enumerate(a["alternatives"]):

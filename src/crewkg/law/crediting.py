@@ -24,6 +24,8 @@ class CreditingLimit:
     provision: str
     citation: str
     notes: tuple[str, ...] = ()
+    #: the regulation of its provision: an answer under that regulation cites this limit
+    regulation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -39,38 +41,62 @@ class Credit:
 
 _LIMITS_QUERY = """
 PREFIX crew: <https://w3id.org/crewkg/onto#>
-SELECT ?limit ?area ?days ?period ?prov ?cit WHERE {
+SELECT ?limit ?area ?days ?period ?prov ?cit ?reg WHERE {
   ?limit a crew:CreditingLimit ; crew:inNavigationArea ?area ; crew:maximumCreditedDays ?days ;
          crew:periodDays ?period ; crew:provision ?prov .
   ?prov crew:citation ?cit .
+  OPTIONAL { ?prov crew:inRegulation ?reg }
 }"""
 
 
 def crediting_limits(kb: Path | None = None) -> dict[str, CreditingLimit]:
-    """The crediting limits of the kb by navigation area ('InlandNavigation', 'SeaNavigation').
+    """The crediting limits of the kb by navigation area ('InlandNavigation', 'SeaNavigation'), those of the newest
+    regulation that sets one: the service log is credited by them (the older regulation's figures are the same, see
+    `limit_on`).
 
-    `Law` does not compile them (they serve planning only), so they are read from the kb graph with SPARQL and
-    cached like the compiled law: in memory and as a pickle keyed by the kb's content hash."""
-    return _limits(Path(kb or kb_dir()).resolve(), load_law(kb).version)
+    `Law` does not compile them (they serve crediting and planning only), so they are read from the kb graph with
+    SPARQL and cached like the compiled law: in memory and as a pickle keyed by the kb's content hash."""
+    law = load_law(kb)
+    newest: dict[str, CreditingLimit] = {}
+    for lim in _limits(Path(kb or kb_dir()).resolve(), law.version):
+        old = newest.get(lim.area)
+        if old is None or _start(law, lim) > _start(law, old):
+            newest[lim.area] = lim
+    return newest
+
+
+def limit_on(area: str, day: date, kb: Path | None = None) -> CreditingLimit:
+    """The limit an answer on `day` cites: the one the regulation in force then sets for the area (§ 3 Abs. 6
+    SchBesV 2004 before 17 Jan 2022), else the newest."""
+    law = load_law(kb)
+    reg = law.regulation_on(day)
+    mine = [lim for lim in _limits(Path(kb or kb_dir()).resolve(), law.version)
+            if lim.area == area and reg is not None and lim.regulation == reg.id]
+    return mine[0] if mine else crediting_limits(kb)[area]
+
+
+def _start(law, lim: CreditingLimit) -> date:
+    reg = law.regulations.get(lim.regulation or "")
+    return reg.in_force_from if reg is not None else date.min
 
 
 @lru_cache(maxsize=8)
-def _limits(kb: Path, version: str) -> dict[str, CreditingLimit]:
-    return compiled("limits", version, __file__, lambda: _read_limits(kb), expect=dict)
+def _limits(kb: Path, version: str) -> tuple[CreditingLimit, ...]:
+    return compiled("limits", version, __file__, lambda: _read_limits(kb), expect=tuple)
 
 
-def _read_limits(kb: Path) -> dict[str, CreditingLimit]:
+def _read_limits(kb: Path) -> tuple[CreditingLimit, ...]:
     from rdflib.namespace import SKOS
 
     from crewkg.law.namespaces import local
 
     g = load_graph(kb, ontology_dir())
-    out: dict[str, CreditingLimit] = {}
+    out: list[CreditingLimit] = []
     for row in g.query(_LIMITS_QUERY):
         notes = tuple(sorted(str(n) for n in g.objects(row.limit, SKOS.editorialNote)))
-        out[local(row.area)] = CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period),
-                                              local(row.prov), str(row.cit), notes)
-    return out
+        out.append(CreditingLimit(local(row.limit), local(row.area), int(row.days), int(row.period), local(row.prov),
+                                  str(row.cit), notes, local(row.reg) if row.reg is not None else None))
+    return tuple(sorted(out, key=lambda lim: lim.id))
 
 
 def credited_days(days: list[int], cap: int, period: int) -> list[int]:

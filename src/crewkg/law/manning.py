@@ -101,6 +101,7 @@ class MANNING(DefinedNamespace):
     requiresFunction: URIRef
     acceptsFunction: URIRef
     acceptsQualificationAtLeast: URIRef
+    acceptsQualificationIssuedAfter: URIRef
     requiredOfRole: URIRef
     exceptRequiredRole: URIRef
     delegatesFunction: URIRef
@@ -242,6 +243,8 @@ class FunctionRule(Rule):
     count: int = 0
     accepts_functions: tuple[str, ...] = ()
     accepts_at_least: str | None = None
+    #: the certificate accepted by accepts_at_least must be issued after this day (where the record dates it)
+    accepts_issued_after: date | None = None
     required_of_role: str | None = None
     except_role: str | None = None
     function_kind: str | None = None  # one of FUNCTION_KINDS
@@ -560,6 +563,7 @@ def _function_rule(s, f: _RuleFields) -> FunctionRule:
     M = f.M
     return FunctionRule(**f.common(), role=f.opt(M.requiresFunction), count=f.integer(M.count) or 0,
                         accepts_functions=f.r.many(s, M.acceptsFunction), accepts_at_least=f.opt(M.acceptsQualificationAtLeast),
+                        accepts_issued_after=f.r.value(s, M.acceptsQualificationIssuedAfter),
                         required_of_role=f.opt(M.requiredOfRole), except_role=f.opt(M.exceptRequiredRole),
                         function_kind=_function_kind(_local(s), f.opt(M.functionKind)))
 

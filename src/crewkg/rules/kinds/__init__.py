@@ -161,15 +161,25 @@ def have_value(r: Any, p: Any, d: Any, as_of: Any) -> Any:
     return int(best) if float(best).is_integer() else best
 
 
-def credit_fields(p: Any, scope: str, waters: str) -> dict[str, Any]:
+def credit_fields(p: Any, scope: str, waters: str, as_of: Any = None) -> dict[str, Any]:
     """What a record with a service log adds to a day-counting requirement: the days recorded, those not yet
-    validated and those the cap leaves out (`waters` names the crediting limit that applies). Nothing without a log
+    validated and those the cap leaves out (`waters` names the crediting limit that applies), and where the cap left
+    days out, the provision of the limit the law in force on `as_of` sets (`cap_provision`). Nothing without a log
     of these waters."""
     if not p.logged(waters):
         return {}
     c = p.credits.get(scope)
     recorded, not_validated, capped = (c.recorded, c.not_validated, c.capped) if c else (0, 0, 0)
-    return {"recorded": recorded, "not_validated": not_validated, "capped": capped}
+    out: dict[str, Any] = {"recorded": recorded, "not_validated": not_validated, "capped": capped}
+    if capped and as_of is not None:
+        from crewkg.law.crediting import limit_on
+
+        out["cap_provision"] = limit_on(_AREAS[waters], as_of).citation
+    return out
+
+
+#: the crediting limit's navigation area for the waters of a log
+_AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
 
 
 def credit_gap(req: dict[str, Any], lang: str) -> str:
@@ -188,7 +198,8 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
     if req.get("capped"):
         area = "SeaNavigation" if req.get("kind") == "SeaTime" else "InlandNavigation"
         lim = crediting_limits()[area]
-        out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period, provision=lim.citation)
+        out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period,
+                                         provision=req.get("cap_provision") or lim.citation)
     return out
 
 

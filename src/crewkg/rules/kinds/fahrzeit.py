@@ -115,10 +115,11 @@ def answer(law, r, p, d, as_of):
                 "reducible_by": red.max_days, "reduction_provision": law.citation(red.provision)}
     if r.capacity and not r.served_as:
         out["with_sea"] = r.capacity
-        sea = credit_fields(p, f"sea:{r.capacity}", "sea")
-        inland = credit_fields(p, "any", "inland")
-        return out | {k: inland.get(k, 0) + sea.get(k, 0) for k in dict.fromkeys([*inland, *sea])}
-    return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland")
+        sea = credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
+        inland = credit_fields(p, "any", "inland", as_of)
+        cited = {k: v for k, v in (sea | inland).items() if k == "cap_provision"}
+        return out | cited | {k: inland.get(k, 0) + sea.get(k, 0) for k in dict.fromkeys([*inland, *sea]) if k not in cited}
+    return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland", as_of)
 
 
 def missing(law, req, lang):

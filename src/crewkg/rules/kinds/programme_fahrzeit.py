@@ -55,7 +55,7 @@ def answer(law, r, p, d, as_of):
             key = f"programme:{i}:{r.phase}"
             if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits:
                 if p.credits[key].credited == out["have"]:
-                    out |= credit_fields(p, key, "inland")
+                    out |= credit_fields(p, key, "inland", as_of)
                     break
     return out
 

@@ -68,7 +68,7 @@ def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import have_value as requirement_have
 
     return ({"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
-            | credit_fields(p, f"sea:{r.capacity}", "sea"))
+            | credit_fields(p, f"sea:{r.capacity}", "sea", as_of))
 
 
 def missing(law, req, lang):
