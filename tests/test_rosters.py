@@ -364,3 +364,15 @@ def test_the_engine_rule_counts_a_matrose_certificate_issued_after_17_january_20
     engine = next(q for q in r["qualifications"] if q["function"] == "MatroseMotorwart")
     assert (engine["met"], engine["have"]) == ((True, ["ma"]) if ok else (False, []))
     assert r["satisfied"] is ok
+
+
+# --- § 43 Abs. 11/12: the first-aid training proven by the record's dated proof ----------------------------------------
+@pytest.mark.parametrize("passed, counts", [("2026-11-30", True), ("2026-12-01", False)],
+                         ids=["§ 43 Abs. 12 SchBV: a first-aid training passed on the day counts as first-aider",
+                              "§ 43 Abs. 12 SchBV: one passed the day after does not"])
+def test_a_proven_first_aid_training_counts_for_the_first_aid_rule(passed, counts):
+    franz = P("franz", "2001-06-15", "UBZ-Decksmann", exams=[{"id": "Ersthelfer-Ausbildung", "passed": passed}])
+    r = check("lake", [SF_PLAIN, franz])
+    first_aid = next(q for q in r["qualifications"] if q["function"] == "FirstAid")
+    assert first_aid["have"] == (["franz"] if counts else [])
+    assert first_aid["provision"] == "§ 43 Abs. 12 SchBV"

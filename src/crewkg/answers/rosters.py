@@ -78,13 +78,14 @@ class People:
     proven: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def _people(law: Law, persons: list[Person], as_of: date) -> People:
+def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None) -> People:
     """Run the eligibility program for its can_fill rule. The roster check needs no pathway, so the program runs
     over the certificates and the role hierarchy alone: the same can_fill (with each role's minimum age), about
     four times faster."""
     from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive_roles
     from crewkg.rules.kinds.certificate_held import held
+    from crewkg.rules.kinds.exam import passed
 
     reg = regulation_in_force(law, as_of)
     d = derive_roles(persons, law, as_of, reg.id if reg else None)
@@ -99,7 +100,9 @@ def _people(law: Law, persons: list[Person], as_of: date) -> People:
         out.certified[p.id] = certified
         out.top[p.id] = top
         out.fills[p.id] = fills
-        out.functions[p.id] = set(p.functions) | certified | top
+        # a function the record proves by an exam or training passed by the day (crew:provesFunction)
+        by_exam = {f for e, f in (proven_functions or {}).items() if e in passed(p, as_of)}
+        out.functions[p.id] = set(p.functions) | by_exam | certified | top
         out.current[p.id] = {}
         for c in held(p, as_of, law):
             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
@@ -429,7 +432,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     if not req.covered:
         return {"satisfied": None, "reason": _words(lang)["not_covered"], "assignment": {}, "missing": []}
     as_of = req.as_of
-    people = _people(law, persons, as_of)
+    people = _people(law, persons, as_of, ml.proven_functions)
     attempts: list[tuple[Attempt, dict[str, list]]] = []
     for alt in req.alternatives:
         near: dict[str, list] = {}

@@ -100,6 +100,7 @@ class MANNING(DefinedNamespace):
     substituteMinimumFahrzeitDays: URIRef
     requiresFunction: URIRef
     acceptsFunction: URIRef
+    provesFunction: URIRef
     acceptsQualificationAtLeast: URIRef
     acceptsQualificationIssuedAfter: URIRef
     requiredOfRole: URIRef
@@ -356,6 +357,8 @@ class ManningLaw:
     s1_literae: tuple[str, ...]
     provision_litera: dict[str, str] = field(default_factory=dict)
     readings: dict[str, Reading] = field(default_factory=dict)
+    #: exam id -> the function a crew member who proves it holds for the function rules (crew:provesFunction)
+    proven_functions: dict[str, str] = field(default_factory=dict)
 
     def rules_of(self, kind: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.kind == kind]
@@ -508,7 +511,8 @@ def _compile(g, version: str) -> ManningLaw:
     provision_litera = {local(p): str(lit) for p, lit in g.subject_objects(_CREW("litera"))}
     return ManningLaw(version=version, tables=tables, rows=rows, alternatives=alternatives, cases=cases, rules=rules,
                       amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
-                      provision_litera=provision_litera, readings=readings)
+                      provision_litera=provision_litera, readings=readings,
+                      proven_functions={local(e): local(f) for e, f in g.subject_objects(M.provesFunction)})
 
 
 @dataclass(frozen=True, kw_only=True)
