@@ -255,3 +255,22 @@ def test_the_cap_cited_is_the_one_of_the_regulation_in_force(law):
     assert answer["regulation"] == "SchBV 2022"
     capped = [x for c in answer["certificates"] for w in c["pathways"] for x in w["requirements"] if x.get("capped")]
     assert capped and {x["cap_provision"] for x in capped} == {"§ 6 Abs. 4 SchBV"}
+
+
+@pytest.mark.parametrize("start, have, met", [("2021-09-07", 500, True), ("2021-09-06", 499, False)],
+                         ids=["§ 15 Z 4 lit. a SchBV: the 500th sea day credited the day before enrolling counts",
+                              "§ 15 Z 4 lit. a SchBV: credited on the first day of the programme it does not"])
+def test_sea_time_before_enrolling_counts_only_the_days_before_the_programme(law, start, have, met):
+    """'vor der Einschreibung in ein … Ausbildungsprogramm für Schiffsführer … 500 Tagen als Mitglied einer
+    Decksmannschaft auf einem Seeschiff': with a dated log and a dated programme only the sea days before its first
+    day count. From 1 Jan 2020 at sea without a break, the 500th day is credited on 6 Sep 2021 (250 in 365)."""
+    on = date(2026, 12, 31)
+    sea = [{"from": "2020-01-01", "to": "2021-12-31", "waters": "sea", "capacity": "deck_crew"}]
+    prog = [{"for": "Schiffsfuehrer", "from": start, "to": "2023-06-30"}]
+    r = requirement(check(law, [person(law, on, service=sea, programmes=prog)], on)[0], "UBZ-Schiffsfuehrer",
+                    "§ 15 Z 4 lit. a", "SeaTime")
+    assert (r["have"], r["before_programme"], r["before"]) == (have, "Schiffsfuehrer", start)
+    assert r["met"] is met
+    # sea time given as totals cannot be dated: it is taken as stated
+    totals = person(law, on, sea_days={"deck_crew": 499}, programmes=[{"for": "Schiffsfuehrer", "months": 18}])
+    assert requirement(check(law, [totals], on)[0], "UBZ-Schiffsfuehrer", "§ 15 Z 4 lit. a", "SeaTime")["have"] == 499

@@ -72,6 +72,11 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
     kind, _, rest = key.partition(":")
     if kind == "role":
         return t["scope_role"].format(role=law.short_label(rest, lang))
+    if kind == "sea" and ":before:" in rest:
+        cap, _, i = rest.partition(":before:")
+        g = p.programmes[int(i)]
+        return t["scope_sea_before"].format(capacity=law.label(cap, lang), role=law.short_label(g.role, lang),
+                                            start=_iso(g.start))
     if kind == "sea":
         return t["scope_sea"].format(capacity=law.label(rest, lang))
     if kind == "programme":

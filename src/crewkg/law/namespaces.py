@@ -77,6 +77,7 @@ class CREW(DefinedNamespace):
     seaCapacity: URIRef
     programmeFor: URIRef
     ofProgramme: URIRef
+    beforeProgramme: URIRef
     programmePhase: URIRef
     requiresExam: URIRef
     acceptsCertificate: URIRef

@@ -68,6 +68,8 @@ class Requirement:
     last_day: date | None = None
     #: the reduction that may shorten a Fahrzeit minimum (crew:reducibleBy)
     reduction: str | None = None
+    #: sea time must lie before the first day of the programme this programme requirement asks for (crew:beforeProgramme)
+    before_programme: str | None = None
 
 
 @dataclass(frozen=True)
@@ -387,6 +389,7 @@ def _compile(g, version: str) -> Law:
                 order=num(s, CREW.statuteOrder) or 0, minimum=minimum,
                 served_as=opt(s, CREW.servedAs), capacity=opt(s, CREW.seaCapacity),
                 of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
+                before_programme=opt(s, CREW.beforeProgramme),
                 programme_for=opt(s, CREW.programmeFor),
                 exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
                 certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),

@@ -68,7 +68,8 @@ def _within(days: tuple[set[int], set[int]], lo: int, hi: int | None) -> tuple[s
 
 
 def ledger(p: Person, law: Law) -> dict[str, Scope]:
-    """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>` and `programme:<i>:<phase>`."""
+    """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>`, `sea:<capacity>:before:<i>` and
+    `programme:<i>:<phase>`."""
     limits = crediting_limits()
     out: dict[str, Scope] = {}
     entries = p.service or []
@@ -98,7 +99,11 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
         lim = limits[AREAS["sea"]]
         for cap in law.ids_of("SeaCapacity"):
             counted = law.counted_capacities(cap)
-            out[f"sea:{cap}"] = _scope(*_days(e for e in sea if e.capacity in counted), lim.days, lim.period)
+            days = _days(e for e in sea if e.capacity in counted)
+            out[f"sea:{cap}"] = _scope(*days, lim.days, lim.period)
+            for i, g in enumerate(p.programmes):  # gained before enrolling in a dated programme (crew:beforeProgramme)
+                if g.start is not None:
+                    out[f"sea:{cap}:before:{i}"] = _scope(*_within(days, 0, g.start.toordinal() - 1), lim.days, lim.period)
     return out
 
 
@@ -122,7 +127,9 @@ def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None)
                 g.sailing_days_after = p.credits[f"programme:{i}:AfterProgramme"].credited
                 g.within_or_after = p.credits[f"programme:{i}:WithinOrAfterProgramme"].credited
     if p.logged("sea"):
-        p.sea_credited = {key[4:]: c.credited for key, c in p.credits.items() if key.startswith("sea:")}
+        p.sea_credited = {key[4:]: c.credited for key, c in p.credits.items() if key.startswith("sea:") and key.count(":") == 1}
+        p.sea_before = {(int(key.split(":")[3]), key.split(":")[1]): c.credited for key, c in p.credits.items()
+                        if key.startswith("sea:") and ":before:" in key}
         p.sea_days = {}  # the program reads sea_credited: a capacity's credited days are no sum of the capacities'
     return p
 

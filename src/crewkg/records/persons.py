@@ -86,6 +86,8 @@ class Person:
     #: per scope the Credit that explains a requirement's gap
     any_role_days: int | None = None
     sea_credited: dict[str, int] | None = None
+    #: per dated programme (its index) and sea capacity: the credited sea days before the programme's first day
+    sea_before: dict[tuple[int, str], int] = field(default_factory=dict)
     credits: dict[str, Credit] = field(default_factory=dict)
 
     @property

@@ -237,7 +237,7 @@ def sea_scopes(p: Person) -> list[str]:
     """The sea capacities whose scope holds days of a record's sea log (each gets a credited-count node)."""
     if not p.logged("sea"):
         return []
-    return [key[4:] for key, c in p.credits.items() if key.startswith("sea:") and c.recorded]
+    return [key[4:] for key, c in p.credits.items() if key.startswith("sea:") and key.count(":") == 1 and c.recorded]
 
 
 def credit_triples(law: Law, p: Person, as_of: date) -> list[Triple]:

@@ -22,9 +22,14 @@ counts_toward(A, B) <= capacity_includes(A, X) & counts_toward(X, B)
 (sea_in[P, A] == sum_(D, for_each=C)) <= counts_toward(A, C) & sea(P, C, D)
 have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & person(P) & ~sea_logged(P) & (sea_in[P, A] == V)
 # a service log gives each capacity's credited days itself: those of the capacities it counts, credited together
-have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & sea_credited(P, A, V)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & sea_credited(P, A, V) & ~ordered(P, R)
+# RULE sea-before-programme — 'vor der Einschreibung', 'danach' (crew:beforeProgramme): where the log and the qualifying
+# programme are dated, only the sea days before the programme's first day count (the best qualifying programme's)
+ordered(P, R) <= req_before(R, Q) & qualifying(P, Q, G) & sea_before(P, G, A, V)
+have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) & qualifying(P, Q, G) & sea_before(P, G, A, V)
 """
-PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3}
+PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3, "req_before": 2,
+              "sea_before": 4}
 
 
 #: sea days reach the program only through the comparisons `abstraction` lists (and Fahrzeit's with sea days)
@@ -54,12 +59,14 @@ def sea_in(facts, law, capacity):
 
 
 def kb_facts(r):
-    return [("req_capacity", r.id, r.capacity)] if r.capacity else []
+    return ([("req_capacity", r.id, r.capacity)] if r.capacity else []) + (
+        [("req_before", r.id, r.before_programme)] if r.before_programme else [])
 
 
 def person_facts(p, law, as_of):
     if p.sea_credited is not None:
-        return [("sea_logged", p.id)] + [("sea_credited", p.id, cap, days) for cap, days in p.sea_credited.items()]
+        return ([("sea_logged", p.id)] + [("sea_credited", p.id, cap, days) for cap, days in p.sea_credited.items()]
+                + [("sea_before", p.id, i, cap, days) for (i, cap), days in sorted(p.sea_before.items())])
     return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in law.ids_of("SeaCapacity")]
 
 
@@ -67,18 +74,32 @@ def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
 
-    return ({"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
-            | credit_fields(p, f"sea:{r.capacity}", "sea", as_of))
+    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
+    if r.before_programme:
+        of = law.requirements[r.before_programme]
+        out["before_programme"] = of.programme_for
+        # the dated qualifying programme whose earlier sea days the answer shows
+        for i, g in enumerate(p.programmes):
+            key = f"sea:{r.capacity}:before:{i}"
+            if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits:
+                if p.credits[key].credited == out["have"]:
+                    return out | {"before": g.start.isoformat()} | credit_fields(p, key, "sea", as_of)
+    return out | credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
 
 
 def missing(law, req, lang):
     from crewkg.rules.kinds import credit_gap
 
-    return (catalogue(lang)[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
-            + credit_gap(req, lang))
+    t = catalogue(lang)
+    out = t[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
+    if req.get("before_programme"):
+        out += t["sea_before"].format(role=law.label(req["before_programme"], lang))
+    return out + credit_gap(req, lang)
 
 
 def facts(req, p, lang):
+    if req.get("before"):
+        return catalogue(lang)["kind.facts.sea_before"].format(n=req["have"], capacity=req["capacity"], before=req["before"])
     return catalogue(lang)["kind.facts.sea"].format(n=req["have"], capacity=req["capacity"])
 
 
