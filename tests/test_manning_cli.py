@@ -194,3 +194,15 @@ def test_a_bad_roster_record_exits_2_with_one_clear_message(tmp_path, name):
 def test_a_bad_date_exits_2():
     result = runner.invoke(app, ["crew", str(WACHAU), "--as-of", "30.11.2026", "--lang", "en"])
     assert result.exit_code == 2 and "--as-of" in result.stderr and "YYYY-MM-DD" in result.stderr
+
+
+@pytest.mark.parametrize("passengers, idle", [(800, True), (300, False)],
+                         ids=["§ 43 Abs. 7 SchBV: Stufe 5 S1 holds no Leichtmatrose, the reduction removes nothing",
+                              "§ 43 Abs. 7 SchBV: Stufe 3 S1 loses its Leichtmatrose"])
+def test_a_reduction_with_nothing_to_remove_says_so(tmp_path, passengers, idle):
+    vessel = tmp_path / "v.yaml"
+    vessel.write_text(yaml.safe_dump(DAY_TRIP | {"length_m": 80, "passengers": passengers}), encoding="utf-8")
+    result = runner.invoke(app, ["crew", str(vessel), "--as-of", "2026-11-30", "--school-attendance", "--lang", "en"])
+    assert result.exit_code == 0
+    line = next(x for x in result.output.splitlines() if x.strip().startswith("applied:"))
+    assert ("nothing to remove in this cell" in line) is idle

@@ -89,7 +89,8 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         prefix = f"{t['alternative']} {i + 1}: " if len(a["alternatives"]) > 1 else ""
         con.print(f"  → {prefix}[bold]{_counts(law, alt, lang)}[/bold]")
     for adj in a["adjustments"]:
-        con.print(f"  {t['adjusted']}: {adj['text']}")
+        idle = len(adj.get("no_effect_on", [])) == len(adj.get("alternatives", [])) > 0  # nothing to remove in the cell
+        con.print(f"  {t['adjusted']}: {adj['text']}" + (t["no_effect"] if idle else ""))
     for adj in a["temporary_reductions_available"]:
         con.print(f"  {t['temporary']}: {adj['text']}")
     if a["substitutions"]:

@@ -161,6 +161,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.lng": "Sachkundige LNG (Schiffsführer)",
     "crew.cli.none": "—",
     "crew.cli.adjusted": "angewandt",
+    "crew.cli.no_effect": " — in diesem Tabellenfeld nichts abzuziehen: die Zahl bleibt, wie die Tabelle sie angibt",
     "crew.cli.temporary": "vorübergehend möglich (nur auf Verlangen: --school-attendance)",
     "crew.cli.substitutions": "Ersetzungen",
     "crew.cli.notes": "Lesarten und Hinweise",

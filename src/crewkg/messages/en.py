@@ -161,6 +161,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.lng": "LNG expert (boatmaster)",
     "crew.cli.none": "—",
     "crew.cli.adjusted": "applied",
+    "crew.cli.no_effect": " — nothing to remove in this cell: the count stays as the table gives it",
     "crew.cli.temporary": "temporarily possible (only when asked: --school-attendance)",
     "crew.cli.substitutions": "Substitutions",
     "crew.cli.notes": "Readings and notes",
