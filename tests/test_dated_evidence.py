@@ -274,3 +274,13 @@ def test_sea_time_before_enrolling_counts_only_the_days_before_the_programme(law
     # sea time given as totals cannot be dated: it is taken as stated
     totals = person(law, on, sea_days={"deck_crew": 499}, programmes=[{"for": "Schiffsfuehrer", "months": 18}])
     assert requirement(check(law, [totals], on)[0], "UBZ-Schiffsfuehrer", "§ 15 Z 4 lit. a", "SeaTime")["have"] == 499
+
+
+@pytest.mark.parametrize("months, have, short", [(23, 0, 300), (24, 300, None)],
+                         ids=["§ 12 Z 1 SchBV: days in a 23-month programme are named, not hidden behind 0",
+                              "in a 24-month programme they count"])
+def test_days_in_a_programme_too_short_are_named(law, months, have, short):
+    on = date(2026, 6, 1)
+    p = person(law, on, programmes=[{"for": "Matrose", "months": months, "sailing_days": 300}])
+    r = requirement(check(law, [p], on)[0], "UBZ-Matrose", "§ 12 Z 1 lit. c", "ProgrammeFahrzeit")
+    assert (r["have"], r.get("in_short_programme")) == (have, short)

@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "days_WithinProgramme": "noch {n} Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",
     "days_AfterProgramme": "noch {n} Fahrzeit nach Abschluss des Ausbildungsprogramms für {role}",
     "days_WithinOrAfterProgramme": "noch {n} Fahrzeit im Rahmen oder nach Abschluss des Ausbildungsprogramms für {role}",
+    "days_in_short_programme": " ({n} in einem Ausbildungsprogramm eingetragen, das kürzer als verlangt ist: sie zählen, sobald das Programm die Voraussetzung erfüllt)",
     "sea_AsDeckCrew": "noch {n} Berufserfahrung als Mitglied einer Decksmannschaft auf einem Seeschiff",
     "sea_AsMaster": "noch {n} Berufserfahrung als Schiffsführer auf See",
     "sea_AnyCapacity": "noch {n} Berufserfahrung auf einem Seeschiff",

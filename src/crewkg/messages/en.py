@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "days_WithinProgramme": "{n} of sailing time within the programme for {role}",
     "days_AfterProgramme": "{n} of sailing time after completing the programme for {role}",
     "days_WithinOrAfterProgramme": "{n} of sailing time within or after the programme for {role}",
+    "days_in_short_programme": " ({n} recorded in a programme shorter than required: they count once the programme qualifies)",
     "sea_AsDeckCrew": "{n} of experience as deck crew on a sea-going ship",
     "sea_AsMaster": "{n} of experience as master at sea",
     "sea_AnyCapacity": "{n} of experience on a sea-going ship",

@@ -57,15 +57,31 @@ def answer(law, r, p, d, as_of):
                 if p.credits[key].credited == out["have"]:
                     out |= credit_fields(p, key, "inland", as_of)
                     break
+        # days recorded in a programme of the role that is too short: they count once it qualifies (say so, not 0)
+        short = [_phase_days(g, r.phase) for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)]
+        if not out["have"] and max(short, default=0) > 0:
+            out["in_short_programme"] = max(short)
     return out
+
+
+def _phase_days(g, phase: str | None) -> int:
+    within, after = g.sailing_days or 0, g.sailing_days_after or 0
+    if phase == "WithinProgramme":
+        return within
+    if phase == "AfterProgramme":
+        return after
+    return g.within_or_after if g.within_or_after is not None else within + after
 
 
 def missing(law, req, lang):
     from crewkg.rules.kinds import credit_gap
 
     role = law.label(req["role"], lang) if req.get("role") else ""
-    return (catalogue(lang)[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
-            + credit_gap(req, lang))
+    t = catalogue(lang)
+    out = t[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
+    if req.get("in_short_programme"):
+        out += t["days_in_short_programme"].format(n=count(req["in_short_programme"], "days", lang))
+    return out + credit_gap(req, lang)
 
 
 def facts(req, p, lang):
