@@ -3,6 +3,8 @@ language from the catalogue, as one error line and a pointer to the help, exit 2
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -10,7 +12,7 @@ from crewkg.cli.common import app
 from crewkg.messages.catalogue import CATALOGUES
 
 runner = CliRunner()
-ANNA = "kb/examples/persons/anna.yaml"
+ANNA = "kb/examples/persons/anna-matrose.yaml"
 
 CASES = [
     # (command line, the error line, the help line)
@@ -53,3 +55,11 @@ def test_help_and_a_bare_command_still_show_the_help():
 def test_every_usage_message_in_both_languages():
     keys = {k for k in CATALOGUES["en"] if k.startswith("usage.")}
     assert len(keys) >= 15 and keys == {k for k in CATALOGUES["de"] if k.startswith("usage.")}
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new file")
+def test_an_out_file_in_a_folder_that_takes_none_is_bad_input_not_a_traceback():
+    person = sorted(Path("kb/examples/persons").glob("*.yaml"))[0]
+    result = runner.invoke(app, ["check", str(person), "--format", "json", "--out", "/proc/x.json", "--lang", "en"])
+    assert result.exit_code == 2
+    assert result.output.startswith("crewkg: error: /proc/x.json: field '--out': expected a file crewkg may write there")

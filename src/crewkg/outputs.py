@@ -31,7 +31,12 @@ def write_atomically(out: Path, chunks: Iterable[str | bytes], inputs: Iterable[
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as exc:  # a folder that takes no new file (/proc, read-only, no permission)
+        from crewkg.errors import os_reason
+
+        raise InputError(str(out), "--out", "out_writable", reason=os_reason(exc)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             for chunk in chunks:

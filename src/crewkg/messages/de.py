@@ -712,6 +712,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.covered_date": "ein Tag, den das kodierte Recht abdeckt ({reason})",
     "error.expected.pathway_date": "ein Tag, an dem die kodierten Zeugniswege gelten ({regulation} ab {since})",
     "error.expected.out_folder": "eine Datei in einem vorhandenen Ordner",
+    "error.expected.out_writable": "eine Datei, die crewkg dort schreiben darf ({reason})",
     "error.expected.out_file": "eine Datei zum Schreiben, kein Ordner",
     "error.expected.out_not_input": "eine andere Datei als die gelesene",
     "error.expected.workers": "eine Zahl von Prozessen von 1 oder mehr",

@@ -712,6 +712,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.covered_date": "a date the encoded law covers ({reason})",
     "error.expected.pathway_date": "a date on which the encoded certificate pathways apply ({regulation} from {since})",
     "error.expected.out_folder": "a file in an existing folder",
+    "error.expected.out_writable": "a file crewkg may write there ({reason})",
     "error.expected.out_file": "a file to write, not a folder",
     "error.expected.out_not_input": "a file other than the one read",
     "error.expected.workers": "a number of processes of 1 or more",
