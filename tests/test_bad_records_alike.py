@@ -52,7 +52,7 @@ def test_a_folder(tmp_path):
     assert good["person"] == "good" and good["certificates"]
     assert bad["file"] == str(folder / "b-bad.json")
     _shape(bad)
-    assert r.stderr.splitlines()[-1] == "crewkg: 1 record(s) could not be evaluated; see their error lines"
+    assert r.stderr.splitlines()[-1] == "crewkg: 1 record could not be evaluated; see its error line"
 
 
 def test_a_folder_in_text_names_both_errors_in_the_language_asked(tmp_path):
@@ -62,7 +62,7 @@ def test_a_folder_in_text_names_both_errors_in_the_language_asked(tmp_path):
     lines = r.stderr.splitlines()
     assert lines[0] == f"crewkg: Fehler: {folder / 'b-bad.json'}: Feld „birth_date“: erwartet wird ein ISO-Datum JJJJ-MM-TT (erhalten: '2001-13-01')"
     assert lines[1] == f"  außerdem: {folder / 'b-bad.json'}: Feld „sailing_days.Matrose“: erwartet wird eine Zahl, die nicht negativ ist (erhalten: -5)"
-    assert lines[2].startswith("crewkg: 1 Datensatz/Datensätze konnten nicht ausgewertet werden")
+    assert lines[2].startswith("crewkg: 1 Datensatz konnte nicht ausgewertet werden")
     assert "good" in r.stdout
 
 
@@ -75,7 +75,7 @@ def test_a_register(tmp_path):
     assert good["person"] == "good"
     assert bad["person"] == "bad"  # as in --format jsonl: named by its id where it could be read
     _shape(bad)
-    assert r.stderr.splitlines()[-1] == "crewkg: 1 record(s) could not be evaluated; see their error lines"
+    assert r.stderr.splitlines()[-1] == "crewkg: 1 record could not be evaluated; see its error line"
     r = _runner().invoke(app, ["check", str(reg), "--as-of", AS_OF, "--format", "jsonl", "--lang", "en"])
     assert r.exit_code == 1
     good, bad = (json.loads(line) for line in r.stdout.splitlines())
@@ -106,7 +106,7 @@ def test_an_export(tmp_path):
     lines = r.stderr.splitlines()
     assert lines[0].startswith(f"crewkg: error: {folder / 'b-bad.json'}: ")
     assert _tails(lines[:2]) == [FIRST, SECOND] and lines[1].startswith("  also: ")
-    assert lines[-1] == "crewkg: 1 record(s) could not be evaluated; see their error lines"
+    assert lines[-1] == "crewkg: 1 record could not be evaluated; see its error line"
 
 
 def test_a_record_alone_is_still_bad_input(tmp_path):

@@ -31,7 +31,8 @@ CASES = [
      "crewkg: Fehler: crewkg check: die Option --as-of braucht einen Wert", "Hilfe: crewkg check --help"),
     (["check", ANNA, "weiter", "--lang", "en"],
      "crewkg: error: crewkg check: unexpected arguments: weiter", "Help: crewkg check --help"),
-    (["chek", ANNA], "crewkg: error: crewkg: no such command 'chek' (did you mean check?)", "Help: crewkg --help"),
+    (["chek", ANNA], "crewkg: Fehler: unbekannter Befehl 'chek' (gemeint: check?)", "Hilfe: crewkg --help"),  # German, the default
+    (["chek", ANNA, "--lang", "en"], "crewkg: error: no such command 'chek' (did you mean check?)", "Help: crewkg --help"),
     (["docs"], "crewkg: error: crewkg docs: the option --out is missing", "Help: crewkg docs --help"),  # no --lang: English
 ]
 

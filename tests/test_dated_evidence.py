@@ -284,3 +284,13 @@ def test_days_in_a_programme_too_short_are_named(law, months, have, short):
     p = person(law, on, programmes=[{"for": "Matrose", "months": months, "sailing_days": 300}])
     r = requirement(check(law, [p], on)[0], "UBZ-Matrose", "§ 12 Z 1 lit. c", "ProgrammeFahrzeit")
     assert (r["have"], r.get("in_short_programme")) == (have, short)
+
+
+def test_days_in_a_programme_still_running_say_until_when_it_runs(law):
+    """A dated programme of 18 months still running on the evaluation date has 15 completed months: its days are named
+    with its last day, as days that count once it has its length (§ 15 Z 4 lit. b, c SchBV)."""
+    on = date(2026, 11, 30)
+    p = person(law, on, programmes=[{"for": "Schiffsfuehrer", "from": "2025-09-01", "to": "2027-02-28"}],
+               service=[inland("2026-03-01", "2026-08-31", role="Matrose")], professional_experience_years=6)
+    r = requirement(check(law, [p], on)[0], "UBZ-Schiffsfuehrer", "§ 15 Z 4 lit. c", "ProgrammeFahrzeit")
+    assert (r["have"], r["in_short_programme"], r["programme_runs_until"]) == (0, 180, "2027-02-28")

@@ -132,7 +132,8 @@ def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict
 
                 lacks.append(("lacks_age", {"have": age, "n": s.min_age, "on": birthday(p.birth_date, s.min_age).isoformat()}))
     if s.min_apprenticeship_year is not None and (p.apprenticeship_year or 0) < s.min_apprenticeship_year:
-        lacks.append(("lacks_year", {"have": p.apprenticeship_year or 0, "n": s.min_apprenticeship_year}))
+        lacks.append(("lacks_year", {"have": p.apprenticeship_year, "n": s.min_apprenticeship_year}) if p.apprenticeship_year
+                     else ("lacks_year_unknown", {"n": s.min_apprenticeship_year}))
     if s.min_fahrzeit_days is not None:
         days = sum(p.sailing_days.values())
         if days < s.min_fahrzeit_days:
@@ -410,7 +411,7 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: s
     missing = max(q["needed"] - len(q["have"]), 0)
     if rule.required_of_role and missing == 0:
         return t["required_of"].format(of=_label(law, rule.required_of_role, lang), role=_label(law, rule.role, lang))
-    text = t["qualification"].format(n=max(missing, 1), role=_label(law, rule.role, lang))
+    text = t["qualification_one" if max(missing, 1) == 1 else "qualification"].format(n=max(missing, 1), role=_label(law, rule.role, lang))
     extra = [_label(law, f, lang) for f in rule.accepts_functions]
     if rule.accepts_at_least and rule.accepts_issued_after:
         extra.append(t["at_least_after"].format(role=_label(law, rule.accepts_at_least, lang),

@@ -162,7 +162,7 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
 
 def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str) -> tuple[dict[str, Any], str | None, dict]:
     """The earliest planned date of every certificate not yet issuable (its fastest route) and the fastest route to
-    the last certificate of the regulation with pathways, from one planner (routes share their prefixes)."""
+    the certificate of the highest deck role, from one planner (routes share their prefixes)."""
     from crewkg.careers.graph import career_graph
     from crewkg.careers.planning import make_planner
     from crewkg.careers.routes import plan
@@ -178,9 +178,20 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
         result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang)
         best = result["routes"][0] if result["routes"] else None
         out[cid] = best
-    top = targets[-1] if targets else None
+    top = _highest(law, targets)
     route = out.get(top) if top else None
     return out, top, route or {}
+
+
+def _highest(law: Law, targets: list[str]) -> str | None:
+    """The certificate of the highest deck role among the targets (most roles below it; the first in statute order
+    among equals); without one of a deck role, the last target. A national qualification listed after the Union
+    certificates (breathing-apparatus wearer) is no career's top."""
+    deck = set(law.ids_of("DeckCrewRole"))
+    ranked = [c for c in targets if law.certificates[c].role in deck]
+    if not ranked:
+        return targets[-1] if targets else None
+    return max(ranked, key=lambda c: (len(set(law.below(law.certificates[c].role or ""))), -targets.index(c)))
 
 
 def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> dict[str, Any]:

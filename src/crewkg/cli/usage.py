@@ -6,7 +6,7 @@ a panel with an English "Usage:" line. The group below catches click's usage err
 group's own arguments, the command's name, the command's arguments) and says them from their structured fields
 (the option, the parameter, its type), not from click's English text. The language is the command line's
 `--lang` when it names a catalogue language, else the command's default `--lang`, else English (the commands
-without `--lang` speak English)."""
+without `--lang` speak English); crewkg's own errors (a mistyped command) are German, the default of its commands."""
 
 from difflib import get_close_matches
 
@@ -67,9 +67,11 @@ def _usage_failed(exc: exceptions.UsageError, args: list[str], command: core.Com
 
 
 def _say_failed(lang: str, key: str, path: str, close: list[str], **fields: object):
-    message = say(lang, key, command=path, **fields)
+    message = say(lang, key, **fields)
     if close:
         message += say(lang, "usage.did_you_mean", names=", ".join(close))
+    if " " in path:  # a command's error names the command; the group's own is said as crewkg's
+        message = say(lang, "usage.in_command", command=path, message=message)
     typer.echo(say(lang, "error.line", message=message), err=True)
     typer.echo(say(lang, "usage.help", command=path), err=True)
     raise typer.Exit(2)
@@ -86,7 +88,9 @@ def _language(command: core.Command | None, args: list[str]) -> str:
             given = arg.split("=", 1)[1]
     if given in LANGUAGES:
         return given
-    for param in command.params if command is not None else ():
+    if command is None or isinstance(command, TyperGroup):  # crewkg itself: its default language, German
+        return "de"
+    for param in command.params:
         if param.name == "lang" and param.default is not None:
             return str(getattr(param.default, "value", param.default))
     return "en"

@@ -78,4 +78,4 @@ def file_errors(first: InputError, path: Path, law: Law, as_of: date) -> list[In
 
 def summary(failed: int, lang: str) -> str:
     """'crewkg: 2 record(s) could not be evaluated; see their error lines' in `lang`."""
-    return say(lang, "error.failed", n=failed)
+    return say(lang, "error.failed_one" if failed == 1 else "error.failed", n=failed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import count
+from crewkg.messages.wording import count, number
 
 NAME = "ProgrammeFahrzeit"
 ORDER = 51
@@ -57,10 +57,14 @@ def answer(law, r, p, d, as_of):
                 if p.credits[key].credited == out["have"]:
                     out |= credit_fields(p, key, "inland", as_of)
                     break
-        # days recorded in a programme of the role that is too short: they count once it qualifies (say so, not 0)
-        short = [_phase_days(g, r.phase) for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)]
-        if not out["have"] and max(short, default=0) > 0:
-            out["in_short_programme"] = max(short)
+        # days recorded in a programme of the role that has not the length asked (yet): name them, not just 0
+        short = [g for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)
+                 and _phase_days(g, r.phase) > 0]
+        if not out["have"] and short:
+            g = max(short, key=lambda g: _phase_days(g, r.phase))
+            out["in_short_programme"] = _phase_days(g, r.phase)
+            if g.end is not None and g.end > as_of:  # still running: its months grow until its last day
+                out["programme_runs_until"] = g.end.isoformat()
     return out
 
 
@@ -80,7 +84,11 @@ def missing(law, req, lang):
     t = catalogue(lang)
     out = t[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
     if req.get("in_short_programme"):
-        out += t["days_in_short_programme"].format(n=count(req["in_short_programme"], "days", lang))
+        days = f"{number(req['in_short_programme'])} {t['unit.days.' + ('one' if req['in_short_programme'] == 1 else 'many')]}"
+        if req.get("programme_runs_until"):
+            out += t["days_in_running_programme"].format(n=days, until=req["programme_runs_until"])
+        else:
+            out += t["days_in_short_programme"].format(n=days)
     return out + credit_gap(req, lang)
 
 
