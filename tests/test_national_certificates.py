@@ -172,10 +172,15 @@ def test_the_answer_states_the_hours_and_the_cut_off_day(law):
     assert practice["hours"] == {"Unterweisung-Fahrgastbetreuer-Praxis": 3.5}
     from crewkg.rules.kinds import kind
 
+    # the proof is there, half an hour short: said as such, not as missing
     assert kind("DatedProof").missing(law, practice, "de") == (
+        "praktische Unterweisung für Fahrgastbetreuer (§ 29 Abs. 1 Z 2 SchBV): 3.5 Stunden nachgewiesen, mindestens 4 verlangt")
+    assert kind("DatedProof").missing(law, practice, "en").endswith(": 3.5 hours proven, at least 4 required")
+    absent = practice | {"hours": {}}
+    assert kind("DatedProof").missing(law, absent, "de") == (
         "Nachweis fehlt oder liegt länger als 60 Monate zurück: praktische Unterweisung für Fahrgastbetreuer "
         "(§ 29 Abs. 1 Z 2 SchBV) (mindestens 4 Stunden)")
-    assert kind("DatedProof").missing(law, practice, "en").endswith("(at least 4 hours)")
+    assert kind("DatedProof").missing(law, absent, "en").endswith("(at least 4 hours)")
 
 
 def test_an_instruction_without_hours_is_taken_as_stated(law):

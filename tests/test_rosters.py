@@ -376,3 +376,11 @@ def test_a_proven_first_aid_training_counts_for_the_first_aid_rule(passed, count
     first_aid = next(q for q in r["qualifications"] if q["function"] == "FirstAid")
     assert first_aid["have"] == (["franz"] if counts else [])
     assert first_aid["provision"] == "§ 43 Abs. 12 SchBV"
+
+
+def test_a_certificate_issued_after_the_date_is_named_in_the_roster_answer():
+    """As in `check`: a certificate the record dates after the evaluation date is not held on it, and said so."""
+    later = P("ma", "1990-01-01", {"id": "UBZ-Matrose", "issued": "2026-12-01"}, functions=["FirstAid"])
+    r = check("wachau", [SF, later, LM_YOUNG, SACHKUNDIG, ERSTHELFER])
+    assert [x["certificate"] for x in r["not_yet_issued"]["ma"]] == ["UBZ-Matrose"]
+    assert ("position", "Matrose") in missing(r)

@@ -498,11 +498,14 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         for m in missing:
             m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
                                  "covered": False}
-    from crewkg.answers.eligibility import lapsed_entries
+    from crewkg.answers.eligibility import lapsed_entries, not_yet_issued
 
     lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}
     if lapsed:  # the members whose held certificate gives no role on the date, and why (§ 22, § 47 SchBV)
         answer["lapsed"] = lapsed
+    later = {p.id: found for p in persons if (found := not_yet_issued(law, p, as_of, lang))}
+    if later:  # the members whose certificate is issued only after the date: not held yet, as `check` says
+        answer["not_yet_issued"] = later
     return {"satisfied": satisfied, "alternative": chosen.alternative.index, "assignment": assignment, "details": details,
             "qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in chosen.qualifications],
             "missing": missing, **answer}

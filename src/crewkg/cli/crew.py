@@ -179,9 +179,10 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         if d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
-    for pid, found in r.get("lapsed", {}).items():
-        for x in found:
-            con.print(f"  [yellow]![/yellow] {pid}: {x['text']} ({x['provision']})")
+    for key in ("lapsed", "not_yet_issued"):
+        for pid, found in r.get(key, {}).items():
+            for x in found:
+                con.print(f"  [yellow]![/yellow] {pid}: {x['text']}" + (f" ({x['provision']})" if x.get("provision") else ""))
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "

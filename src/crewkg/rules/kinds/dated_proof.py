@@ -34,6 +34,7 @@ MESSAGES = {
         "missing_before": "Nachweis fehlt oder ist nicht vor dem {before} datiert: {items}",
         "summary_before": "Nachweis {items} (vor dem {before})",
         "hours": " (mindestens {hours} Stunden)",
+        "short_hours": "{item}: {hours} Stunden nachgewiesen, mindestens {minimum} verlangt",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
@@ -42,6 +43,7 @@ MESSAGES = {
         "missing_before": "proof missing or not dated before {before}: {items}",
         "summary_before": "proof {items} (before {before})",
         "hours": " (at least {hours} hours)",
+        "short_hours": "{item}: {hours} hours proven, at least {minimum} required",
     },
 }
 
@@ -108,10 +110,23 @@ def missing(law, req, lang):
     from crewkg.rules.kinds import say
 
     lacking = [e for e in req["needed"] if e not in req["have"]]
-    named = _items(law, lacking, lang) + _hours(req.get("minimum_hours"), lang)
-    if req.get("taken_before") and not req.get("not_older_than_months"):
-        return say(NAME, lang, "missing_before", before=req["taken_before"], items=named)
-    return say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=named)
+    least, stated = req.get("minimum_hours"), req.get("hours", {})
+    # a proof that states fewer hours than asked is there but too short: say that, not that it is missing
+    short = [e for e in lacking if least is not None and e in stated and stated[e] < least]
+    said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=_number(stated[e]), minimum=_number(least))
+            for e in short]
+    rest = [e for e in lacking if e not in short]
+    if rest:
+        named = _items(law, rest, lang) + _hours(least, lang)
+        if req.get("taken_before") and not req.get("not_older_than_months"):
+            said.insert(0, say(NAME, lang, "missing_before", before=req["taken_before"], items=named))
+        else:
+            said.insert(0, say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=named))
+    return "; ".join(said)
+
+
+def _number(x) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def facts(req, p, lang):
