@@ -282,3 +282,17 @@ def test_bad_plan_arguments_exit_2_with_one_message(tmp_path, args, expected):
 def test_plan_needs_exactly_one_person():
     result = runner.invoke(app, ["plan", str(EXAMPLES), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2 and "exactly one person record" in result.output
+
+
+def test_a_running_programme_is_planned_to_its_end_not_started_anew():
+    """A Schiffsführer programme of 18 months running from 1 Sep 2025 to 28 Feb 2027 with its 180 days within already
+    served: § 15 Z 4 needs only the 180 days after it, from 1 Mar 2027, the 180th on 27 Aug 2027 (it planned a new
+    programme of 18 months from the evaluation date: 2028). On 28 Feb 2027 its completed months reach 18."""
+    data = {"id": "otto", "birth_date": "1980-01-01", "medical_fitness": True, "radio_certificate": True,
+            "professional_experience_years": 6,
+            "programmes": [{"for": "Schiffsfuehrer", "from": "2025-09-01", "to": "2027-02-28"}],
+            "service": [{"from": "2026-03-01", "to": "2026-08-31", "role": "Matrose"}]}
+    result = record(data, "UBZ-Schiffsfuehrer")
+    route = next(r for r in result["routes"] if [s["provision"] for s in r["steps"]] == ["§ 15 Z 4 SchBV"])
+    assert chain(route) == [("§ 15 Z 4 SchBV", "2027-08-27")]
+    assert item(route["steps"][0], "§ 15 Z 4 lit. b SchBV")["met_on"] == "2027-02-28"

@@ -20,6 +20,8 @@ skos:editorialNote on kb:CreditingLimit-Inland (kb/schbv2022/03_fahrzeit.ttl) an
 - An approved programme (§ 132 SchFG) takes its minimum length in calendar months from the day the step starts,
   longer only if its days within cannot be credited at the pace in that time; days after it are credited from the
   day after it ends. A programme already completed counts as it is; one whose days within fall short is repeated.
+  A dated programme of the record still running is planned to its last day with its days so far, where its length
+  is enough and its days within can be credited by then.
 - Age: the day of the birthday (`reached_on`). Exams are taken once the other requirements are met (no time).
   Documents (Sprechfunkzeugnis, medical fitness) take no time but are listed as remaining; a medical certificate that
   expires before a step's date is listed as remaining for that step.
@@ -224,6 +226,11 @@ class Programme:
     requirement: str
     new: bool
     end: int = 0
+    #: a dated programme of the record still running when the route starts (its index): planned within it, not anew
+    running: int | None = None
+    #: running: the day offset its completed months reach the minimum, and its credited days per phase so far
+    long_enough: int = 0
+    have: dict[str, int] = field(default_factory=dict)
 
 
 def _walk(items: list[dict[str, Any]]):
@@ -243,11 +250,43 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
               and law.requirements[it["id"]].of_programme == prog["id"] and it.get("phase") == "WithinProgramme"]
     if prog["met"] and all(w["met"] for w in within):
         return Programme(prog["id"], new=False)
+    running = _running_programme(ctx, state, prog, within)
+    if running is not None:
+        return running
     end = ctx.offset(add_months(ctx.date(state.t), int(prog["needed"])))
     days_within = max((int(w["needed"]) for w in within), default=0)
     if days_within:
         end = max(end, kth_day(state.ledger, state.t + 1, days_within, ctx.pace))
     return Programme(prog["id"], new=True, end=end)
+
+
+def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within: list[dict[str, Any]]) -> Programme | None:
+    """A dated programme of the record for the role, running when the route starts (nothing planned before this step),
+    long enough once it ends, and whose days within can still be credited by its last day: the step goes on in it
+    rather than in a new one."""
+    from crewkg.law.crediting import completed_months
+
+    p = ctx.person
+    if p is None or state.credited:
+        return None
+    needed = int(prog["needed"])
+    role = ctx.law.requirements[prog["id"]].programme_for
+    today = ctx.date(state.t)
+    for i, g in enumerate(p.programmes):
+        if g.role != role or g.start is None or g.end is None or not g.start <= today < g.end:
+            continue
+        if completed_months(g.start, g.end + timedelta(days=1)) < needed:
+            continue
+        end = ctx.offset(g.end)
+        have = {"WithinProgramme": g.sailing_days or 0, "AfterProgramme": g.sailing_days_after or 0,
+                "WithinOrAfterProgramme": g.within_or_after if g.within_or_after is not None
+                else (g.sailing_days or 0) + (g.sailing_days_after or 0)}
+        rest = max((int(w["needed"]) - have["WithinProgramme"] for w in within), default=0)
+        if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
+            continue  # its days within cannot be credited by its last day at this pace: a new one
+        long_enough = ctx.offset(add_months(g.start, needed) - timedelta(days=1))
+        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t), have=have)
+    return None
 
 
 def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None) -> Need:
@@ -407,7 +446,17 @@ def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: 
     programmes = [replace(g, sailing_days_after=g.sailing_days_after + after.credited,
                           within_or_after=None if g.within_or_after is None else g.within_or_after + after.credited)
                   for g in p.programmes]
-    if prog is not None and prog.new:
+    if prog is not None and prog.running is not None:  # the running programme: its full length, the days planned in it
+        from crewkg.law.crediting import completed_months
+
+        g = p.programmes[prog.running]
+        assert g.start is not None and g.end is not None
+        programmes[prog.running] = replace(
+            g, months=completed_months(g.start, min(g.end, ctx.date(after.t)) + timedelta(days=1)),
+            sailing_days=(g.sailing_days or 0) + _count(ledger, state.t + 1, prog.end),
+            sailing_days_after=(g.sailing_days_after or 0) + _count(ledger, prog.end + 1, after.t),
+            within_or_after=None if g.within_or_after is None else g.within_or_after + after.credited)
+    elif prog is not None and prog.new:
         r = law.requirements[prog.requirement]
         within = _count(ledger, state.t + 1, prog.end)
         programmes.append(PersonProgramme(role=r.programme_for or "", months=r.minimum or 0, sailing_days=within,
@@ -434,7 +483,7 @@ def _projected_log(ctx: Context, state: State, after: State, pathway_id: str, pr
     law = ctx.law
     planned = [ServiceEntry(start=ctx.date(a), end=ctx.date(b), role=role or lowest) for a, b, role in after.served]
     programmes = [replace(g) for g in p.programmes]
-    if prog is not None and prog.new:
+    if prog is not None and prog.new and prog.running is None:  # a running one is in the log's programmes already
         r = law.requirements[prog.requirement]
         programmes.append(PersonProgramme(role=r.programme_for or "", months=r.minimum or 0,
                                           start=ctx.date(state.t), end=ctx.date(prog.end)))

@@ -71,8 +71,12 @@ def based_on(law, r, nodes):
 
 
 def project(ctx, state, it, prog, n):
-    """Met by a completed programme; a new one (planned by the planner) is met on its last day."""
-    if prog is not None and prog.new:
+    """Met by a completed programme; a new one (planned by the planner) is met on its last day, the record's running
+    one on the day its completed months reach the minimum."""
+    if prog is not None and prog.running is not None:  # the record's running programme: met once long enough
+        n.met = bool(it.get("met")) or prog.long_enough <= state.t
+        n.not_before = 0 if n.met else prog.long_enough
+    elif prog is not None and prog.new:
         n.met = False
         n.not_before = prog.end
     else:

@@ -112,8 +112,8 @@ def project(ctx, state, it, prog, n):
     phase = it.get("phase")
     new = prog is not None and prog.new
     have = it.get("have") or 0
-    if new:
-        n.item["have"] = 0
+    if new:  # a new programme starts at zero; the record's running one has its days so far
+        n.item["have"] = prog.have.get(phase, 0) if prog.running is not None else 0
     elif phase != "WithinProgramme":
         n.item["have"] = have + state.credited  # every day from now on is after the completed programme
     n.met = n.item["have"] >= it["needed"]
