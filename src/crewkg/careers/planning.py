@@ -333,15 +333,16 @@ def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None
     return n
 
 
-def _finish(ctx: Context, state: State, n: Need, prog: Programme | None) -> int:
-    """The day offset a single need is met on (for choosing among alternatives)."""
+def _finish(ctx: Context, state: State, n: Need, prog: Programme | None, sailed: Ledger | None = None) -> int:
+    """The day offset a single need is met on (for choosing among alternatives). `sailed`: the ledger with the step's
+    days before its programme ends, which share the window with the days after it (for the date written)."""
     if n.met:
         return state.t
     day = max(state.t, n.not_before)
     if n.sail:
         day = max(day, kth_day(state.ledger, state.t + 1, n.sail, ctx.pace))
     if n.after and prog is not None:
-        day = max(day, kth_day(state.ledger, prog.end + 1, n.after, ctx.pace))
+        day = max(day, kth_day(state.ledger if sailed is None else sailed, prog.end + 1, n.after, ctx.pace))
     return day
 
 
@@ -388,6 +389,7 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     if sail:
         last, ledger = accrue(ledger, s + 1, sail, ctx.pace)
     credited = sail
+    sailed = ledger  # the step's days before its programme's end: the days after it are credited with them
     end = max([s, last] + [n.not_before for n in open_] + ([prog.end] if prog and prog.new else []))
     if after and prog is not None:
         rest = after - _count(ledger, prog.end + 1, last)
@@ -404,7 +406,7 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
                 n.item["met"], n.item["have"] = False, False
                 open_.append(n)
     for n in open_:
-        _stamp(ctx, state, n, prog, end)
+        _stamp(ctx, state, n, prog, end, sailed)
     role_added = dict(state.role_added)
     if state.role is not None and credited:
         role_added[state.role] = role_added.get(state.role, 0) + credited
@@ -504,7 +506,8 @@ def _requirement_ids(law: Law, rids: tuple[str, ...]):
         yield from _requirement_ids(law, law.requirements[rid].children)
 
 
-def _stamp(ctx: Context, state: State, n: Need, prog: Programme | None, end: int | None) -> None:
+def _stamp(ctx: Context, state: State, n: Need, prog: Programme | None, end: int | None,
+           sailed: Ledger | None = None) -> None:
     """Write `met_on` (ISO date, or None where the planner cannot plan it) into an entry and its parts."""
     if n.met:
         n.item["met_on"] = ctx.date(state.t).isoformat()
@@ -513,9 +516,9 @@ def _stamp(ctx: Context, state: State, n: Need, prog: Programme | None, end: int
     elif n.at_step and not (n.sail or n.after or n.not_before):
         n.item["met_on"] = ctx.date(end).isoformat() if end is not None else None
     else:
-        n.item["met_on"] = ctx.date(_finish(ctx, state, n, prog)).isoformat()
+        n.item["met_on"] = ctx.date(_finish(ctx, state, n, prog, sailed)).isoformat()
     for p in n.parts:
-        _stamp(ctx, state, p, prog, end)
+        _stamp(ctx, state, p, prog, end, sailed)
     if n.chosen is not None:
         n.item["plan"] = n.chosen + 1  # which alternative the plan follows (1-based, statute order)
 
