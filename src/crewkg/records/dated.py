@@ -86,15 +86,10 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
             if g.start is None or g.end is None:
                 continue
             lo, hi = g.start.toordinal(), g.end.toordinal()
-            both = _scope(*_within(every, lo, None), lim.days, lim.period)
-            out[f"programme:{i}:WithinProgramme"] = _scope(*_within(every, lo, hi), lim.days, lim.period)
-            out[f"programme:{i}:WithinOrAfterProgramme"] = both
-            # the days after it are credited together with those within it (one litera counts both, § 15 Z 4 lit. c):
-            # a day after the programme is credited only if the window ending on it has room left by the days within
-            v, u = _within(every, hi + 1, None)
-            out[f"programme:{i}:AfterProgramme"] = Scope(recorded=sorted(v | u), validated=sorted(v),
-                                                         not_validated=sorted(u - v),
-                                                         credited=[d for d in both.credited if d > hi])
+            # each phase is the scope of the requirements that count it, credited under the cap on its own
+            for phase, (a, b) in {"WithinProgramme": (lo, hi), "AfterProgramme": (hi + 1, None),
+                                  "WithinOrAfterProgramme": (lo, None)}.items():
+                out[f"programme:{i}:{phase}"] = _scope(*_within(every, a, b), lim.days, lim.period)
     if sea:
         lim = limits[AREAS["sea"]]
         for cap in law.ids_of("SeaCapacity"):
