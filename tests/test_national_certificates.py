@@ -264,7 +264,22 @@ def test_the_cut_off_day_is_said_in_the_missing_sentence(law):
     safety = next(r for r in c["pathways"][0]["requirements"] if r["id"] == "Req-SchBV2022-P28-Abs1-safety")
     employment = safety["alternatives"][1]
     assert employment["met"] is False and employment["taken_before"] == "2022-01-17"
+    # the proof is there, dated on the cut-off day: said as such
+    assert employment["taken_too_late"] == {"Nachweis-Beschaeftigung-Decksmann": "2022-01-17"}
     assert kind("DatedProof").missing(law, employment, "de") == (
-        "Nachweis fehlt oder ist nicht vor dem 2022-01-17 datiert: Nachweis der Beschäftigung als Decksfrau bzw. Decksmann")
+        "Nachweis der Beschäftigung als Decksfrau bzw. Decksmann: mit 2022-01-17 datiert, zählt nur vor dem 2022-01-17")
     assert kind("DatedProof").missing(law, employment, "en") == (
+        "proof of employment as deckhand: dated 2022-01-17, counts only before 2022-01-17")
+    absent = employment | {"taken_too_late": {}}
+    assert kind("DatedProof").missing(law, absent, "de") == (
+        "Nachweis fehlt oder ist nicht vor dem 2022-01-17 datiert: Nachweis der Beschäftigung als Decksfrau bzw. Decksmann")
+    assert kind("DatedProof").missing(law, absent, "en") == (
         "proof missing or not dated before 2022-01-17: proof of employment as deckhand")
+
+
+@pytest.mark.parametrize("on, roles", [("2022-01-16", []), ("2022-01-17", ["Fahrgastbetreuer"])],
+                         ids=["§ 29 Abs. 1 SchBV: no qualification of the SchBV before it took effect (check)",
+                              "from its first day the proofs make the Fahrgastbetreuer (check)"])
+def test_check_makes_a_function_from_proofs_only_under_the_law_in_force(law, on, roles):
+    record = {**INSTRUCTED, "exams": [e | {"passed": "2021-06-01"} for e in INSTRUCTED["exams"]]}
+    assert _answer(law, record, on)["roles"] == roles

@@ -384,3 +384,11 @@ def test_a_certificate_issued_after_the_date_is_named_in_the_roster_answer():
     r = check("wachau", [SF, later, LM_YOUNG, SACHKUNDIG, ERSTHELFER])
     assert [x["certificate"] for x in r["not_yet_issued"]["ma"]] == ["UBZ-Matrose"]
     assert ("position", "Matrose") in missing(r)
+
+
+def test_a_written_proof_of_the_schbesv_2004_keeps_its_role_on_a_roster_after_17_january_2022():
+    """§ 47 Abs. 2 SchBV keeps 'schriftliche Nachweise für Fahrgastbetreuer' of the SchBesV 2004 (their own five years):
+    the roster counts them as `check` does."""
+    mia = P("mia", "2000-03-30", exams=[{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2021-06-01"}])
+    r = check("lake", [SF, P("d", "1995-01-01", "UBZ-Decksmann"), mia, ERSTHELFER], as_of=date(2023, 1, 1))
+    assert ("Fahrgastbetreuer", "record", None) in via(r, "mia")

@@ -318,3 +318,35 @@ def test_a_certificate_issued_after_the_evaluation_date_is_not_held_and_the_answ
     assert "2026-12-01" in a["not_yet_issued"][0]["text"]
     text = runner.invoke(app, ["check", str(f), "--as-of", "2026-11-30"]).stdout
     assert "Noch nicht ausgestellt: UBZ Matrose wird am 2026-12-01 ausgestellt" in text
+
+
+# --- § 47 Abs. 2 SchBV: only what was entered before the SchBV took effect keeps its validity ---------------------------
+@pytest.mark.parametrize("issued, roles", [("2022-01-16", ["Decksmann", "Leichtmatrose", "Matrose"]), ("2022-01-17", [])],
+                         ids=["§ 47 Abs. 2 SchBV: a SchBesV 2004 Matrose entered on 16 Jan 2022 keeps its role",
+                              "one dated 17 Jan 2022, after the SchBesV 2004 ended, gives none"])
+def test_a_legacy_qualification_dated_after_its_regulation_gives_no_role(law, issued, roles):
+    a = answer(law, {"birth_date": "1980-03-10", "medical_fitness": True,
+                     "certificates": [{"id": "SchBesV2004-Matrose", "issued": issued}]}, "2024-01-01")
+    assert a["roles"] == roles
+    assert [x["reason"] for x in a.get("lapsed", [])] == ([] if roles else ["issued_after_regulation"])
+
+
+@pytest.mark.parametrize("passed, roles", [("2022-01-16", ["Fahrgastbetreuer"]), ("2022-01-17", [])],
+                         ids=["§ 47 Abs. 2 SchBV: an instruction of 16 Jan 2022 is a written proof of the SchBesV 2004",
+                              "one of 17 Jan 2022 is none"])
+def test_a_legacy_written_proof_counts_only_when_dated_before_the_schbv(law, passed, roles):
+    a = answer(law, {"birth_date": "1990-03-10", "exams": [{"id": "Unterweisung-Fahrgastbetreuer", "passed": passed}]},
+               "2022-06-01")
+    assert a["roles"] == roles
+
+
+@pytest.mark.parametrize("on, roles", [
+    ("2022-05-31", ["Atemschutzgeraetetraeger", "Fahrgastbetreuer"]), ("2022-06-01", ["Fahrgastbetreuer"]),
+    ("2026-05-31", ["Fahrgastbetreuer"]), ("2026-06-01", []),
+], ids=["§ 4 Abs. 2 Z 11 SchBesV: the yearly exercise's year", "a year and a day: no Atemschutzgeräteträger",
+        "§ 4 Abs. 2 Z 9 SchBesV: five years", "five years and a day: no Fahrgastbetreuer"])
+def test_a_legacy_passenger_safety_qualification_counts_for_its_proof_s_term(law, on, roles):
+    a = answer(law, {"birth_date": "1990-03-10", "certificates": [
+        {"id": "SchBesV2004-Fahrgastbetreuer", "issued": "2021-06-01"},
+        {"id": "SchBesV2004-Atemschutzgeraetetraeger", "issued": "2021-06-01"}]}, on)
+    assert a["roles"] == roles

@@ -139,6 +139,11 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                     else say(lang, "lapsed.not_examined"))
             text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
                        period=period(x.step.months, lang), examined=seen)
+        elif x.reason == "issued_after_regulation":
+            reg = law.regulations[cert.regulation] if cert and cert.regulation else None
+            entry["regulation_until"] = reg.in_force_until.isoformat() if reg and reg.in_force_until else None
+            text = say(lang, "lapsed.issued_after_regulation", certificate=name, issued=entry["issued"],
+                       regulation=reg.name if reg else "", until=entry["regulation_until"])
         else:
             text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
         entry["text"] = text

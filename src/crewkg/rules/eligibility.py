@@ -38,8 +38,9 @@ pathway_satisfied(P, W) <= (n_met[P, W] == N) & (n_required[W] == N)
 eligible(P, C) <= pathway_satisfied(P, W) & leads_to(W, C)
 
 # RULE by-proof — a certificate no authority issues (crew:heldByProof: the record's own dated proofs are the
-# certificate) fills its role on every day one of its pathways is satisfied
-proof_holds(P, C) <= eligible(P, C) & held_by_proof(C)
+# certificate) fills its role on every day one of its pathways is satisfied, under its own regulation and, where the
+# kb gives it a last day (crew:validUntil, § 47 Abs. 2 SchBV), under the later ones (proof_under, from the kb)
+proof_holds(P, C) <= eligible(P, C) & held_by_proof(C) & under(P, Reg) & proof_under(C, Reg)
 can_fill(P, Role) <= proof_holds(P, C) & certifies(C, Role)
 
 # RULE can-fill — roles from certificates held plus the hierarchy (INTERPRETATION, see kb:RoleHierarchy)
@@ -103,6 +104,7 @@ def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
             facts.append(("certifies", c.id, c.role))
         if c.by_proof:
             facts.append(("held_by_proof", c.id))
+            facts += [("proof_under", c.id, reg) for reg in proof_regulations(law, c.id)]
     facts += [("ranks_above", a, b) for a, b in law.ranks_above]
     facts += [("capacity_includes", a, b) for a, b in law.capacity_includes]
     facts += role_age_facts(law)
@@ -195,11 +197,22 @@ class Derived:
     by_proof: set[tuple[str, str]] = field(default_factory=set)
 
 
+def proof_regulations(law: Law, cid: str) -> list[str]:
+    """The regulations under which a certificate held by proof makes its role: its own, and the later ones where the
+    kb gives it a last day (a qualification kept by a transitional provision); none before its own took effect."""
+    c = law.certificates[cid]
+    own = law.regulations.get(c.regulation or "")
+    if own is None:
+        return [r.id for r in law.regulations.values()]
+    later = [r.id for r in law.regulations.values() if r.in_force_from > own.in_force_from] if c.valid_until else []
+    return [own.id, *later]
+
+
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact).
 GENERIC_PREDICATES = {
     "req_kind": 2, "req_min": 2, "pathway": 1, "leads_to": 2, "pathway_requirement": 2, "certifies": 2,
     "ranks_above": 2, "person": 1, "holds": 2, "role_age": 2, "age": 2, "age_unknown": 1,
-    "role_age_in": 3, "under": 2, "no_regulation": 1, "held_by_proof": 1,
+    "role_age_in": 3, "under": 2, "no_regulation": 1, "held_by_proof": 1, "proof_under": 2,
 }
 
 
@@ -302,14 +315,15 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
 def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str | None = None) -> Derived:
     """The can_fill rule alone, for answers that need no other pathway (the roster check): the program runs over the
     certificates, the role hierarchy and only the pathways of the certificates the record's own proofs make
-    (crew:heldByProof) of the given regulation (the one in force on the date), about four times faster than a whole
-    check, with the role ages read from the whole law first so that the hierarchy keeps each role's minimum age."""
+    (crew:heldByProof), whatever their regulation, as a whole check and a register line take them (a written proof
+    of the SchBesV 2004 keeps its role under § 47 Abs. 2 SchBV); about four times faster than a whole check, with the
+    role ages read from the whole law first so that the hierarchy keeps each role's minimum age. Without a regulation
+    in force on the date, no proof makes a certificate."""
     import dataclasses
 
     ages = role_age_facts(law)
     kept = {w.id: w for w in law.pathways.values()
-            if regulation is not None and law.certificates[w.certificate].by_proof
-            and law.certificates[w.certificate].regulation == regulation}
+            if regulation is not None and law.certificates[w.certificate].by_proof}
     reqs = {rid: law.requirements[rid] for rid in _requirement_ids(law, [r for w in kept.values() for r in w.requirements])}
     return derive(persons, dataclasses.replace(law, requirements=reqs, pathways=kept), as_of, extra_facts=ages)
 

@@ -1,6 +1,7 @@
 """How long what a person holds counts: the one home of a held certificate's validity and of the medical proof.
 
 A held certificate counts on a day when it was issued by then and none of these ends it (all kb data):
+- an issue date after the regulation it is issued under ended (crew:inForceUntil of its regulation);
 - a last day the kb gives the certificate (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications);
 - a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears: the issue date is the
   first day, the years are completed at the end of the day before the same date that many years later — the count
@@ -31,7 +32,8 @@ class Lapse:
     """Why a held certificate no longer counts on the evaluation date."""
 
     certificate: str
-    #: end_of_validity (crew:validUntil) | validity_period (crew:validityYears) | medical_overdue (the schedule)
+    #: end_of_validity (crew:validUntil) | validity_period (crew:validityYears) | medical_overdue (the schedule) |
+    #: issued_after_regulation (dated after the regulation it is issued under ended)
     reason: str
     provision: str
     #: the first day of the unbroken spell, up to the evaluation date, in which it does not count
@@ -162,6 +164,11 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
         return []
     out: list[Lapse] = []
     c = law.certificates.get(cid)
+    reg = law.regulations.get(c.regulation or "") if c is not None else None
+    if issued is not None and reg is not None and reg.in_force_until is not None and issued > reg.in_force_until:
+        # dated after the regulation it is issued under ended: no qualification of it (§ 47 Abs. 2 SchBV keeps only
+        # those entered before the SchBV took effect)
+        out.append(Lapse(cid, "issued_after_regulation", c.validity_provision or c.provision, issued, None, issued))
     if c is not None and c.valid_until is not None and on > c.valid_until:
         out.append(Lapse(cid, "end_of_validity", c.validity_provision or c.provision, c.valid_until + DAY,
                          c.valid_until, issued))

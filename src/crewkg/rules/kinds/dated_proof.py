@@ -35,6 +35,7 @@ MESSAGES = {
         "summary_before": "Nachweis {items} (vor dem {before})",
         "hours": " (mindestens {hours} Stunden)",
         "short_hours": "{item}: {hours} Stunden nachgewiesen, mindestens {minimum} verlangt",
+        "taken_too_late": "{item}: mit {taken} datiert, zählt nur vor dem {before}",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
@@ -44,6 +45,7 @@ MESSAGES = {
         "summary_before": "proof {items} (before {before})",
         "hours": " (at least {hours} hours)",
         "short_hours": "{item}: {hours} hours proven, at least {minimum} required",
+        "taken_too_late": "{item}: dated {taken}, counts only before {before}",
     },
 }
 
@@ -87,6 +89,9 @@ def answer(law, r, p, d, as_of):
             out["hours"] = stated
     if r.taken_before is not None:
         out["taken_before"] = r.taken_before.isoformat()
+        late = {e: p.exam_passed[e].isoformat() for e in r.exams if e in p.exam_passed and p.exam_passed[e] >= r.taken_before}
+        if late:  # there, but dated on or after the cut-off day: said as such
+            out["taken_too_late"] = late
     ends = {e: last_day(p, e, r.max_months) for e in r.exams if e in p.exams}
     dated = {e: d_.isoformat() for e, d_ in ends.items() if d_ is not None}
     if dated:
@@ -115,7 +120,10 @@ def missing(law, req, lang):
     short = [e for e in lacking if least is not None and e in stated and stated[e] < least]
     said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=_number(stated[e]), minimum=_number(least))
             for e in short]
-    rest = [e for e in lacking if e not in short]
+    late = {e: d for e, d in req.get("taken_too_late", {}).items() if e in lacking and e not in short}
+    said += [say(NAME, lang, "taken_too_late", item=law.label(e, lang), taken=d, before=req["taken_before"])
+             for e, d in late.items()]
+    rest = [e for e in lacking if e not in short and e not in late]
     if rest:
         named = _items(law, rest, lang) + _hours(least, lang)
         if req.get("taken_before") and not req.get("not_older_than_months"):
