@@ -392,3 +392,14 @@ def test_a_written_proof_of_the_schbesv_2004_keeps_its_role_on_a_roster_after_17
     mia = P("mia", "2000-03-30", exams=[{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2021-06-01"}])
     r = check("lake", [SF, P("d", "1995-01-01", "UBZ-Decksmann"), mia, ERSTHELFER], as_of=date(2023, 1, 1))
     assert ("Fahrgastbetreuer", "record", None) in via(r, "mia")
+
+
+def test_a_deck_role_stated_as_a_function_fills_the_roles_below_it_as_a_higher_qualification():
+    """A Matrosen-Motorwart stated under `functions` (no certificate) fills the Matrose position through the hierarchy;
+    the text calls it a higher qualification, not a higher certificate."""
+    from crewkg.messages.catalogue import say
+
+    stated = P("ma", "1990-01-01", functions=["FirstAid", "MatroseMotorwart"])
+    r = check("wachau", [SF, stated, LM_YOUNG, SACHKUNDIG, ERSTHELFER], lang="en")
+    assert ("Matrose", "hierarchy", None) in via(r, "ma")
+    assert say("en", "crew.cli.via_hierarchy") == "higher qualification"

@@ -76,6 +76,8 @@ class People:
     current: dict[str, dict[str, set[date | None]]] = field(default_factory=dict)
     #: role -> the certificate the record's own dated proofs make on the date (crew:heldByProof), per person
     proven: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: deck roles the record states as functions and no held certificate names (via: function, not certificate)
+    stated: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None) -> People:
@@ -95,7 +97,8 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
     for p in persons:
         certified = {role for pid, role in d.can_fill if pid == p.id}
         top = {law.certificates[c].role for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role}
-        top |= {f for f in p.functions if f in deck}
+        out.stated[p.id] = {f for f in p.functions if f in deck} - top
+        top |= out.stated[p.id]
         fills = set(certified) | top | {r for t in top for r in below.get(t, set()) if (p.id, r) not in d.too_young}
         out.certified[p.id] = certified
         out.top[p.id] = top
@@ -149,7 +152,7 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
     for pid, p in people.persons.items():
         best: Option | None = None
         if slot.role in people.top[pid]:
-            best = Option(pid, "certificate", 0)
+            best = Option(pid, "function" if slot.role in people.stated.get(pid, set()) else "certificate", 0)
         elif slot.role in people.fills[pid]:
             steps = [t for t in people.top[pid] if slot.role in people.below.get(t, set()) and t not in governed]
             if steps or (slot.role in people.certified[pid] and not (people.top[pid] & governed)):

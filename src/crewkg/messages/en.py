@@ -178,7 +178,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.rules": "Known rules beside the missing table",
     "crew.cli.alternative": "alternative",
     "crew.cli.via_certificate": "certificate",
-    "crew.cli.via_hierarchy": "higher certificate",
+    "crew.cli.via_hierarchy": "higher qualification",
     "crew.cli.via_function": "qualification",
     "crew.cli.via_substitution": "substitution as",
     "crew.cli.via_record": "derived from the dated proofs of the record:",
