@@ -350,3 +350,15 @@ def test_a_legacy_passenger_safety_qualification_counts_for_its_proof_s_term(law
         {"id": "SchBesV2004-Fahrgastbetreuer", "issued": "2021-06-01"},
         {"id": "SchBesV2004-Atemschutzgeraetetraeger", "issued": "2021-06-01"}]}, on)
     assert a["roles"] == roles
+
+
+@pytest.mark.parametrize("examined, on, roles", [
+    ("2014-12-01", "2015-06-10", True), ("2014-12-01", "2015-06-11", False),
+    ("2015-03-10", "2016-06-10", True), ("2015-03-10", "2016-06-11", False),
+], ids=["§ 5 Abs. 3 SchBesV: a report of 64 counts up to three months after the 65th birthday",
+        "the day after, it is no renewal 'nach Vollendung des 65. Lebensjahres'",
+        "a report of the 65th birthday counts fifteen months", "and not a day longer"])
+def test_the_renewal_after_65_is_one_examined_after_the_birthday(law, examined, on, roles):
+    a = answer(law, {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
+                     "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on)
+    assert bool(a["roles"]) is roles

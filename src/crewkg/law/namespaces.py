@@ -63,6 +63,7 @@ class CREW(DefinedNamespace):
     fromAge: URIRef
     proofValidMonths: URIRef
     renewalGraceMonths: URIRef
+    renewedAfterBirthday: URIRef
     ranksAbove: URIRef
     certifiesRole: URIRef
     leadsTo: URIRef

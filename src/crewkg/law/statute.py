@@ -137,6 +137,8 @@ class ScheduleStep:
     from_age: int
     months: int
     grace: int = 0
+    #: after the grace months only a proof examined on or after the step's birthday counts (crew:renewedAfterBirthday)
+    renewed_after_birthday: bool = False
 
 
 @dataclass(frozen=True)
@@ -450,7 +452,10 @@ def _compile(g, version: str) -> Law:
     schedules = {}
     for s in g.subjects(RDF.type, CREW.MedicalExaminationSchedule):
         steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,
-                                     num(x, CREW.renewalGraceMonths) or 0) for x in g.objects(s, CREW.hasScheduleStep)),
+                                     num(x, CREW.renewalGraceMonths) or 0,
+                                     bool(one(x, CREW.renewedAfterBirthday) is not None
+                                          and one(x, CREW.renewedAfterBirthday).toPython() is True))
+                        for x in g.objects(s, CREW.hasScheduleStep)),
                        key=lambda x: x.from_age)
         if steps:
             schedules[local(s)] = MedicalSchedule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)),

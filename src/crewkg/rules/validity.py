@@ -8,8 +8,9 @@ A held certificate counts on a day when it was issued by then and none of these 
   of completed years of age, `law.age`); a certificate held without an issue date has no period to count;
 - an overdue proof of medical fitness (crew:MedicalExaminationSchedule of the regulation in force on the day, for the
   certificates it names): from the birthday completing a step's age, the proof counts up to and including the same
-  day the step's months after the examination (`months_later`, the month's last day where it has no such day), and
-  during the step's first grace months an older proof still counts.
+  day the step's months after the examination (`months_later`, the month's last day where it has no such day),
+  during the step's first grace months an older proof still counts, and after them, where the step asks for a
+  renewal after its birthday (crew:renewedAfterBirthday), a proof examined before it no longer does.
 
 The same medical reading decides whether the record proves medical fitness for a certificate (the Document kind).
 No year, month or age is written here: every number is read from the kb (`Law.validity_rules`,
@@ -90,7 +91,11 @@ def medical_current(p: Person, law: Law, day: date) -> bool:
     st = step_on(schedule_on(law, day), p.birth_date, day)
     if st is None or p.medical_examined is None or p.birth_date is None:
         return True
-    return day < _required_from(p.birth_date, st) or day <= months_later(p.medical_examined, st.months)
+    if day < _required_from(p.birth_date, st):
+        return True
+    if st.renewed_after_birthday and p.medical_examined < birthday(p.birth_date, st.from_age):
+        return False  # the renewal the step asks is one after its birthday
+    return day <= months_later(p.medical_examined, st.months)
 
 
 def _change_days(p: Person, law: Law) -> set[date]:
