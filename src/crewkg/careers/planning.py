@@ -228,9 +228,8 @@ class Programme:
     end: int = 0
     #: a dated programme of the record still running when the route starts (its index): planned within it, not anew
     running: int | None = None
-    #: running: the day offset its completed months reach the minimum, and its credited days per phase so far
+    #: running: the day offset its completed months reach the minimum
     long_enough: int = 0
-    have: dict[str, int] = field(default_factory=dict)
 
 
 def _walk(items: list[dict[str, Any]]):
@@ -265,6 +264,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
     long enough once it ends, and whose days within can still be credited by its last day: the step goes on in it
     rather than in a new one."""
     from crewkg.law.crediting import completed_months
+    from crewkg.rules.kinds.programme_fahrzeit import phase_days
 
     p = ctx.person
     if p is None or state.credited:
@@ -278,14 +278,11 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
         if completed_months(g.start, g.end + timedelta(days=1)) < needed:
             continue
         end = ctx.offset(g.end)
-        have = {"WithinProgramme": g.sailing_days or 0, "AfterProgramme": g.sailing_days_after or 0,
-                "WithinOrAfterProgramme": g.within_or_after if g.within_or_after is not None
-                else (g.sailing_days or 0) + (g.sailing_days_after or 0)}
-        rest = max((int(w["needed"]) - have["WithinProgramme"] for w in within), default=0)
+        rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
         if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
         long_enough = ctx.offset(add_months(g.start, needed) - timedelta(days=1))
-        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t), have=have)
+        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t))
     return None
 
 

@@ -59,16 +59,18 @@ def answer(law, r, p, d, as_of):
                     break
         # days recorded in a programme of the role that has not the length asked (yet): name them, not just 0
         short = [g for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)
-                 and _phase_days(g, r.phase) > 0]
+                 and phase_days(g, r.phase) > 0]
         if not out["have"] and short:
-            g = max(short, key=lambda g: _phase_days(g, r.phase))
-            out["in_short_programme"] = _phase_days(g, r.phase)
+            g = max(short, key=lambda g: phase_days(g, r.phase))
+            out["in_short_programme"] = phase_days(g, r.phase)
             if g.end is not None and g.end > as_of:  # still running: its months grow until its last day
                 out["programme_runs_until"] = g.end.isoformat()
     return out
 
 
-def _phase_days(g, phase: str | None) -> int:
+def phase_days(g, phase: str | None) -> int:
+    """The days a record's programme holds in a phase (within it, after it, within or after it), as the record or its
+    log gives them."""
     within, after = g.sailing_days or 0, g.sailing_days_after or 0
     if phase == "WithinProgramme":
         return within
@@ -113,7 +115,7 @@ def project(ctx, state, it, prog, n):
     new = prog is not None and prog.new
     have = it.get("have") or 0
     if new:  # a new programme starts at zero; the record's running one has its days so far
-        n.item["have"] = prog.have.get(phase, 0) if prog.running is not None else 0
+        n.item["have"] = phase_days(ctx.person.programmes[prog.running], phase) if prog.running is not None else 0
     elif phase != "WithinProgramme":
         n.item["have"] = have + state.credited  # every day from now on is after the completed programme
     n.met = n.item["have"] >= it["needed"]
