@@ -15,6 +15,12 @@ def number(x: Any) -> str:
     return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
 
 
+def amount(x: Any, unit: str, lang: str) -> str:
+    """'1 Tag' / '40 Tage', '1 day' / '40 days': an amount, not what is still missing (`count`)."""
+    t = catalogue(lang)
+    return f"{number(x)} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
+
+
 def count(x: Any, unit: str, lang: str) -> str:
     """'1 Tag' / '40 Tage' (after 'noch'), '1 more day' / '40 more days'."""
     t = catalogue(lang)

@@ -185,13 +185,13 @@ _AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
 def credit_gap(req: dict[str, Any], lang: str) -> str:
     """The part of a missing sentence that explains the gap between the days recorded and the days credited."""
     from crewkg.law.crediting import crediting_limits
-    from crewkg.messages.wording import number
+    from crewkg.messages.wording import amount
 
     t = catalogue(lang)
     out = ""
 
     def days(n: int) -> str:
-        return f"{number(n)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
+        return amount(n, "days", lang)
 
     if req.get("not_validated"):
         out += t["credit.not_validated"].format(n=days(req["not_validated"]))

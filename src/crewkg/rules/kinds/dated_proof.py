@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from crewkg.law.age import months_later
-from crewkg.messages.wording import value
+from crewkg.messages.wording import number, value
 from crewkg.rules.kinds.exam import items as items  # taken like an exam: no time of its own
 from crewkg.rules.kinds.exam import project as project
 
@@ -118,7 +118,7 @@ def missing(law, req, lang):
     least, stated = req.get("minimum_hours"), req.get("hours", {})
     # a proof that states fewer hours than asked is there but too short: say that, not that it is missing
     short = [e for e in lacking if least is not None and e in stated and stated[e] < least]
-    said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=_number(stated[e]), minimum=_number(least))
+    said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=number(stated[e]), minimum=number(least))
             for e in short]
     late = {e: d for e, d in req.get("taken_too_late", {}).items() if e in lacking and e not in short}
     said += [say(NAME, lang, "taken_too_late", item=law.label(e, lang), taken=d, before=req["taken_before"])
@@ -131,10 +131,6 @@ def missing(law, req, lang):
         else:
             said.insert(0, say(NAME, lang, "missing", months=req.get("not_older_than_months"), items=named))
     return "; ".join(said)
-
-
-def _number(x) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def facts(req, p, lang):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import count, number
+from crewkg.messages.wording import amount, count
 
 NAME = "ProgrammeFahrzeit"
 ORDER = 51
@@ -86,7 +86,7 @@ def missing(law, req, lang):
     t = catalogue(lang)
     out = t[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
     if req.get("in_short_programme"):
-        days = f"{number(req['in_short_programme'])} {t['unit.days.' + ('one' if req['in_short_programme'] == 1 else 'many')]}"
+        days = amount(req["in_short_programme"], "days", lang)
         if req.get("programme_runs_until"):
             out += t["days_in_running_programme"].format(n=days, until=req["programme_runs_until"])
         else:
