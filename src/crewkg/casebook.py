@@ -27,7 +27,7 @@ CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "r
 #: the expectation keys of a person case besides certificate ids
 PERSON_KEYS = {"roles", "satisfied_pathways"}
 #: the keys of one certificate's expectation
-CERTIFICATE_KEYS = {"eligible", "pathway", "satisfied", "missing", "requirements"}
+CERTIFICATE_KEYS = {"eligible", "eligible_since", "pathway", "satisfied", "missing", "requirements"}
 #: the keys of one requirement (a litera) in `missing` or `requirements`
 REQUIREMENT_KEYS = {"provision", "met", "kind", "needed", "have", "at", "reached_on", "unit"}
 #: the expectation keys of a vessel case: fields of the crew answer, compared as written
@@ -212,6 +212,8 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
         for flag in ("eligible", "satisfied"):
             if flag in value and not isinstance(value[flag], bool):
                 raise InputError(where, f"{at}.{flag}", "boolean", value[flag])
+        if value.get("eligible_since") is not None and not _iso_date(value["eligible_since"]):
+            raise InputError(where, f"{at}.eligible_since", "iso_date", value["eligible_since"])
         if ({"satisfied", "missing", "requirements"} & set(value)) and not isinstance(value.get("pathway"), str):
             raise InputError(where, f"{at}.pathway", "case_pathway",
                              value.get("pathway"))
@@ -222,6 +224,15 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
                     raise InputError(where, f"{at}.{part}", "case_requirements", entries)
                 for i, entry in enumerate(entries):
                     _requirement(entry, where, f"{at}.{part}[{i + 1}]")
+
+
+def _iso_date(value: Any) -> bool:
+    from datetime import date
+
+    try:
+        return isinstance(value, str) and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
 
 
 def _requirement(entry: Any, where: str, at: str) -> None:
@@ -315,6 +326,8 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
             continue
         if "eligible" in exp:
             compare(f"{key}{SEP}eligible", exp["eligible"], cert["eligible"])
+        if "eligible_since" in exp:
+            compare(f"{key}{SEP}eligible_since", exp["eligible_since"], cert.get("eligible_since"))
         if "pathway" not in exp:
             continue
         at = f"{key}{SEP}{exp['pathway']}"
