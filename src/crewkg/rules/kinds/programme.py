@@ -44,6 +44,18 @@ def person_facts(p, law, as_of):
             for i, g in enumerate(p.programmes)]
 
 
+def shown_scope(p, of, scope, have):
+    """The record's qualifying programme (role and months the programme requirement `of` asks) whose scope
+    (`scope(i)`: a key of the record's credits) credited the number an answer shows, as (index, programme, key);
+    None where none did (the Datalog rule `qualifying` decides which count; this finds the one to explain)."""
+    for i, g in enumerate(p.programmes):
+        key = scope(i)
+        if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits \
+                and p.credits[key].credited == have:
+            return i, g, key
+    return None
+
+
 def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import have_value as requirement_have
 

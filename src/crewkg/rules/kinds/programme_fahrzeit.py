@@ -45,18 +45,16 @@ def kb_facts(r):
 def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
+    from crewkg.rules.kinds.programme import shown_scope
 
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "phase": r.phase}
     if r.of_programme:
         out["role"] = law.requirements[r.of_programme].programme_for
         of = law.requirements[r.of_programme]
         # the dated programme the days are counted in: the qualifying one whose days the answer shows
-        for i, g in enumerate(p.programmes):
-            key = f"programme:{i}:{r.phase}"
-            if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits:
-                if p.credits[key].credited == out["have"]:
-                    out |= credit_fields(p, key, "inland", as_of)
-                    break
+        shown = shown_scope(p, of, lambda i: f"programme:{i}:{r.phase}", out["have"])
+        if shown is not None:
+            out |= credit_fields(p, shown[2], "inland", as_of)
         # days recorded in a programme of the role that has not the length asked (yet): name them, not just 0
         short = [g for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)
                  and phase_days(g, r.phase) > 0]

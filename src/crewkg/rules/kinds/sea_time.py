@@ -79,11 +79,11 @@ def answer(law, r, p, d, as_of):
         of = law.requirements[r.before_programme]
         out["before_programme"] = of.programme_for
         # the dated qualifying programme whose earlier sea days the answer shows
-        for i, g in enumerate(p.programmes):
-            key = f"sea:{r.capacity}:before:{i}"
-            if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits:
-                if p.credits[key].credited == out["have"]:
-                    return out | {"before": g.start.isoformat()} | credit_fields(p, key, "sea", as_of)
+        from crewkg.rules.kinds.programme import shown_scope
+
+        shown = shown_scope(p, of, lambda i: f"sea:{r.capacity}:before:{i}", out["have"])
+        if shown is not None:
+            return out | {"before": shown[1].start.isoformat()} | credit_fields(p, shown[2], "sea", as_of)
     return out | credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
 
 
