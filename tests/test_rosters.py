@@ -403,3 +403,44 @@ def test_a_deck_role_stated_as_a_function_fills_the_roles_below_it_as_a_higher_q
     r = check("wachau", [SF, stated, LM_YOUNG, SACHKUNDIG, ERSTHELFER], lang="en")
     assert ("Matrose", "hierarchy", None) in via(r, "ma")
     assert say("en", "crew.cli.via_hierarchy") == "higher qualification"
+
+
+# --- § 6 Abs. 6 SchBesV: a Decksmann on other waters by age and medical report ---------------------------------------
+KAPITAEN = P("sf", "1970-01-01", "Kapitaenspatent-A", functions=["FirstAid"])
+FIT_2015 = {"examined": "2015-01-10"}
+
+
+@pytest.mark.parametrize(("born", "fills"), [("1997-06-01", True), ("1997-06-02", False)])
+def test_on_other_waters_under_the_schbesv_age_18_and_a_medical_report_prove_the_decksmann(born, fills):
+    """'kann auf anderen Gewässern als Wasserstraßen die Befähigung zum Decksmann durch den Nachweis des Mindestalters
+    von 18 Jahren und das ärztliche Gutachten gemäß § 5 nachgewiesen werden': no Schifferdienstbuch needed; on the 18th
+    birthday (2015-06-01), not the day before."""
+    r = check("lake", [KAPITAEN, P("dm", born, medical_fitness=FIT_2015)], as_of=OLD)
+    d = next((d for d in r["details"] if d["person"] == "dm"), None)
+    if fills:
+        assert (d["role"], d["via"], d["certificate"], d["proof_provision"]) == (
+            "Decksmann", "record", "SchBesV2004-Decksmann", "§ 6 Abs. 6 SchBesV")
+        assert ("position", "Decksmann") not in missing(r)
+    else:
+        assert d is None and ("position", "Decksmann") in missing(r)
+
+
+def test_without_a_medical_report_age_alone_proves_no_decksmann_and_the_answer_names_paragraph_6_abs_6():
+    r = check("lake", [KAPITAEN, P("dm", "1990-01-01")], as_of=OLD, lang="en")
+    (gap,) = [m for m in r["missing"] if m["role"] == "Decksmann"]
+    assert gap["accepts"]["proofs"] == [{"certificate": "SchBesV2004-Decksmann", "provision": "§ 6 Abs. 6 SchBesV"}]
+    assert "on these waters, a person who proves: minimum age of 18 years, medical report" in gap["fill_with"]
+
+
+def test_paragraph_6_abs_6_schbesv_needs_other_waters_and_the_schbesv_in_force():
+    """On a waterway (the convoy of § 13: its footnote *1 Decksmann) and on the lake under the SchBV 2022 the record's
+    age and medical report prove no Decksmann."""
+    dm = P("dm", "1990-01-01", medical_fitness={"examined": "2026-01-10"})
+    r = check("lake", [SF, dm], as_of=NOW)
+    assert ("position", "Decksmann") in missing(r) and not via(r, "dm")
+    assert "proofs" not in next(m for m in r["missing"] if m["role"] == "Decksmann")["accepts"]
+    crew = [KAPITAEN, P("st", "1980-01-01", "SchBesV2004-Steuermann", medical_fitness=FIT_2015),
+            P("lm", "1998-01-01", "SchBesV2004-Leichtmatrose", medical_fitness=FIT_2015, apprenticeship={"contract": True, "year": 2}),
+            P("dm", "1990-01-01", medical_fitness=FIT_2015)]
+    r = check("convoy4", crew, as_of=OLD)
+    assert not via(r, "dm")

@@ -325,6 +325,7 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
     req.rules = sorted((ml.rules[r] for r in d.rules), key=lambda r: r.id)
     functions, provisions, req.functions = _functions(ask, frow)
     req.delegations = [ml.rules[g] for g in sorted(d.delegations)]
+    req.proofs = [ml.rules[q] for q in sorted(d.proofs)]
     req.function_substitutions = [ml.rules[s] for s in sorted(d.substitution_tables) if ml.rules[s].tables
                                   and all(ml.tables[t].kind == "functions" for t in ml.rules[s].tables)]
     req.transitional = [ml.rules[x] for x in sorted(d.transitional)]

@@ -176,7 +176,9 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         con.print(f"  {r['reason']}")
     for d in r.get("details", []):
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
-        if d["via"] == "record":
+        if d.get("proof_provision"):  # a qualification the vessel's waters let the record prove (§ 6 Abs. 6 SchBesV)
+            via = f"{t['via_waters']} {law.label(d['certificate'], lang)} ({d['certificate_provision']}, {d['proof_provision']})"
+        elif d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
     for key in ("lapsed", "not_yet_issued"):

@@ -51,6 +51,7 @@ class MANNING(DefinedNamespace):
     FunctionRule: URIRef
     FunctionDelegation: URIRef
     CoverageGap: URIRef
+    QualificationProof: URIRef
     Amendment: URIRef
     TransitionalRule: URIRef
     LighterEquivalence: URIRef
@@ -101,6 +102,7 @@ class MANNING(DefinedNamespace):
     requiresFunction: URIRef
     acceptsFunction: URIRef
     provesFunction: URIRef
+    provesCertificate: URIRef
     acceptsQualificationAtLeast: URIRef
     acceptsQualificationIssuedAfter: URIRef
     requiredOfRole: URIRef
@@ -200,7 +202,7 @@ class Rule:
     """What every rule beside the tables has; one record type per kind below adds what that kind says."""
 
     id: str
-    kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | TransitionalRule | LighterEquivalence | RowPrecedence
+    kind: str  # Reduction | Addition | Substitution | FunctionRule | FunctionDelegation | CoverageGap | QualificationProof | TransitionalRule | LighterEquivalence | RowPrecedence
     provision: str
     label: dict[str, str]
     tables: tuple[str, ...] = ()  # appliesToTable
@@ -267,6 +269,14 @@ class CoverageGap(Rule):
     reason: dict[str, str] = field(default_factory=dict)  # language -> why the sources do not decide
     authority: tuple[str, ...] = ()
     last_known: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class QualificationProof(Rule):
+    """On the vessels of its cases, while its regulation is in force, a qualification (`certificate`) is proven by the
+    requirements of one of its pathways instead of being held (§ 6 Abs. 6 SchBesV: a Decksmann on other waters)."""
+
+    certificate: str | None = None  # provesCertificate
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -460,7 +470,8 @@ def _compile(g, version: str) -> ManningLaw:
 
     rules: dict[str, Rule] = {}
     kinds = {M.Reduction: "Reduction", M.Addition: "Addition", M.Substitution: "Substitution", M.FunctionRule: "FunctionRule",
-             M.FunctionDelegation: "FunctionDelegation", M.CoverageGap: "CoverageGap", M.TransitionalRule: "TransitionalRule",
+             M.FunctionDelegation: "FunctionDelegation", M.CoverageGap: "CoverageGap",
+             M.QualificationProof: "QualificationProof", M.TransitionalRule: "TransitionalRule",
              M.LighterEquivalence: "LighterEquivalence", M.RowPrecedence: "RowPrecedence"}
     for cls, kind in kinds.items():
         for s in g.subjects(RDF.type, cls):
@@ -584,6 +595,10 @@ def _gap(s, f: _RuleFields) -> CoverageGap:
                        last_known=f.opt(M.lastKnown))
 
 
+def _proof(s, f: _RuleFields) -> QualificationProof:
+    return QualificationProof(**f.common(), certificate=f.opt(f.M.provesCertificate))
+
+
 def _transitional(s, f: _RuleFields) -> TransitionalRule:
     M = f.M
     until = f.r.one(s, _CREW("inForceUntil"))
@@ -603,7 +618,7 @@ def _precedence(s, f: _RuleFields) -> RowPrecedence:
 
 
 _RULE_READERS = {"Reduction": _adjustment, "Addition": _adjustment, "Substitution": _substitution,
-                 "FunctionRule": _function_rule, "FunctionDelegation": _delegation, "CoverageGap": _gap,
+                 "FunctionRule": _function_rule, "FunctionDelegation": _delegation, "CoverageGap": _gap, "QualificationProof": _proof,
                  "TransitionalRule": _transitional, "LighterEquivalence": _equivalence, "RowPrecedence": _precedence}
 
 

@@ -227,7 +227,7 @@ class Law:
         return self.provisions[provision_id].citation
 
     def label(self, term_id: str, lang: str = "de") -> str:
-        for table in (self.terms, self.certificates):
+        for table in (self.terms, self.certificates, self.requirements):
             if term_id in table:
                 lab = table[term_id].label
                 return lab.get(lang) or lab.get("de") or term_id

@@ -312,18 +312,22 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
 
 
-def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str | None = None) -> Derived:
+def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str | None = None,
+                 proven: frozenset[str] = frozenset()) -> Derived:
     """The can_fill rule alone, for answers that need no other pathway (the roster check): the program runs over the
     certificates, the role hierarchy and only the pathways of the certificates the record's own proofs make
     (crew:heldByProof), whatever their regulation, as a whole check and a register line take them (a written proof
     of the SchBesV 2004 keeps its role under § 47 Abs. 2 SchBV); about four times faster than a whole check, with the
     role ages read from the whole law first so that the hierarchy keeps each role's minimum age. Without a regulation
-    in force on the date, no proof makes a certificate."""
+    in force on the date, no proof makes a certificate. `proven` names further certificates that the requirements of
+    their pathways prove under that regulation (a vessel's crew:QualificationProof, § 6 Abs. 6 SchBesV)."""
     import dataclasses
 
     ages = role_age_facts(law)
+    proven = frozenset() if regulation is None else proven
+    ages += [fact for c in sorted(proven) for fact in (("held_by_proof", c), ("proof_under", c, regulation))]
     kept = {w.id: w for w in law.pathways.values()
-            if regulation is not None and law.certificates[w.certificate].by_proof}
+            if regulation is not None and (law.certificates[w.certificate].by_proof or w.certificate in proven)}
     reqs = {rid: law.requirements[rid] for rid in _requirement_ids(law, [r for w in kept.values() for r in w.requirements])}
     return derive(persons, dataclasses.replace(law, requirements=reqs, pathways=kept), as_of, extra_facts=ages)
 

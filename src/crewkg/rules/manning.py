@@ -12,6 +12,7 @@ from crewkg.law.manning import (
     FunctionDelegation,
     FunctionRule,
     ManningLaw,
+    QualificationProof,
     Row,
     RowPrecedence,
     Substitution,
@@ -104,6 +105,10 @@ sub_applies(V, S) <= sub_table(S, T) & table_applies(V, T) & sub_case(S, C) & ca
 sub_reaches(V, S, A) <= sub_applies(V, S) & alternative(V, A) & alt_table(A, T) & sub_table(S, T) & sub_all_cells(S)
 sub_reaches(V, S, A) <= sub_applies(V, S) & alternative(V, A) & alt_table(A, T) & sub_table(S, T) & alt_cell(A, N, Std) & sub_cell(S, N, Std)
 
+# RULE proof — a qualification proven on the vessels of a case by the requirements of its pathway, while the rule's
+# regulation is in force (§ 6 Abs. 6 SchBesV: a Decksmann on other waters by age and medical report)
+proof_applies(V, Q) <= proof_regulation(Q, Reg) & in_force(Reg) & proof_case(Q, C) & case_ok(V, C) & vessel(V)
+
 # RULE delegation, transitional — who may perform a function besides a position; rules that end on a date
 delegation_applies(V, G) <= delegation_table(G, T) & table_applies(V, T) & ~stale(G)
 
@@ -172,6 +177,7 @@ derived(V, 'rule', F, '', 0) <= rule_applies(V, F)
 derived(V, 'substitution', S, A, 0) <= sub_reaches(V, S, A)
 derived(V, 'substitution_table', S, '', 0) <= sub_applies(V, S)
 derived(V, 'delegation', G, '', 0) <= delegation_applies(V, G)
+derived(V, 'proof', Q, '', 0) <= proof_applies(V, Q)
 derived(V, 'transitional', X, '', 0) <= transitional_applies(V, X)
 derived(V, 'uncovered', Reason, X, 0) <= uncovered(V, Reason, X)
 derived(V, 'covered', '', '', 0) <= covered(V)
@@ -195,7 +201,7 @@ FACT_PREDICATES = {
     "rule_case": 2, "sub_table": 2, "sub_always": 1, "sub_case": 2, "sub_all_cells": 1, "sub_cell": 3,
     "delegation_table": 2, "transitional_table": 2, "transitional_until": 2, "table_missing": 1, "rule_kind": 2,
     "rule_role": 2, "rule_count": 2, "row_count": 3, "prec_over": 2, "prec_row": 2, "reading_table": 2,
-    "reading_always": 1, "reading_case": 2,
+    "reading_always": 1, "reading_case": 2, "proof_regulation": 2, "proof_case": 2,
 }
 
 
@@ -267,6 +273,9 @@ def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> 
             f += [("rule_role", r.id, r.role)] if r.role else []
         elif r.kind == "FunctionDelegation":
             f += [("delegation_table", r.id, t) for t in r.tables]
+        elif r.kind == "QualificationProof":
+            f.append(("proof_regulation", r.id, r.regulation))
+            f += [("proof_case", r.id, c) for c in r.cases]
         elif r.kind == "CoverageGap":
             f.append(("gap_regulation", r.id, r.regulation))
             f += [("gap_case", r.id, c) for c in r.cases]
@@ -297,6 +306,7 @@ class Derived:
     substitutions: set[tuple[str, str]] = field(default_factory=set)
     substitution_tables: set[str] = field(default_factory=set)
     delegations: set[str] = field(default_factory=set)
+    proofs: set[str] = field(default_factory=set)
     transitional: set[str] = field(default_factory=set)
     #: not covered: reason id -> what it names (a gap, tables, rows; '' where nothing), one reason per vessel
     uncovered: dict[str, list[str]] = field(default_factory=dict)
@@ -357,7 +367,7 @@ _KINDS = {  # derived kind -> how it is stored in Derived
     "in_force": ("in_force", "add1"), "table": ("tables", "add1"), "gap": ("gaps", "add1"), "row": ("rows", "add1"),
     "case": ("cases", "add1"), "alternative": ("alternatives", "add1"), "effective": ("effective", "add1"),
     "function_row": ("function_rows", "add1"), "rule": ("rules", "add1"), "substitution_table": ("substitution_tables", "add1"),
-    "delegation": ("delegations", "add1"), "transitional": ("transitional", "add1"), "adjusted": ("adjusted", "add2"),
+    "delegation": ("delegations", "add1"), "proof": ("proofs", "add1"), "transitional": ("transitional", "add1"), "adjusted": ("adjusted", "add2"),
     "idle": ("idle", "add2"), "offered": ("offered", "add2"), "substitution": ("substitutions", "add2"),
     "function_required": ("function_required", "add2"), "function_counted": ("function_counted", "add2"),
     "engine": ("engines", "add2"), "function_table": ("function_tables", "add1"), "reading": ("readings", "add1"),
@@ -440,6 +450,8 @@ class Requirement:
     function_table: Table | None = None
     function_substitutions: list[Substitution] = field(default_factory=list)
     delegations: list[FunctionDelegation] = field(default_factory=list)
+    #: qualifications proven on this vessel by the requirements of their pathways (crew:QualificationProof)
+    proofs: list[QualificationProof] = field(default_factory=list)
     rules: list[FunctionRule] = field(default_factory=list)
     transitional: list[TransitionalRule] = field(default_factory=list)
     answer: dict[str, Any] = field(default_factory=dict)
