@@ -29,6 +29,12 @@ CASES = [
      "crewkg: Fehler: crewkg check: --workers: erwartet eine ganze Zahl (angegeben: 'zwei')", "Hilfe: crewkg check --help"),
     (["check", ANNA, "--lang", "de", "--as-of"],
      "crewkg: Fehler: crewkg check: die Option --as-of braucht einen Wert", "Hilfe: crewkg check --help"),
+    (["check", ANNA, "--as-of", "--lang", "en"],  # click would take --lang as the date and then complain about 'en'
+     "crewkg: error: crewkg check: the option --as-of needs a value (it is followed by the option --lang)",
+     "Help: crewkg check --help"),
+    (["crew", "kb/examples/vessels/02-ms-wolfgang-lake-boat.yaml", "--roster", "--lang=de"],
+     "crewkg: Fehler: crewkg crew: die Option --roster braucht einen Wert (auf sie folgt die Option --lang)",
+     "Hilfe: crewkg crew --help"),
     (["check", ANNA, "weiter", "--lang", "en"],
      "crewkg: error: crewkg check: unexpected arguments: weiter", "Help: crewkg check --help"),
     (["chek", ANNA], "crewkg: Fehler: unbekannter Befehl 'chek' (gemeint: check?)", "Hilfe: crewkg --help"),  # German, the default

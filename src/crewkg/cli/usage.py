@@ -41,6 +41,9 @@ class CatalogueGroup(TyperGroup):
             close = get_close_matches(name, list(self.commands))
             _say_failed(_language(None, ctx.meta.get(_ARGS, args)), "usage.no_such_command",
                         ctx.command_path, close, name=name)
+        command = self.get_command(ctx, name)
+        if command is not None and not ctx.resilient_parsing:
+            _option_as_value(command, args[1:], ctx.meta.get(_ARGS, args), f"{ctx.command_path} {name}")
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx):
@@ -54,6 +57,20 @@ class CatalogueGroup(TyperGroup):
             command = self.get_command(ctx, name) if name else None
             path = f"{ctx.command_path} {name}" if command is not None else ctx.command_path
             _usage_failed(exc, ctx.meta.get(_ARGS, []), command, path)
+
+
+def _option_as_value(command: core.Command, args: list[str], line: list[str], path: str) -> None:
+    """An option that takes a value followed by another of the command's options (`--roster --lang en`): click would
+    take `--lang` as the value and then complain about `en`; the user forgot the value."""
+    options = {opt: param for param in command.params for opt in getattr(param, "opts", ())
+               if getattr(param, "param_type_name", "") == "option"}
+    for i, arg in enumerate(args[:-1]):
+        if arg == "--":
+            return
+        param = options.get(arg)
+        following = args[i + 1].split("=", 1)[0]
+        if param is not None and not getattr(param, "is_flag", False) and following in options:
+            _say_failed(_language(command, line), "usage.needs_value_before", path, [], option=arg, following=following)
 
 
 def _usage_failed(exc: exceptions.UsageError, args: list[str], command: core.Command | None, path: str):

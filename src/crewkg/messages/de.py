@@ -452,6 +452,7 @@ MESSAGES: dict[str, str] = {
     "usage.no_such_option": "unbekannte Option {option}",
     "usage.did_you_mean": " (gemeint: {names}?)",
     "usage.needs_value": "die Option {option} braucht einen Wert",
+    "usage.needs_value_before": "die Option {option} braucht einen Wert (auf sie folgt die Option {following})",
     "usage.takes_no_value": "die Option {option} nimmt keinen Wert",
     "usage.missing_argument": "das Argument {name} fehlt",
     "usage.missing_option": "die Option {name} fehlt",

@@ -452,6 +452,7 @@ MESSAGES: dict[str, str] = {
     "usage.no_such_option": "no such option {option}",
     "usage.did_you_mean": " (did you mean {names}?)",
     "usage.needs_value": "the option {option} needs a value",
+    "usage.needs_value_before": "the option {option} needs a value (it is followed by the option {following})",
     "usage.takes_no_value": "the option {option} takes no value",
     "usage.missing_argument": "the argument {name} is missing",
     "usage.missing_option": "the option {name} is missing",
