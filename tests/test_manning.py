@@ -66,7 +66,7 @@ CASES = [
       functions={"SachkundigerFahrgastschifffahrt": 1, "FahrgastErsthelfer": 2}),
     # --- § 43 Abs. 3 SchBV: other waters ---------------------------------------------------------------------------------
     C("§ 43 Abs. 3 Z 1 SchBV (H.8): 701 permitted passengers on other waters: no Stufe", day_trip(701, waters="other", on_board=100),
-      covered=False, reason="no Stufe", provisions=["§ 45 SchBV", "§ 46 SchBV"]),
+      covered=False, reason="no Stufe", provisions=["§ 46 SchBV"]),
     C("§ 43 Abs. 3 Z 1 SchBV: 60 passengers with a mooring system: the Decksmann falls away",
       day_trip(60, waters="other", length=18, mooring_system=True), alternatives=[{SF: 1}], adjusted=["SchBV2022-P43-Abs3-Reduction"]),
     C("§ 43 Abs. 3 Z 1 SchBV: 61 passengers with a mooring system keep the Decksmann",
@@ -97,7 +97,7 @@ CASES = [
     # --- tables not in the sources, gaps -------------------------------------------------------------------------------
     C("§ 41 SchBV: a motor vessel is not covered, §§ 45, 46 named", {"kind": "motor_vessel", "waters": "waterway", "length_m": 110,
                                                                    "standard": "S2", "engine_kw": 1200},
-      covered=False, reason="§ 41 Abs. 2", provisions=["§ 45 SchBV", "§ 46 SchBV"], alternatives=[], functions=None,
+      covered=False, reason="§ 41 Abs. 2", provisions=["§ 46 SchBV"], alternatives=[], functions=None,
       known=["SchBV2022-P41-Abs5-Maschinist", "SchBV2022-P41-Abs7-FirstAid", "SchBV2022-P41-Abs3-Substitution"]),
     C("§ 41 Abs. 8 SchBV: on other waters the Decksmann-for-Matrose rule is known beside the missing table",
       {"kind": "motor_vessel", "waters": "other", "length_m": 25, "standard": "S1", "engine_kw": 200}, covered=False,
@@ -115,7 +115,7 @@ CASES = [
     C("§ 14 Abs. 4 SchBesV: in 2015 an empty day-trip ship followed § 12 (not covered)", day_trip(300, on_board=0), OLD,
       covered=False, reason="§ 12 Abs. 1"),
     C("§ 42 SchBV: a push convoy in 2026 is not covered; the last known table is information only", convoy(188, 22.8, barges=4),
-      covered=False, reason="§ 42 Abs. 1", provisions=["§ 45 SchBV", "§ 46 SchBV"], last_known_stufe=5),
+      covered=False, reason="§ 42 Abs. 1", provisions=["§ 46 SchBV"], last_known_stufe=5),
     C("§ 44 SchBV: a vessel below S1 in 2026 is not covered; SchBesV 2004 § 15 is the last known rule",
       day_trip(70, length=24, standard="none", s1_unmet=["c"]), covered=False, reason="§ 44", last_known_stufe=2),
     C("§ 15 Abs. 1 SchBesV: below S1 one Matrose more on column S1", day_trip(70, length=24, standard="none", s1_unmet=["d"]), date(2010, 6, 1),

@@ -68,7 +68,11 @@ def test_a_failing_roster_names_each_gap_with_its_provision_and_who_would_fill_i
 def test_a_vessel_no_table_covers_answers_not_covered_with_the_provisions():
     a = crew_json(str(ENNS), "--as-of", "2026-11-30")
     assert a["covered"] is False and a["alternatives"] == [] and a["functions"] is None
-    assert "§ 41 Abs. 2 SchBV" in a["reason"] and a["provisions"] == ["§ 45 SchBV", "§ 46 SchBV"]
+    assert "§ 41 Abs. 2 SchBV" in a["reason"] and a["provisions"] == ["§ 46 SchBV"]
+    # the table governs the motor vessel, only the sources lack it: § 45 SchBV and § 16 Abs. 1 SchBesV ('Fahrzeuge, die
+    # nicht unter die §§ 12 bis 14 fallen') are for vessels no table governs, so only the deviation provisions are named
+    a = crew_json(str(ENNS), "--as-of", "2015-06-01")
+    assert "§ 12 Abs. 1 SchBesV" in a["reason"] and a["provisions"] == ["§ 17 SchBesV"]
 
 
 def test_the_text_says_which_row_applies_why_and_the_roster_verdict():

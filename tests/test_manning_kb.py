@@ -189,3 +189,11 @@ def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
     law = load_law(kb=edited)
     with pytest.raises(ManningDataError, match="SchBesV2004-P14-Abs9-DKBG.*crew:functionKind"):
         load_manning(law, kb=edited)
+
+
+def test_the_provision_for_vessels_no_table_governs_is_the_regulations_own():
+    """§ 16 Abs. 1 SchBesV ('Fahrzeuge, die nicht unter die §§ 12 bis 14 fallen') and § 45 SchBV are named only for a
+    vessel no table governs; a table's own gap names the deviation provision alone (§ 17 SchBesV, § 46 SchBV)."""
+    ml = load_manning(load_law())
+    assert ml.other_vessels == {"SchBesV2004": ("SchBesV2004-P16-Abs1",), "SchBV2022": ("SchBV2022-P45",)}
+    assert {p for t in ml.tables.values() for p in t.authority} == {"SchBesV2004-P17", "SchBV2022-P46"}

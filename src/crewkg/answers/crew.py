@@ -214,7 +214,9 @@ def _gap(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
 
 def _no_table(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     reg = req.regulation
-    authority = sorted({p for t in ask.ml.tables.values() if t.regulation == reg.id for p in t.authority})
+    # a vessel no table governs: the regulation's provision for the other vessels, and those of its tables
+    authority = sorted({p for t in ask.ml.tables.values() if t.regulation == reg.id for p in t.authority}
+                       | set(ask.ml.other_vessels.get(reg.id, ())))
     kind = ask.ml.values.get(ask.vessel.values.get("vesselKind", ""))
     what = kind.label.get(ask.lang, kind.id) if kind else ask.say("crew.vessel")
     return {"reason": ask.say("crew.reason.no_table", regulation=reg.name, kind=what),

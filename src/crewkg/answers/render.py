@@ -134,12 +134,18 @@ def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int
             _explain_req(law, child, p, lang, depth + 1)
         return
     t = catalogue(lang)
-    unit = t.get(f"cli.unit.{req['unit']}", req["unit"])
-    needed = t["cli.explain.needed"].format(needed=value(req["needed"], lang), unit=unit,
-                                                 have=value(req["have"], lang))
+    listed = isinstance(req["needed"], (list, tuple))  # certificates, exams, proofs: named, their labels say the unit
+    unit = "" if listed else t.get(f"cli.unit.{req['unit']}", req["unit"])
+    needed = t["cli.explain.needed"].format(needed=value(_named(law, req["needed"], lang), lang), unit=unit,
+                                            have=value(_named(law, req["have"], lang), lang)).replace(" ,", ",")
     console.print(f"{pad}    {_facts(req, p, lang)}; {needed}")
     if not req["met"]:
         console.print(f"{pad}    → {missing_sentence(law, req, lang)}")
+
+
+def _named(law: Law, x: Any, lang: str) -> Any:
+    """A list of kb ids (certificates, exams, functions) as their labels; any other value as it is."""
+    return [law.label(str(v), lang) for v in x] if isinstance(x, (list, tuple)) else x
 
 
 def _wording(law: Law, provision: str, lang: str) -> str:

@@ -87,6 +87,7 @@ class MANNING(DefinedNamespace):
     authorityDecidesUnder: URIRef
     lastKnown: URIRef
     appliesToTable: URIRef
+    otherVesselsUnder: URIRef
     appliesToCell: URIRef
     adjustsRole: URIRef
     changeBy: URIRef
@@ -369,6 +370,8 @@ class ManningLaw:
     readings: dict[str, Reading] = field(default_factory=dict)
     #: exam id -> the function a crew member who proves it holds for the function rules (crew:provesFunction)
     proven_functions: dict[str, str] = field(default_factory=dict)
+    #: regulation -> the provisions under which the authority fixes the crew of vessels no table governs
+    other_vessels: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def rules_of(self, kind: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.kind == kind]
@@ -523,7 +526,8 @@ def _compile(g, version: str) -> ManningLaw:
     return ManningLaw(version=version, tables=tables, rows=rows, alternatives=alternatives, cases=cases, rules=rules,
                       amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
                       provision_litera=provision_litera, readings=readings,
-                      proven_functions={local(e): local(f) for e, f in g.subject_objects(M.provesFunction)})
+                      proven_functions={local(e): local(f) for e, f in g.subject_objects(M.provesFunction)},
+                      other_vessels={local(reg): many(reg, M.otherVesselsUnder) for reg in set(g.subjects(M.otherVesselsUnder, None))})
 
 
 @dataclass(frozen=True, kw_only=True)

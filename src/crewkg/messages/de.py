@@ -786,6 +786,6 @@ MESSAGES: dict[str, str] = {
     "days_reduced": " (Mindestdauer {minimum} Tage, um {cut} Tage verkürzt ({provision}): {needed} Tage nötig, {have} vorhanden)",
     "days_reducible": " (mit einem anerkannten Zeugnis über eine Fachausbildung um höchstens {most} Tage verkürzbar, {provision})",
     "kind.summary.FahrzeitWithSea": "{n} T. Fahrzeit (Binnen + See)",
-    "cli.open_until": "Antrag bis einschließlich {last} ({provision})",
+    "cli.open_until": "Hinweis: Antrag nur bis einschließlich {last} möglich ({provision})",
     "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (Binnen: {parts}; See: {sea})",
 }

@@ -786,6 +786,6 @@ MESSAGES: dict[str, str] = {
     "days_reduced": " (minimum {minimum} days, shortened by {cut} days ({provision}): {needed} days needed, {have} held)",
     "days_reducible": " (a recognised certificate of professional training can shorten it by at most {most} days, {provision})",
     "kind.summary.FahrzeitWithSea": "{n} d sailing (inland + sea)",
-    "cli.open_until": "apply by {last} inclusive ({provision})",
+    "cli.open_until": "note: application possible only until {last} inclusive ({provision})",
     "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (inland: {parts}; sea: {sea})",
 }

@@ -104,7 +104,9 @@ def missing(law, req, lang):
 def facts(req, p, lang):
     t = catalogue(lang)
     until = t["cli.facts.valid_until"].format(until=req["valid_until"]) if req.get("valid_until") else ""
-    return t["kind.facts.document"].format(item=req["document"], value=value(req["have"], lang), until=until)
+    # the record's field, as the other kinds' fact lines name theirs (sailing_days, exams, certificates)
+    return t["kind.facts.document"].format(item=FIELDS.get(req["document"], req["document"]), value=value(req["have"], lang),
+                                           until=until)
 
 
 def summary(law, r, lang):
