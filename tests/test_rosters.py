@@ -108,9 +108,11 @@ CREW_WITHOUT_MATROSE = [SF, LM_YOUNG, SACHKUNDIG | {"functions": ["FirstAid"]}, 
     (apprentice("lena", "2009-01-01", year=2), False, "im 2. Lehrjahr"),
     (apprentice("lena", "2009-01-01", days=179), False, "179 Tage Fahrzeit"),
     (apprentice("lena", "2009-01-01", days=180), True, None),
+    (apprentice("lena", "2009-01-01") | {"apprenticeship": {"contract": False, "year": 3}}, False, "ohne Lehrvertrag"),
 ], ids=["§ 43 Abs. 6 SchBV: 17 on the day passes", "§ 43 Abs. 6 SchBV: one day short of 17 fails",
         "§ 43 Abs. 6 SchBV: second apprenticeship year fails", "§ 43 Abs. 6 SchBV: 179 days of Fahrzeit fail",
-        "§ 43 Abs. 6 SchBV: 180 days of Fahrzeit pass"])
+        "§ 43 Abs. 6 SchBV: 180 days of Fahrzeit pass",
+        "§ 43 Abs. 6 SchBV: a third year without an apprenticeship contract is no Lehrjahr"])
 def test_a_leichtmatrose_replaces_the_matrose_only_under_the_conditions_of_paragraph_43_Abs_6(sub, ok, lack):
     r = check("wachau", [*CREW_WITHOUT_MATROSE, sub])
     assert r["satisfied"] is ok

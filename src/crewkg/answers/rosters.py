@@ -136,7 +136,10 @@ def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict
                 from crewkg.rules.eligibility import birthday
 
                 lacks.append(("lacks_age", {"have": age, "n": s.min_age, "on": birthday(p.birth_date, s.min_age).isoformat()}))
-    if s.min_apprenticeship_year is not None and (p.apprenticeship_year or 0) < s.min_apprenticeship_year:
+    if s.min_apprenticeship_year is not None and p.apprenticeship_year and not p.apprenticeship_contract:
+        # 'sich mindestens im dritten Lehrjahr befinden': a year of an apprenticeship the record has no contract for
+        lacks.append(("lacks_contract", {"have": p.apprenticeship_year, "n": s.min_apprenticeship_year}))
+    elif s.min_apprenticeship_year is not None and (p.apprenticeship_year or 0) < s.min_apprenticeship_year:
         lacks.append(("lacks_year", {"have": p.apprenticeship_year, "n": s.min_apprenticeship_year}) if p.apprenticeship_year
                      else ("lacks_year_unknown", {"n": s.min_apprenticeship_year}))
     if s.min_fahrzeit_days is not None:
