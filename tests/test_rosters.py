@@ -339,9 +339,32 @@ def test_until_17_jan_2027_a_roster_without_sachkundige_cannot_be_judged_from_18
     assert after["satisfied"] is False and missing(after) == [("function", "SachkundigerFahrgastschifffahrt")]
 
 
-def test_a_roster_for_a_vessel_no_table_covers_is_not_judged():
+def test_a_roster_for_a_vessel_whose_table_is_missing_is_judged_only_on_the_rules_beside_it():
+    """The § 41 Abs. 2 table is not in the sources, so no position is checked; § 41 Abs. 5 (a Maschinist above
+    1000 kW) and Abs. 7 (two first-aiders) hold whatever the table says: a roster without a Maschinist is not
+    satisfied, one with both is undecided."""
     r = check("motor", [SF, MATROSE], lang="en")  # the reason is asserted in English
-    assert r["satisfied"] is None and r["assignment"] == {} and "not covered" in r["reason"]
+    assert r["satisfied"] is False and "not covered" in r["reason"]
+    assert [(m["kind"], m["role"], m["provision"], m["needed"], m["have"]) for m in r["missing"]] == [
+        ("qualification", "Maschinist", "§ 41 Abs. 5 SchBV", 1, 0)]
+    r = check("motor", [SF, MATROSE | {"functions": ["FirstAid", "Maschinist"]}], lang="en")
+    assert r["satisfied"] is None and r["missing"] == [] and "not covered" in r["reason"]
+    assert [(q["function"], q["have"], q["met"]) for q in r["qualifications"]] == [
+        ("Maschinist", ["ma"], True), ("FirstAid", ["sf", "ma"], True)]
+    r = check("motor", [SF_PLAIN, MATROSE | {"functions": ["Maschinist"]}], lang="en")
+    assert r["satisfied"] is False and [m["role"] for m in r["missing"]] == ["FirstAid"]
+
+
+def test_a_rule_that_names_a_position_is_decided_without_the_table_only_where_nobody_holds_it():
+    """§ 41 Abs. 6 SchBV: the prescribed Schiffsführer holds the LNG certificate. Without the table nobody is
+    prescribed, so a roster with an LNG holder stays undecided; one without any is not satisfied."""
+    lng = {"id": "lngmv", "kind": "motor_vessel", "waters": "waterway", "length_m": 80, "standard": "S1", "engine_kw": 300, "lng": True}
+    VESSELS["lngmv"] = lng
+    r = check("lngmv", [SF, MATROSE])
+    assert r["satisfied"] is False and [m["role"] for m in r["missing"]] == ["SachkundigerLNG"]
+    r = check("lngmv", [SF | {"certificates": ["UBZ-Schiffsfuehrer", "UBZ-SachkundigerLNG"]}, MATROSE])
+    assert r["satisfied"] is None and r["missing"] == []
+    assert "SachkundigerLNG" not in [q["function"] for q in r["qualifications"]]
 
 
 def test_the_precise_missing_list_of_a_failing_roster():

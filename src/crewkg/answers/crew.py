@@ -159,6 +159,7 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
     else:
         ((reason, names),) = ask.d.uncovered.items()
         req.answer = base | {"alternatives": [], "functions": None, "covered": False} | _UNCOVERED[reason](ask, req, sorted(names))
+        req.rules = _function_rules(ask)  # rules that hold whatever the missing part says: a roster is checked on them
     if others:
         _readings(ask, req, others)
     return req
@@ -202,11 +203,20 @@ def _no_regulation(ask: _Ask) -> Requirement:
 
 
 # --- why a vessel is not covered: one function per reason the program derives, each the answer's fields ---------
+def _function_rules(ask: _Ask) -> list[FunctionRule]:
+    """The function rules (engine, first aid, LNG) of the tables that govern the vessel: they hold even where the table
+    or the crew under a gap is missing from the sources (§ 41 Abs. 5–7 SchBV ask nothing of the table)."""
+    return sorted((r for r in (ask.ml.rules[x] for x in ask.d.rules) if isinstance(r, FunctionRule)), key=lambda r: r.id)
+
+
 def _gap(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     gap = ask.ml.rules[names[0]]
     assert isinstance(gap, CoverageGap)  # the program derives 'gap' only for a coverage gap
     out: dict[str, Any] = {"provision": ask.cite(gap.provision), "reason": _text(gap.reason, ask.lang),
                            "provisions": [ask.cite(p) for p in gap.authority]}
+    known = _function_rules(ask)
+    if known:
+        out["known_rules"] = [_rule_json(ask.law, r, ask.lang) for r in known]
     if gap.last_known:
         out["last_known"] = _last_known(ask, gap.last_known)
     return out

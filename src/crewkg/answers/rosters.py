@@ -274,10 +274,10 @@ def _combinable(req: Requirement, alt: AlternativeNeed, function: str) -> tuple[
     return True, {g.except_role for g in general if g.except_role}
 
 
-def _qualifications(law: Law, req: Requirement, people: People, anchor: dict[str, str | None]) -> list[dict[str, Any]]:
+def _qualifications(law: Law, rules: list[FunctionRule], people: People, anchor: dict[str, str | None]) -> list[dict[str, Any]]:
     """The function rules (engine, first aid, LNG): how many crew members hold the qualification, who counts."""
     out = []
-    for r in req.rules:
+    for r in rules:
         excluded = {anchor.get(r.except_role)} if r.except_role else set()
         holders = []
         for pid in people.persons:
@@ -370,7 +370,7 @@ def _attempts(law: Law, req: Requirement, alt: AlternativeNeed, people: People, 
                 fn_fill = _assign(functions, {k: [o for o in v if o.person in allowed_fn.get(k, set())] for k, v in options.items()},
                                   everyone)
             pos_all = {**pos_fill, **{s.id: o for s, o in zip(anchors, chosen, strict=True) if o is not None}}
-            attempt = Attempt(alt, pos_all, {**fn_fill, **whole_fill}, _qualifications(law, req, people, anchor_of), slots)
+            attempt = Attempt(alt, pos_all, {**fn_fill, **whole_fill}, _qualifications(law, req.rules, people, anchor_of), slots)
             if best is None or attempt.score() > best.score():
                 best = attempt
             if attempt.complete() and attempt.substitutions() == 0:
@@ -446,11 +446,38 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: s
     return text
 
 
+def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str) -> dict[str, Any]:
+    """Where the table (or the crew under a gap) is missing from the sources no position can be checked, but the
+    function rules that govern the vessel still hold (two first-aiders, the engine qualification): a roster that
+    cannot meet one of them is not satisfied whatever the missing table says. A rule that names a position (held by
+    the prescribed Schiffsführer, except the prescribed Schiffsführer) is decided only where nobody holds it."""
+    t = _words(lang)
+    answer: dict[str, Any] = {"satisfied": None, "reason": t["not_covered"], "assignment": {}, "missing": []}
+    if not req.rules:
+        return answer
+    people = _people(law, persons, req.as_of, ml.proven_functions)
+    decided = []
+    for q in _qualifications(law, req.rules, people, {}):
+        rule = ml.rules[q["rule"]]
+        short = len(q["have"]) < q["needed"]  # nobody to exclude can give more holders
+        if short or not (rule.required_of_role or rule.except_role):
+            decided.append(q | {"met": not short})
+    missing = [{"kind": "qualification", "role": q["function"], "provision": q["provision"], "needed": q["needed"],
+                "have": len(q["have"]), "fill_with": _qualification_text(law, q, ml.rules[q["rule"]], lang)}
+               for q in decided if not q["met"]]
+    for q in decided:
+        for pid in q["have"][: q["needed"]]:
+            answer["assignment"].setdefault(pid, []).append(q["function"])
+    if missing:
+        answer |= {"satisfied": False, "reason": t["not_covered_rules"]}
+    return answer | {"qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in decided], "missing": missing}
+
+
 def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
     if not req.covered:
-        return {"satisfied": None, "reason": _words(lang)["not_covered"], "assignment": {}, "missing": []}
+        return _uncovered_roster(law, ml, req, persons, lang)
     as_of = req.as_of
     people = _people(law, persons, as_of, ml.proven_functions, frozenset(q.certificate for q in req.proofs if q.certificate))
     attempts: list[tuple[Attempt, dict[str, list]]] = []

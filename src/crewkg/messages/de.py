@@ -125,6 +125,7 @@ MESSAGES: dict[str, str] = {
     "crew.reason.function_rows": "{n} Zeilen der Tabelle des {provision} erfassen das Fahrzeug{rows}; die Funktionen für die Sicherheit der Fahrgäste lassen sich nicht bestimmen",
     "crew.reason.function_rows.quoted": " ({rows})",
     "crew.last_known": "die {regulation} war bis {until} in Kraft; ihre Antwort für dieses Fahrzeug an diesem Tag wird nur zur Information gezeigt, weil die geltende Bestimmung in den Quellen nicht enthalten ist — sie ist nicht die Antwort",
+    "crew.roster.not_covered_rules": "die Stellen können nicht geprüft werden (die Mindestbesatzung ist nicht abgedeckt, siehe „reason“), aber die Besatzungsliste erfüllt eine Vorschrift nicht, die unabhängig vom fehlenden Teil für das Fahrzeug gilt",
     "crew.roster.not_covered": "die Mindestbesatzung ist nicht abgedeckt (siehe „reason“), daher kann die Besatzungsliste nicht geprüft werden",
     "crew.roster.transitional": "{reason}; der Besatzungsliste fehlt nur, was diese Regel ersetzen darf, daher kann sie bis {until} nicht beurteilt werden",
     "crew.roster.position": "{role}: Inhaberin bzw. Inhaber eines Befähigungszeugnisses als {role}",

@@ -125,6 +125,7 @@ MESSAGES: dict[str, str] = {
     "crew.reason.function_rows": "{n} rows of the table of {provision} cover the vessel{rows}; the passenger-safety functions cannot be determined",
     "crew.reason.function_rows.quoted": " ({rows})",
     "crew.last_known": "the {regulation} was in force until {until}; its answer for this vessel on that day is shown as information only because the current provision is not in the sources — it is not the answer",
+    "crew.roster.not_covered_rules": "the positions cannot be checked (the minimum crew is not covered, see 'reason'), but the roster does not meet a rule that governs the vessel whatever the missing part says",
     "crew.roster.not_covered": "the minimum crew is not covered (see 'reason'), so the roster cannot be checked",
     "crew.roster.transitional": "{reason}; the roster lacks only what that rule may replace, so it cannot be judged until {until}",
     "crew.roster.position": "{role}: a holder of a certificate as {role}",
