@@ -35,6 +35,8 @@ CASES = [
     (["crew", "kb/examples/vessels/02-ms-wolfgang-lake-boat.yaml", "--roster", "--lang=de"],
      "crewkg: Fehler: crewkg crew: die Option --roster braucht einen Wert (auf sie folgt die Option --lang)",
      "Hilfe: crewkg crew --help"),
+    (["crew", "kb/examples/vessels/02-ms-wolfgang-lake-boat.yaml", "--roster=", "--lang", "en"],
+     "crewkg: error: crewkg crew: the option --roster needs a value", "Help: crewkg crew --help"),
     (["check", ANNA, "weiter", "--lang", "en"],
      "crewkg: error: crewkg check: unexpected arguments: weiter", "Help: crewkg check --help"),
     (["chek", ANNA], "crewkg: Fehler: unbekannter Befehl 'chek' (gemeint: check?)", "Hilfe: crewkg --help"),  # German, the default

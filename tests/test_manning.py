@@ -66,7 +66,7 @@ CASES = [
       functions={"SachkundigerFahrgastschifffahrt": 1, "FahrgastErsthelfer": 2}),
     # --- § 43 Abs. 3 SchBV: other waters ---------------------------------------------------------------------------------
     C("§ 43 Abs. 3 Z 1 SchBV (H.8): 701 permitted passengers on other waters: no Stufe", day_trip(701, waters="other", on_board=100),
-      covered=False, reason="no Stufe", provisions=["§ 46 SchBV"]),
+      covered=False, reason="no Stufe", provisions=["§ 45 SchBV", "§ 46 SchBV"]),
     C("§ 43 Abs. 3 Z 1 SchBV: 60 passengers with a mooring system: the Decksmann falls away",
       day_trip(60, waters="other", length=18, mooring_system=True), alternatives=[{SF: 1}], adjusted=["SchBV2022-P43-Abs3-Reduction"]),
     C("§ 43 Abs. 3 Z 1 SchBV: 61 passengers with a mooring system keep the Decksmann",

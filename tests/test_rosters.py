@@ -357,10 +357,13 @@ def test_a_roster_for_a_vessel_whose_table_is_missing_is_judged_only_on_the_rule
 
 def test_a_rule_that_names_a_position_is_decided_without_the_table_only_where_nobody_holds_it():
     """§ 41 Abs. 6 SchBV: the prescribed Schiffsführer holds the LNG certificate. Without the table nobody is
-    prescribed, so a roster with an LNG holder stays undecided; one without any is not satisfied."""
+    prescribed, so a roster whose LNG holder could be the Schiffsführer stays undecided; one without any holder, or
+    whose only holder cannot be the Schiffsführer (a Matrose), is not satisfied."""
     lng = {"id": "lngmv", "kind": "motor_vessel", "waters": "waterway", "length_m": 80, "standard": "S1", "engine_kw": 300, "lng": True}
     VESSELS["lngmv"] = lng
     r = check("lngmv", [SF, MATROSE])
+    assert r["satisfied"] is False and [m["role"] for m in r["missing"]] == ["SachkundigerLNG"]
+    r = check("lngmv", [SF, MATROSE | {"certificates": ["UBZ-Matrose", "UBZ-SachkundigerLNG"]}])
     assert r["satisfied"] is False and [m["role"] for m in r["missing"]] == ["SachkundigerLNG"]
     r = check("lngmv", [SF | {"certificates": ["UBZ-Schiffsfuehrer", "UBZ-SachkundigerLNG"]}, MATROSE])
     assert r["satisfied"] is None and r["missing"] == []
@@ -469,3 +472,31 @@ def test_paragraph_6_abs_6_schbesv_needs_other_waters_and_the_schbesv_in_force()
             P("dm", "1990-01-01", medical_fitness=FIT_2015)]
     r = check("convoy4", crew, as_of=OLD)
     assert not via(r, "dm")
+
+
+def test_a_vessel_its_table_has_no_row_for_is_judged_on_the_passenger_safety_row_that_applies():
+    """§ 43 Abs. 3 Z 1 has no Stufe above 700 permitted passengers, but the row of § 43 Abs. 3 Z 2 for 250 on board
+    (one Fahrgastbetreuer, one Fahrgast-Ersthelfer) governs whatever the missing Stufe says: a roster without them is
+    not satisfied; with them its positions stay unchecked."""
+    VESSELS["lake800"] = {"kind": "day_trip_passenger", "waters": "other", "length_m": 40, "passengers": 800,
+                          "passengers_on_board": 250, "standard": "S1", "engine_kw": 200}
+    deck = P("d", "1995-01-01", "UBZ-Decksmann", functions=["FirstAid"])
+    r = check("lake800", [SF, deck])
+    assert r["satisfied"] is False
+    assert [(m["kind"], m["role"], m["provision"], m["needed"], m["have"]) for m in r["missing"]] == [
+        ("function", "FahrgastErsthelfer", "§ 43 Abs. 3 Z 2 SchBV", 1, 0), ("function", "Fahrgastbetreuer", "§ 43 Abs. 3 Z 2 SchBV", 1, 0)]
+    r = check("lake800", [SF, deck | {"functions": ["FirstAid", "Fahrgastbetreuer"]}, ERSTHELFER])
+    assert r["satisfied"] is None and r["missing"] == []
+
+
+def test_a_decksmann_proven_on_other_waters_may_take_the_place_a_substitution_gives_a_decksmann():
+    """§ 13 Abs. 1 SchBesV, footnote *1: a Decksmann for one of the Leichtmatrosen; on other waters the Decksmann is
+    proven by age and medical report (§ 6 Abs. 6), and the answer cites both."""
+    VESSELS["convoy4lake"] = VESSELS["convoy4"] | {"waters": "other"}
+    crew = [KAPITAEN | {"functions": ["FirstAid"]}, P("st", "1980-01-01", "SchBesV2004-Steuermann", medical_fitness=FIT_2015, functions=["FirstAid"]),
+            P("lm", "1998-01-01", "SchBesV2004-Leichtmatrose", medical_fitness=FIT_2015, apprenticeship={"contract": True, "year": 2}),
+            P("dm", "1990-01-01", medical_fitness=FIT_2015)]
+    r = check("convoy4lake", crew, as_of=OLD)
+    (d,) = [d for d in r["details"] if d["person"] == "dm"]
+    assert (d["role"], d["via"], d["as"], d["substitution_provision"], d["proof_provision"]) == (
+        "Leichtmatrose", "substitution", "Decksmann", "§ 13 Abs. 1 SchBesV, Fußnote *1)", "§ 6 Abs. 6 SchBesV")

@@ -159,7 +159,12 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
     else:
         ((reason, names),) = ask.d.uncovered.items()
         req.answer = base | {"alternatives": [], "functions": None, "covered": False} | _UNCOVERED[reason](ask, req, sorted(names))
-        req.rules = _function_rules(ask)  # rules that hold whatever the missing part says: a roster is checked on them
+        # what holds whatever the missing part says, for the roster check: the function rules and the one row of the
+        # passenger-safety table (its counts depend on the passengers, not on the missing table or equipment)
+        req.rules = _function_rules(ask)
+        if ask.d.function_tables and len(ask.d.function_rows) == 1:
+            req.functions = _functions(ask, ask.ml.rows[next(iter(ask.d.function_rows))])[2]
+            req.function_substitutions = _function_substitutions(ask)
     if others:
         _readings(ask, req, others)
     return req
@@ -209,6 +214,13 @@ def _function_rules(ask: _Ask) -> list[FunctionRule]:
     return sorted((r for r in (ask.ml.rules[x] for x in ask.d.rules) if isinstance(r, FunctionRule)), key=lambda r: r.id)
 
 
+def _function_substitutions(ask: _Ask) -> list[Substitution]:
+    """The substitutions of the passenger-safety tables that govern the vessel (who may hold a function instead)."""
+    ml = ask.ml
+    return [ml.rules[s] for s in sorted(ask.d.substitution_tables) if ml.rules[s].tables
+            and all(ml.tables[t].kind == "functions" for t in ml.rules[s].tables)]
+
+
 def _gap(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     gap = ask.ml.rules[names[0]]
     assert isinstance(gap, CoverageGap)  # the program derives 'gap' only for a coverage gap
@@ -256,7 +268,10 @@ def _missing_table(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, A
 
 def _no_row(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     table = req.table = ask.ml.tables[names[0]]
-    return _table_fields(ask, table) | {"notes": list(notes_in(table.notes, ask.lang)),
+    # a vessel its table has no row for is one the tables do not cover: also the provision for the other vessels
+    other = ask.ml.other_vessels.get(table.regulation, ())
+    provisions = [ask.cite(p) for p in sorted({*table.authority, *other})]
+    return _table_fields(ask, table) | {"notes": list(notes_in(table.notes, ask.lang)), "provisions": provisions,
                                         "reason": ask.say("crew.reason.no_row", provision=ask.cite(table.provision))}
 
 
@@ -338,8 +353,7 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
     functions, provisions, req.functions = _functions(ask, frow)
     req.delegations = [ml.rules[g] for g in sorted(d.delegations)]
     req.proofs = [ml.rules[q] for q in sorted(d.proofs)]
-    req.function_substitutions = [ml.rules[s] for s in sorted(d.substitution_tables) if ml.rules[s].tables
-                                  and all(ml.tables[t].kind == "functions" for t in ml.rules[s].tables)]
+    req.function_substitutions = _function_substitutions(ask)
     req.transitional = [ml.rules[x] for x in sorted(d.transitional)]
     req.answer = base | _row_fields(ask, table, row) | _changes(ask, req) | {
         "functions": functions,

@@ -389,7 +389,9 @@ def _fill_with(law: Law, ml: ManningLaw, req: Requirement, slot: Slot, people: P
     t = _words(lang)
     role = _label(law, slot.role, lang)
     if slot.kind == "position":
-        higher = sorted((r for r, under in people.below.items() if slot.role in under), key=lambda r: law.terms[r].order if r in law.terms else 0)
+        governed = {s.by for s in slot.substitutions}  # a step a substitution governs is taken only on its conditions
+        higher = sorted((r for r, under in people.below.items() if slot.role in under and r not in governed),
+                        key=lambda r: law.terms[r].order if r in law.terms else 0)
         certs = [c.id for c in law.certificates_in_order() if c.role == slot.role or c.role in higher]
         text = t["position"].format(role=role)
         if higher:
@@ -449,27 +451,42 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: s
 def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str) -> dict[str, Any]:
     """Where the table (or the crew under a gap) is missing from the sources no position can be checked, but the
     function rules that govern the vessel still hold (two first-aiders, the engine qualification): a roster that
-    cannot meet one of them is not satisfied whatever the missing table says. A rule that names a position (held by
-    the prescribed Schiffsführer, except the prescribed Schiffsführer) is decided only where nobody holds it."""
+    cannot meet one of them is not satisfied whatever the missing table says. A rule that names a position is decided
+    only where it cannot be met whoever takes the position: fewer holders than it asks, or (held by the prescribed
+    Schiffsführer) no holder who could take that position."""
     t = _words(lang)
     answer: dict[str, Any] = {"satisfied": None, "reason": t["not_covered"], "assignment": {}, "missing": []}
-    if not req.rules:
+    if not req.rules and not req.functions:
         return answer
     people = _people(law, persons, req.as_of, ml.proven_functions)
+    short_functions = []  # passenger-safety functions fewer members hold (or may hold instead) than the row asks
+    for need in req.functions:
+        holders = [pid for pid in people.persons if need.function in people.functions[pid]
+                   or any(s.role == need.function and s.by in people.functions[pid] for s in req.function_substitutions)]
+        if len(holders) < need.count:
+            n = need.count - len(holders)
+            short_functions.append({"kind": "function", "role": need.function, "provision": need.provision,
+                                    "needed": need.count, "have": len(holders),
+                                    "fill_with": t["qualification_one" if n == 1 else "qualification"].format(
+                                        n=n, role=_label(law, need.function, lang))})
     decided = []
     for q in _qualifications(law, req.rules, people, {}):
         rule = ml.rules[q["rule"]]
         short = len(q["have"]) < q["needed"]  # nobody to exclude can give more holders
+        if rule.required_of_role:  # whoever is prescribed in the position must be able to fill it
+            short = short or not any(rule.required_of_role in people.fills[pid] for pid in q["have"])
         if short or not (rule.required_of_role or rule.except_role):
             decided.append(q | {"met": not short})
     missing = [{"kind": "qualification", "role": q["function"], "provision": q["provision"], "needed": q["needed"],
                 "have": len(q["have"]), "fill_with": _qualification_text(law, q, ml.rules[q["rule"]], lang)}
-               for q in decided if not q["met"]]
+               for q in decided if not q["met"]] + short_functions
     for q in decided:
         for pid in q["have"][: q["needed"]]:
             answer["assignment"].setdefault(pid, []).append(q["function"])
     if missing:
         answer |= {"satisfied": False, "reason": t["not_covered_rules"]}
+    elif decided:
+        answer["reason"] = t["not_covered_rules_met"]
     return answer | {"qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in decided], "missing": missing}
 
 
@@ -505,6 +522,11 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         if via == "substitution":
             s = ml.rules[o.via]
             entry |= {"substitution": s.id, "substitution_provision": law.citation(s.provision), "as": s.by}
+            cid = people.proven.get(o.person, {}).get(s.by or "")
+            proof = next((q for q in req.proofs if q.certificate == cid), None) if cid else None
+            if proof is not None:  # the substitute's own role proven on these waters (§ 6 Abs. 6 SchBesV)
+                entry |= {"certificate": cid, "certificate_provision": law.citation(law.certificates[cid].provision),
+                          "proof_provision": law.citation(proof.provision)}
         details.append(entry)
     for q in chosen.qualifications:  # the holders who meet a function rule, exact holders first
         rule = ml.rules[q["rule"]]

@@ -56,7 +56,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
 
     t = section("crew.cli.", lang)
     con = Console(highlight=False, soft_wrap=True, width=140, emoji=False)
-    con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or ''} — {a['as_of']}")
+    con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or t['no_regulation']} — {a['as_of']}")
     if not a["covered"]:
         con.print(f"[yellow]? {t['not_covered']}[/yellow]" + (f" ({a['provision']})" if a.get("provision") else ""))
         con.print(f"{t['reason']}: {a['reason']}")
@@ -177,7 +177,8 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
     for d in r.get("details", []):
         via = t[f"via_{d['via']}"] + (f" {law.label(d['as'], lang)} ({d['substitution_provision']})" if d["via"] == "substitution" else "")
         if d.get("proof_provision"):  # a qualification the vessel's waters let the record prove (§ 6 Abs. 6 SchBesV)
-            via = f"{t['via_waters']} {law.label(d['certificate'], lang)} ({d['certificate_provision']}, {d['proof_provision']})"
+            proven = f"{t['via_waters']} {law.label(d['certificate'], lang)} ({d['certificate_provision']}, {d['proof_provision']})"
+            via = f"{via}; {proven}" if d["via"] == "substitution" else proven
         elif d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup

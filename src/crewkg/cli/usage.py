@@ -64,6 +64,12 @@ def _option_as_value(command: core.Command, args: list[str], line: list[str], pa
     take `--lang` as the value and then complain about `en`; the user forgot the value."""
     options = {opt: param for param in command.params for opt in getattr(param, "opts", ())
                if getattr(param, "param_type_name", "") == "option"}
+    for arg in args:  # `--roster=`: an empty value, which a path option would read as the current folder
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=")
+        if eq and not value and name in options and not getattr(options[name], "is_flag", False):
+            _say_failed(_language(command, line), "usage.needs_value", path, [], option=name)
     for i, arg in enumerate(args[:-1]):
         if arg == "--":
             return
