@@ -500,3 +500,16 @@ def test_a_decksmann_proven_on_other_waters_may_take_the_place_a_substitution_gi
     (d,) = [d for d in r["details"] if d["person"] == "dm"]
     assert (d["role"], d["via"], d["as"], d["substitution_provision"], d["proof_provision"]) == (
         "Leichtmatrose", "substitution", "Decksmann", "§ 13 Abs. 1 SchBesV, Fußnote *1)", "§ 6 Abs. 6 SchBesV")
+
+
+def test_a_roster_complete_only_with_a_national_deckhand_in_a_decksmann_position_is_undecided():
+    """Where a Decksmann – AT (§ 28 Abs. 1 SchBV) may take a Decksmann's position is not in the sources
+    (crew:standingUnknownFor): a roster complete only if it does is neither satisfied nor not satisfied; one that
+    lacks something else as well stays not satisfied."""
+    at = P("max", "1990-06-01", "Decksmann-AT")
+    r = check("lake", [SF, at, ERSTHELFER, P("fb", "1990-01-01", functions=["Fahrgastbetreuer"])], lang="en")
+    assert r["satisfied"] is None and r["standing_unknown"] == [{"person": "max", "role": "DecksmannAT", "as": "Decksmann"}]
+    assert "not in the sources (§ 28 Abs. 1 SchBV)" in r["reason"]
+    assert ("position", "Decksmann") in missing(r)
+    r = check("lake", [SF, at, ERSTHELFER], lang="en")  # the Fahrgastbetreuer is missing too
+    assert r["satisfied"] is False and "standing_unknown" not in r

@@ -17,6 +17,7 @@ what kind of person would fill each.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from datetime import date
@@ -490,6 +491,21 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
     return answer | {"qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in decided], "missing": missing}
 
 
+def _standing_unknown(ml: ManningLaw, people: People) -> tuple[People, list[tuple[str, str, str]]] | None:
+    """The people as they would be if every holder of a role whose standing the sources do not give
+    (crew:standingUnknownFor) took the table roles it may perhaps stand for; None when nobody holds such a role."""
+    extra = [(pid, role, target) for pid in people.persons for role in sorted(people.top[pid])
+             for target in ml.standing_unknown.get(role, ((), ""))[0]]
+    if not extra:
+        return None
+    top = {pid: set(v) for pid, v in people.top.items()}
+    fills = {pid: set(v) for pid, v in people.fills.items()}
+    for pid, _, target in extra:
+        top[pid].add(target)
+        fills[pid].add(target)
+    return dataclasses.replace(people, top=top, fills=fills), extra
+
+
 def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
@@ -502,6 +518,10 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         near: dict[str, list] = {}
         attempts.append((_attempts(law, req, alt, people, as_of, near), near))
     done = [a for a in attempts if a[0].complete()]
+    unknown: list[tuple[str, str, str]] = []  # (person, role, table role) a complete roster would need
+    if not done and (perhaps := _standing_unknown(ml, people)) is not None:
+        if any(_attempts(law, req, alt, perhaps[0], as_of, {}).complete() for alt in req.alternatives):
+            unknown = perhaps[1]
     chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))
     t = _words(lang)
     assignment: dict[str, list[str]] = {}
@@ -569,6 +589,13 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         for m in missing:
             m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
                                  "covered": False}
+    if unknown and satisfied is False:  # complete only if a holder whose standing the sources lack counts
+        satisfied = None
+        answer["reason"] = "; ".join(t["standing_unknown"].format(
+            person=pid, role=_label(law, role, lang), target=_label(law, target, lang),
+            provision=law.citation(ml.standing_unknown[role][1]))
+            for pid, role, target in unknown)
+        answer["standing_unknown"] = [{"person": pid, "role": role, "as": target} for pid, role, target in unknown]
     from crewkg.answers.eligibility import lapsed_entries, not_yet_issued
 
     lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}

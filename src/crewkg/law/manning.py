@@ -88,6 +88,7 @@ class MANNING(DefinedNamespace):
     lastKnown: URIRef
     appliesToTable: URIRef
     otherVesselsUnder: URIRef
+    standingUnknownFor: URIRef
     appliesToCell: URIRef
     adjustsRole: URIRef
     changeBy: URIRef
@@ -372,6 +373,9 @@ class ManningLaw:
     proven_functions: dict[str, str] = field(default_factory=dict)
     #: regulation -> the provisions under which the authority fixes the crew of vessels no table governs
     other_vessels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: role -> (the table roles whose positions its holder may perhaps take, which the sources do not say; the role's
+    #: provision)
+    standing_unknown: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def rules_of(self, kind: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.kind == kind]
@@ -527,7 +531,9 @@ def _compile(g, version: str) -> ManningLaw:
                       amendments=amendments, attributes=attributes, values=values, s1_literae=tuple(literae),
                       provision_litera=provision_litera, readings=readings,
                       proven_functions={local(e): local(f) for e, f in g.subject_objects(M.provesFunction)},
-                      other_vessels={local(reg): many(reg, M.otherVesselsUnder) for reg in set(g.subjects(M.otherVesselsUnder, None))})
+                      other_vessels={local(reg): many(reg, M.otherVesselsUnder) for reg in set(g.subjects(M.otherVesselsUnder, None))},
+                      standing_unknown={local(r): (many(r, M.standingUnknownFor), opt(r, _CREW("provision")) or "")
+                                        for r in set(g.subjects(M.standingUnknownFor, None))})
 
 
 @dataclass(frozen=True, kw_only=True)

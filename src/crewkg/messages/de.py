@@ -128,6 +128,7 @@ MESSAGES: dict[str, str] = {
     "crew.roster.not_covered_rules": "die Stellen können nicht geprüft werden (die Mindestbesatzung ist nicht abgedeckt, siehe den Grund), aber die Besatzungsliste erfüllt eine Vorschrift nicht, die unabhängig vom fehlenden Teil für das Fahrzeug gilt",
     "crew.roster.not_covered_rules_met": "die Stellen können nicht geprüft werden (die Mindestbesatzung ist nicht abgedeckt, siehe den Grund); die Vorschriften, die unabhängig vom fehlenden Teil für das Fahrzeug gelten, sind erfüllt",
     "crew.roster.not_covered": "die Mindestbesatzung ist nicht abgedeckt (siehe den Grund), daher kann die Besatzungsliste nicht geprüft werden",
+    "crew.roster.standing_unknown": "die Besatzungsliste wäre vollständig, wenn {person} ({role}) die Stelle als {target} einnähme; ob diese Befähigung dazu berechtigt, steht nicht in den Quellen ({provision})",
     "crew.roster.transitional": "{reason}; der Besatzungsliste fehlt nur, was diese Regel ersetzen darf, daher kann sie bis {until} nicht beurteilt werden",
     "crew.roster.position": "{role}: Inhaberin bzw. Inhaber eines Befähigungszeugnisses als {role}",
     "crew.roster.higher": " oder einer höheren Funktion ({roles})",

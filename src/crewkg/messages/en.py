@@ -128,6 +128,7 @@ MESSAGES: dict[str, str] = {
     "crew.roster.not_covered_rules": "the positions cannot be checked (the minimum crew is not covered, see the reason), but the roster does not meet a rule that governs the vessel whatever the missing part says",
     "crew.roster.not_covered_rules_met": "the positions cannot be checked (the minimum crew is not covered, see the reason); the rules that govern the vessel whatever the missing part says are met",
     "crew.roster.not_covered": "the minimum crew is not covered (see the reason), so the roster cannot be checked",
+    "crew.roster.standing_unknown": "the roster would be complete if {person} ({role}) took the position of {target}; whether that qualification allows it is not in the sources ({provision})",
     "crew.roster.transitional": "{reason}; the roster lacks only what that rule may replace, so it cannot be judged until {until}",
     "crew.roster.position": "{role}: a holder of a certificate as {role}",
     "crew.roster.higher": " or of a higher role ({roles})",
