@@ -513,3 +513,13 @@ def test_a_roster_complete_only_with_a_national_deckhand_in_a_decksmann_position
     assert ("position", "Decksmann") in missing(r)
     r = check("lake", [SF, at, ERSTHELFER], lang="en")  # the Fahrgastbetreuer is missing too
     assert r["satisfied"] is False and "standing_unknown" not in r
+
+
+def test_the_minimum_crew_answer_names_the_proof_these_waters_allow():
+    """Without a roster too, the answer for a vessel on other waters under the SchBesV 2004 names § 6 Abs. 6; not on
+    a waterway, not under the SchBV 2022."""
+    assert _req("lake", OLD)[2].answer["qualification_proofs"] == [{
+        "certificate": "SchBesV2004-Decksmann", "provision": "§ 6 Abs. 6 SchBesV",
+        "text": "Decksmann auf anderen Gewässern durch Mindestalter und ärztliches Gutachten (§ 6 Abs. 6 SchBesV)"}]
+    assert "qualification_proofs" not in _req("lake", NOW)[2].answer
+    assert "qualification_proofs" not in _req("convoy4", OLD)[2].answer

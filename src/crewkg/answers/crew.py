@@ -365,6 +365,9 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
     }
     if frow is not None:
         req.answer["function_row"] = frow.quoted
+    if req.proofs:  # qualifications these waters let a person prove by a pathway's requirements (§ 6 Abs. 6 SchBesV)
+        req.answer["qualification_proofs"] = [{"certificate": q.certificate, "provision": ask.cite(q.provision),
+                                               "text": q.label.get(ask.lang, q.id)} for q in req.proofs]
     return req
 
 

@@ -95,6 +95,8 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         con.print(f"  {t['temporary']}: {adj['text']}")
     if a["substitutions"]:
         con.print(f"{t['substitutions']}: " + "; ".join(f"{s['text']}" for s in a["substitutions"]))
+    for q in a.get("qualification_proofs", []):
+        con.print(f"{t['proofs']}: {q['text']}")
     f = a["functions"]
     parts = [f"{n} {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
     parts.append(f"{t['first_aid']}: {f['FirstAid']}")

@@ -189,6 +189,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.via_record": "aus den datierten Nachweisen des Datensatzes abgeleitet:",
     "crew.cli.via_waters": "auf diesen Gewässern nachgewiesen durch die Erfordernisse der",
     "crew.cli.no_regulation": "keine erfasste Verordnung in Kraft",
+    "crew.cli.proofs": "Nachweis auf diesen Gewässern",
     "crew.cli.rows": "Zutreffende Zeilen",
     "crew.cli.near_miss": "beinahe: {person} als {role}: {lacks}",
     "crew.cli.transitional_line": "Übergang ({provision}, bis {until}): {reason}",

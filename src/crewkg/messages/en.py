@@ -189,6 +189,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.via_record": "derived from the dated proofs of the record:",
     "crew.cli.via_waters": "proven on these waters by the requirements of",
     "crew.cli.no_regulation": "no encoded regulation in force",
+    "crew.cli.proofs": "Proof on these waters",
     "crew.cli.rows": "Rows that apply",
     "crew.cli.near_miss": "almost: {person} as {role}: {lacks}",
     "crew.cli.transitional_line": "Transition ({provision}, until {until}): {reason}",
