@@ -194,8 +194,14 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
                   f"({', '.join(q['have']) or t['none']}) ({q['provision']})")
     if r.get("missing"):
         con.print(f"  {t['missing']}:")
+        shown: list[tuple[str, str]] = []
         for m in r["missing"]:
-            con.print(f"   [red]✗[/red] {m['fill_with']} ({m['provision']})")
+            line = (m["fill_with"], m["provision"])
+            if line in shown and not m.get("near_misses"):  # a second open place of the same kind: counted above
+                continue
+            times = sum(1 for x in r["missing"] if (x["fill_with"], x["provision"]) == line)
+            shown.append(line)
+            con.print(f"   [red]✗[/red] {'%d × ' % times if times > 1 else ''}{m['fill_with']} ({m['provision']})")
             for nm in m.get("near_misses", []):
                 con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
                                                    lacks="; ".join(nm["lacks"])))
