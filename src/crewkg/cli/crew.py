@@ -201,7 +201,8 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
                 continue
             times = sum(1 for x in r["missing"] if (x["fill_with"], x["provision"]) == line)
             shown.append(line)
-            con.print(f"   [red]✗[/red] {'%d × ' % times if times > 1 else ''}{m['fill_with']} ({m['provision']})")
+            count = f"{times} × " if times > 1 else ""
+            con.print(f"   [red]✗[/red] {count}{m['fill_with']} ({m['provision']})")
             for nm in m.get("near_misses", []):
                 con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
                                                    lacks="; ".join(nm["lacks"])))
