@@ -454,10 +454,13 @@ def test_on_other_waters_under_the_schbesv_age_18_and_a_medical_report_prove_the
 
 
 def test_without_a_medical_report_age_alone_proves_no_decksmann_and_the_answer_names_paragraph_6_abs_6():
-    r = check("lake", [KAPITAEN, P("dm", "1990-01-01")], as_of=OLD, lang="en")
+    r = check("lake", [KAPITAEN, P("dm", "1990-01-01"), P("young", "1997-06-02", medical_fitness=FIT_2015)], as_of=OLD, lang="en")
     (gap,) = [m for m in r["missing"] if m["role"] == "Decksmann"]
     assert gap["accepts"]["proofs"] == [{"certificate": "SchBesV2004-Decksmann", "provision": "§ 6 Abs. 6 SchBesV"}]
     assert "on these waters, a person who proves: minimum age of 18 years, medical report" in gap["fill_with"]
+    assert [(m["person"], m["as"], m["provision"], m["lacks"]) for m in gap["near_misses"]] == [
+        ("dm", "Decksmann", "§ 6 Abs. 6 SchBesV", ["lacks: medical report on physical fitness (FSG-GV)"]),
+        ("young", "Decksmann", "§ 6 Abs. 6 SchBesV", ["aged 17, at least 18 needed (reached on 2015-06-02)"])]
 
 
 def test_paragraph_6_abs_6_schbesv_needs_other_waters_and_the_schbesv_in_force():

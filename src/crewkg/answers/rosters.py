@@ -79,21 +79,25 @@ class People:
     proven: dict[str, dict[str, str]] = field(default_factory=dict)
     #: deck roles the record states as functions and no held certificate names (via: function, not certificate)
     stated: dict[str, set[str]] = field(default_factory=dict)
+    #: person -> role -> (the provision of the vessel's proof, what the record lacks of the certificate's pathway that
+    #: lacks least) for the certificates the vessel's waters let a person prove and the record does not
+    proof_lacks: dict[str, dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None,
-            proofs: frozenset[str] = frozenset()) -> People:
+            proofs: dict[str, str] | None = None) -> People:
     """Run the eligibility program for its can_fill rule. The roster check needs no pathway, so the program runs
     over the certificates and the role hierarchy alone: the same can_fill (with each role's minimum age), about
     four times faster; and over the pathways of the certificates the record's own proofs make, and of those the
-    vessel's waters let a person prove by their requirements (`proofs`, crew:QualificationProof)."""
+    vessel's waters let a person prove by their requirements (`proofs`: certificate -> provision,
+    crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
     from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive_roles
     from crewkg.rules.kinds.certificate_held import held
     from crewkg.rules.kinds.exam import passed
 
     reg = regulation_in_force(law, as_of)
-    d = derive_roles(persons, law, as_of, reg.id if reg else None, proofs)
+    d = derive_roles(persons, law, as_of, reg.id if reg else None, frozenset(proofs or {}))
     below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
     deck = set(law.ids_of("DeckCrewRole"))
     out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
@@ -114,7 +118,32 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
                 out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
         out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
+        for c, provision in sorted((proofs or {}).items()) if reg else ():
+            role = law.certificates[c].role or ""
+            if role and role not in out.proven[p.id] and role not in fills:
+                lacks = min(([r for r in law.pathways[w].requirements if (p.id, r) not in d.met]
+                             for w in law.certificates[c].pathways), key=len, default=[])
+                out.proof_lacks.setdefault(p.id, {})[role] = (provision, [_lack(law, r, p, as_of) for r in lacks])
     return out
+
+
+def _lack(law: Law, rid: str, p: Person, as_of: date) -> tuple[str, dict[str, Any]]:
+    """One requirement of a pathway the record does not meet, as a near miss says it (the age with its day)."""
+    r = law.requirements[rid]
+    if r.kind == "MinimumAge" and r.minimum is not None:
+        if p.birth_date is None:
+            return "lacks_age_unknown", {"n": r.minimum}
+        from crewkg.rules.eligibility import birthday
+
+        return "lacks_age", {"have": completed_years(p.birth_date, as_of), "n": r.minimum,
+                             "on": birthday(p.birth_date, int(r.minimum)).isoformat()}
+    return "lacks_requirement", {"item": rid}
+
+
+def _lack_text(law: Law, key: str, values: dict[str, Any], lang: str) -> str:
+    if key == "lacks_requirement":
+        values = {"item": law.label(values["item"], lang)}
+    return _words(lang)[key].format(**values)
 
 
 def _function_via(people: People, pid: str, role: str) -> str:
@@ -171,10 +200,13 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
                     continue
                 lacks = _conditions(s, p, as_of)
                 if lacks:
-                    near.setdefault(slot.id, []).append((pid, s, lacks))
+                    near.setdefault(slot.id, []).append((pid, s.by, s.provision, lacks))
                     continue
                 best = Option(pid, s.id, COST_SUBSTITUTION)
                 break
+        if best is None and slot.role in people.proof_lacks.get(pid, {}):  # the waters' proof, not yet met
+            provision, lacks = people.proof_lacks[pid][slot.role]
+            near.setdefault(slot.id, []).append((pid, slot.role, provision, lacks))
         if best is not None:
             out.append(best)
     return out
@@ -512,7 +544,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     if not req.covered:
         return _uncovered_roster(law, ml, req, persons, lang)
     as_of = req.as_of
-    people = _people(law, persons, as_of, ml.proven_functions, frozenset(q.certificate for q in req.proofs if q.certificate))
+    people = _people(law, persons, as_of, ml.proven_functions, {q.certificate: q.provision for q in req.proofs if q.certificate})
     attempts: list[tuple[Attempt, dict[str, list]]] = []
     for alt in req.alternatives:
         near: dict[str, list] = {}
@@ -566,11 +598,12 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         combinable = _combinable(req, chosen.alternative, slot.role) if slot.kind == "function" else None
         text, accepts = _fill_with(law, ml, req, slot, people, combinable, lang)
         entry = {"kind": slot.kind, "role": slot.role, "provision": slot.provision, "fill_with": text, "accepts": accepts}
-        misses = sorted(near.get(slot.id, []), key=lambda m: (len(m[2]), m[0]))
+        misses = sorted(near.get(slot.id, []), key=lambda m: (len(m[3]), m[0]))
         if misses:
-            entry["near_misses"] = [{"person": pid, "as": s.by, "provision": law.citation(s.provision),
-                                     "lacks": [t[k].format(**v) for k, v in lacks]}
-                                    | ({"assigned": list(assignment[pid])} if pid in assignment else {}) for pid, s, lacks in misses]
+            entry["near_misses"] = [{"person": pid, "as": role, "provision": law.citation(provision),
+                                     "lacks": [_lack_text(law, k, v, lang) for k, v in lacks]}
+                                    | ({"assigned": list(assignment[pid])} if pid in assignment else {})
+                                    for pid, role, provision, lacks in misses]
         missing.append(entry)
     for q in chosen.qualifications:
         if not q["met"]:
