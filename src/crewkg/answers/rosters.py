@@ -131,13 +131,20 @@ def _lack(law: Law, rid: str, p: Person, as_of: date) -> tuple[str, dict[str, An
     """One requirement of a pathway the record does not meet, as a near miss says it (the age with its day)."""
     r = law.requirements[rid]
     if r.kind == "MinimumAge" and r.minimum is not None:
-        if p.birth_date is None:
-            return "lacks_age_unknown", {"n": r.minimum}
-        from crewkg.rules.eligibility import birthday
-
-        return "lacks_age", {"have": completed_years(p.birth_date, as_of), "n": r.minimum,
-                             "on": birthday(p.birth_date, int(r.minimum)).isoformat()}
+        return _age_lack(p, int(r.minimum), as_of) or ("lacks_requirement", {"item": rid})
     return "lacks_requirement", {"item": rid}
+
+
+def _age_lack(p: Person, n: int, as_of: date) -> tuple[str, dict[str, Any]] | None:
+    """A person younger than `n` years on the day (with the day the age is reached), or of unknown age; else None."""
+    if p.birth_date is None:
+        return "lacks_age_unknown", {"n": n}
+    age = completed_years(p.birth_date, as_of)
+    if age >= n:
+        return None
+    from crewkg.rules.eligibility import birthday
+
+    return "lacks_age", {"have": age, "n": n, "on": birthday(p.birth_date, n).isoformat()}
 
 
 def _lack_text(law: Law, key: str, values: dict[str, Any], lang: str) -> str:
@@ -157,15 +164,8 @@ def _function_via(people: People, pid: str, role: str) -> str:
 def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict[str, Any]]]:
     """What a would-be substitute lacks, as (template, values); empty when the substitution's conditions hold."""
     lacks: list[tuple[str, dict[str, Any]]] = []
-    if s.min_age is not None:
-        if p.birth_date is None:
-            lacks.append(("lacks_age_unknown", {"n": s.min_age}))
-        else:
-            age = completed_years(p.birth_date, as_of)
-            if age < s.min_age:
-                from crewkg.rules.eligibility import birthday
-
-                lacks.append(("lacks_age", {"have": age, "n": s.min_age, "on": birthday(p.birth_date, s.min_age).isoformat()}))
+    if s.min_age is not None and (age := _age_lack(p, s.min_age, as_of)) is not None:
+        lacks.append(age)
     if s.min_apprenticeship_year is not None and p.apprenticeship_year and not p.apprenticeship_contract:
         # 'sich mindestens im dritten Lehrjahr befinden': a year of an apprenticeship the record has no contract for
         lacks.append(("lacks_contract", {"have": p.apprenticeship_year, "n": s.min_apprenticeship_year}))
@@ -538,6 +538,11 @@ def _standing_unknown(ml: ManningLaw, people: People) -> tuple[People, list[tupl
     return dataclasses.replace(people, top=top, fills=fills), extra
 
 
+def _proof_of(req: Requirement, cid: str):
+    """The vessel's proof of qualification (crew:QualificationProof) that proves the certificate, if any."""
+    return next((q for q in req.proofs if q.certificate == cid), None)
+
+
 def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
@@ -568,15 +573,13 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         if via == "record":  # the function follows from the certificate the record's proofs make (crew:heldByProof)
             cid = people.proven[o.person][slot.role]
             entry |= {"certificate": cid, "certificate_provision": law.citation(law.certificates[cid].provision)}
-            proof = next((q for q in req.proofs if q.certificate == cid), None)
-            if proof is not None and not law.certificates[cid].by_proof:  # proven on these waters (§ 6 Abs. 6 SchBesV)
+            if (proof := _proof_of(req, cid)) is not None:  # proven on these waters (§ 6 Abs. 6 SchBesV)
                 entry["proof_provision"] = law.citation(proof.provision)
         if via == "substitution":
             s = ml.rules[o.via]
             entry |= {"substitution": s.id, "substitution_provision": law.citation(s.provision), "as": s.by}
             cid = people.proven.get(o.person, {}).get(s.by or "")
-            proof = next((q for q in req.proofs if q.certificate == cid), None) if cid else None
-            if proof is not None:  # the substitute's own role proven on these waters (§ 6 Abs. 6 SchBesV)
+            if cid and (proof := _proof_of(req, cid)) is not None:  # the substitute's role proven on these waters
                 entry |= {"certificate": cid, "certificate_provision": law.citation(law.certificates[cid].provision),
                           "proof_provision": law.citation(proof.provision)}
         details.append(entry)
