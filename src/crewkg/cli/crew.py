@@ -47,7 +47,8 @@ def crew(
 
 
 def _counts(law, counts: dict[str, int], lang: str) -> str:
-    return ", ".join(f"{n} {law.label(role, lang)}" for role, n in counts.items()) or section("crew.cli.", lang)["none"]
+    """'1 × Schiffsführer…, 2 × Matrosin bzw. Matrose': the labels are singular (the kb has no plural forms)."""
+    return ", ".join(f"{n} × {law.label(role, lang)}" for role, n in counts.items()) or section("crew.cli.", lang)["none"]
 
 
 def print_crew(law, a: dict[str, Any], lang: str) -> None:
