@@ -141,6 +141,17 @@ def test_maria_needs_40_more_days_as_matrose_for_bootsmann_under_13_Z1():
     assert (days["needed"], days["have"], days["role"]) == (180, 140, "Matrose")
 
 
+def test_days_served_as_matrose_without_the_ubz_matrose_lead_to_bootsmann_today_as_check_says():
+    """§ 13 Z 1 SchBV asks 'eine als Matrosin bzw. Matrose geleistete Mindestfahrzeit von 180 Tagen', not the UBZ
+    Matrose: with 180 days served the plan says today, as `check` does. With 179, the day still missing is served
+    after the UBZ Matrose (crew:presupposes: new days as Matrose are served holding it), so the route passes it."""
+    data = {"id": "g1", "birth_date": "1990-01-01", "medical_fitness": True, "sailing_days": {"Matrose": 180}}
+    assert chain(record(data, "UBZ-Bootsmann")["routes"][0]) == [("§ 13 Z 1 SchBV", "2026-11-30")]
+    data["sailing_days"] = {"Matrose": 179}
+    first = record(data, "UBZ-Bootsmann")["routes"][0]
+    assert [s["certificate"] for s in first["steps"]] == ["UBZ-Matrose", "UBZ-Bootsmann"]
+
+
 def test_maria_reaches_schiffsfuehrer_fastest_by_15_Z3_and_days_as_bootsmann_start_only_after_its_certificate():
     result = example("03-maria-matrose-to-bootsmann.yaml", "UBZ-Schiffsfuehrer")
     first, second = result["routes"][:2]

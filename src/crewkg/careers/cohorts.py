@@ -161,7 +161,7 @@ def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_
     """Every route of every trainee walked, then the rules' verdicts on all their projected steps in one batch
     (one Datalog run per few hundred steps instead of one per step). A trainee whose routes fail to plan is left
     to `_row`, which reports the error."""
-    from crewkg.careers.graph import START, routes_to
+    from crewkg.careers.graph import person_routes
 
     planners: dict[str, Planner] = {}
     for p, a in zip(persons, answers, strict=True):
@@ -170,7 +170,7 @@ def _planned(law: Law, g, persons: list[Person], answers: list, target: str, as_
         try:
             planner = make_planner(law, p, a, as_of, pace, lang)
             held = [c for c in p.certificates if c in g]
-            for route in routes_to(g, target, [START] + held, set(held)):
+            for route in person_routes(g, target, held, a):
                 planner.walk(route)
         except Exception:
             continue

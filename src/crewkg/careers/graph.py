@@ -171,6 +171,18 @@ def routes_to(g, target: str, sources: list[str], avoid: set[str]) -> list[list[
     return out
 
 
+def person_routes(g, target: str, held: list[str], answer: dict[str, Any]) -> list[list[tuple[str, str, str]]]:
+    """The routes a person can take to `target`: from `start` or a certificate held (`held`), passing through no other
+    held one; and, where a pathway is met on the evaluation date without the certificate it presupposes (§ 13 Z 1 asks
+    180 days served as Matrose, not the UBZ Matrose), the routes that begin with that pathway."""
+    routes = list(routes_to(g, target, [START] + held, set(held)))
+    now = {w["id"] for c in answer.get("certificates", []) for w in c.get("pathways", []) if w.get("satisfied")}
+    starts = sorted({u for u, _, k in g.edges(keys=True) if k in now and u != START and u not in held})
+    for u in starts:
+        routes += [r for r in routes_to(g, target, [u], set(held)) if r[0][2] in now]
+    return routes
+
+
 def node_link(g) -> dict[str, Any]:
     """networkx node-link data (the `--format json` of `crewkg paths`)."""
     import networkx as nx

@@ -20,7 +20,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     A route starts at `start` or at a certificate the person holds and passes through no other certificate the
     person holds. Routes that cannot be planned (sea time, prior experience, a missing birth date) come last with
     `earliest: null`; the entry that blocks them has `met_on: null`."""
-    from crewkg.careers.graph import START, career_graph, routes_to
+    from crewkg.careers.graph import career_graph, person_routes
 
     g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
     result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
@@ -29,7 +29,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
         return result
     planner = planner or make_planner(law, person, answer, as_of, pace, lang)
     held = [c for c in person.certificates if c in g]
-    routes = routes_to(g, target, [START] + held, set(held))
+    routes = person_routes(g, target, held, answer)
     for route in routes:
         planner.walk(route)
     confirm([planner])
@@ -67,12 +67,12 @@ def reach_dates(law: Law, person: Person, answer: dict[str, Any], as_of: date, p
                 planner: Planner | None = None) -> dict[str, date | None]:
     """The earliest date the person can hold each certificate on a route to `target` (for cohort charts): held or
     eligible today → the evaluation date; None where no route can be planned."""
-    from crewkg.careers.graph import START, routes_to
+    from crewkg.careers.graph import person_routes
 
     planner = planner or make_planner(law, person, answer, as_of, pace)
     held = [c for c in person.certificates if c in g]
     out: dict[str, date | None] = {c: as_of for c in held}
-    routes = routes_to(g, target, [START] + held, set(held))
+    routes = person_routes(g, target, held, answer)
     for route in routes:
         planner.walk(route)
     confirm([planner])
