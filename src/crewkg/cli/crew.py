@@ -198,7 +198,7 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         shown: list[tuple[str, str]] = []
         for m in r["missing"]:
             line = (m["fill_with"], m["provision"])
-            if line in shown and not m.get("near_misses"):  # a second open place of the same kind: counted above
+            if line in shown:  # a second open place of the same kind: counted on the first one's line
                 continue
             times = sum(1 for x in r["missing"] if (x["fill_with"], x["provision"]) == line)
             shown.append(line)
