@@ -10,21 +10,27 @@ from crewkg.messages.catalogue import CATALOGUES, catalogue
 T = CATALOGUES
 
 
-def number(x: Any) -> str:
-    """A number as people write it: 3 rather than 3.0."""
-    return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
+def number(x: Any, lang: str = "en") -> str:
+    """A number as people write it: 3 rather than 3.0, 0.01 rather than the 0.009999999999999787 a subtraction of
+    binary floats leaves (twelve significant digits), and in German with a decimal comma (0,01)."""
+    if not isinstance(x, float):
+        return str(x)
+    if x.is_integer():
+        return str(int(x))
+    text = f"{x:.12g}"
+    return text.replace(".", ",") if lang == "de" else text
 
 
 def amount(x: Any, unit: str, lang: str) -> str:
     """'1 Tag' / '40 Tage', '1 day' / '40 days': an amount, not what is still missing (`count`)."""
     t = catalogue(lang)
-    return f"{number(x)} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
+    return f"{number(x, lang)} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
 
 
 def count(x: Any, unit: str, lang: str) -> str:
     """'1 Tag' / '40 Tage' (after 'noch'), '1 more day' / '40 more days'."""
     t = catalogue(lang)
-    return f"{number(x)}{t['unit.more']} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
+    return f"{number(x, lang)}{t['unit.more']} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
 
 
 def value(x: Any, lang: str) -> str:

@@ -46,6 +46,11 @@ def _complete_in_turn(self, base_subgoal, subgoal) -> None:
             self.fact_candidate(subgoal, row)
 
 
+#: pyDatalog rounds every float it is given to about 8 significant digits (27 bits of the mantissa), so that
+#: 4.99 years came back as 4.990000009536743 and 4.999999999 years would meet a minimum of 5 in the program but not
+#: in `rules.signature`'s comparisons. The law compares the record's numbers as they are: no rounding.
+pyEngine.Float_Precision = None
+
 _AGGREGATE = Aggregate.Aggregate
 if getattr(sys, "_is_gil_enabled", lambda: True)() and hasattr(_AGGREGATE, "_process_group_concurrently"):
     _AGGREGATE.complete = _complete_in_turn

@@ -62,7 +62,7 @@ def credit_lines(certificate: dict[str, Any], lang: str) -> list[dict[str, Any]]
     t = catalogue(lang)
 
     def days(n: int) -> str:
-        return f"{number(n)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
+        return f"{number(n, lang)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
 
     def walk(reqs):
         for r in reqs:

@@ -118,7 +118,7 @@ def missing(law, req, lang):
     least, stated = req.get("minimum_hours"), req.get("hours", {})
     # a proof that states fewer hours than asked is there but too short: say that, not that it is missing
     short = [e for e in lacking if least is not None and e in stated and stated[e] < least]
-    said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=number(stated[e]), minimum=number(least))
+    said = [say(NAME, lang, "short_hours", item=law.label(e, lang), hours=number(stated[e], lang), minimum=number(least, lang))
             for e in short]
     late = {e: d for e, d in req.get("taken_too_late", {}).items() if e in lacking and e not in short}
     said += [say(NAME, lang, "taken_too_late", item=law.label(e, lang), taken=d, before=req["taken_before"])

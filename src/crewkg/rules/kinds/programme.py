@@ -64,7 +64,7 @@ def answer(law, r, p, d, as_of):
 
 def missing(law, req, lang):
     return catalogue(lang)["programme"].format(role=law.label(req["role"], lang), needed=req["needed"],
-                                               have=number(req["have"]))
+                                               have=number(req["have"], lang))
 
 
 def facts(req, p, lang):

@@ -30,7 +30,7 @@ def person_facts(p, law, as_of):
 
 
 def missing(law, req, lang):
-    return catalogue(lang)["vocational"].format(needed=req["needed"], have=number(req["have"]))
+    return catalogue(lang)["vocational"].format(needed=req["needed"], have=number(req["have"], lang))
 
 
 def facts(req, p, lang):
