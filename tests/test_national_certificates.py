@@ -174,7 +174,7 @@ def test_the_answer_states_the_hours_and_the_cut_off_day(law):
 
     # the proof is there, half an hour short: said as such, not as missing
     assert kind("DatedProof").missing(law, practice, "de") == (
-        "praktische Unterweisung für Fahrgastbetreuer (§ 29 Abs. 1 Z 2 SchBV): 3.5 Stunden nachgewiesen, mindestens 4 verlangt")
+        "praktische Unterweisung für Fahrgastbetreuer (§ 29 Abs. 1 Z 2 SchBV): 3,5 Stunden nachgewiesen, mindestens 4 verlangt")
     assert kind("DatedProof").missing(law, practice, "en").endswith(": 3.5 hours proven, at least 4 required")
     absent = practice | {"hours": {}}
     assert kind("DatedProof").missing(law, absent, "de") == (
@@ -272,9 +272,11 @@ def test_the_cut_off_day_is_said_in_the_missing_sentence(law):
         "proof of employment as deckhand: dated 2022-01-17, counts only before 2022-01-17")
     absent = employment | {"taken_too_late": {}}
     assert kind("DatedProof").missing(law, absent, "de") == (
-        "Nachweis fehlt oder ist nicht vor dem 2022-01-17 datiert: Nachweis der Beschäftigung als Decksfrau bzw. Decksmann")
+        "Nachweis fehlt oder ist nicht vor dem 2022-01-17 datiert: Nachweis der Beschäftigung als Decksfrau bzw. Decksmann"
+        " oder eine bestätigte Eintragung im Schifferdienstbuch als Decksfrau bzw. Decksmann, begonnen vor dem 2022-01-17")
     assert kind("DatedProof").missing(law, absent, "en") == (
-        "proof missing or not dated before 2022-01-17: proof of employment as deckhand")
+        "proof missing or not dated before 2022-01-17: proof of employment as deckhand"
+        " or a validated service-log entry as deckhand begun before 2022-01-17")
 
 
 @pytest.mark.parametrize("on, roles", [("2022-01-16", []), ("2022-01-17", ["Fahrgastbetreuer"])],
@@ -283,3 +285,50 @@ def test_the_cut_off_day_is_said_in_the_missing_sentence(law):
 def test_check_makes_a_function_from_proofs_only_under_the_law_in_force(law, on, roles):
     record = {**INSTRUCTED, "exams": [e | {"passed": "2021-06-01"} for e in INSTRUCTED["exams"]]}
     assert _answer(law, record, on)["roles"] == roles
+
+
+def _employment_by_log(law, entry: dict[str, Any], on: str = "2026-11-30") -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the Decksmann – AT answer, the Maschinist answer) of a fit person whose only proof is one service-log entry."""
+    a = _answer(law, {"birth_date": "1990-01-01", "functions": ["Eignung-SchBV-P30-Abs4", "Eignung-SchBV-P30-Abs3"],
+                      "service": [{"vessel": "MS Linz", **entry}]}, on)
+    return tuple(next(c for c in a["certificates"] if c["id"] == cid)  # type: ignore[return-value]
+                 for cid in ("Decksmann-AT", "SchBV2022-Maschinist"))
+
+
+@pytest.mark.parametrize("start, met", [("2022-01-16", True), ("2022-01-17", False)],
+                         ids=["§ 47 zweiter Abs. 12: Dienst als Decksmann ab 16. Jänner 2022 im Schifferdienstbuch",
+                              "ab 17. Jänner 2022: keine Beschäftigung 'vor dem 17. Jänner 2022'"])
+def test_a_service_log_entry_as_decksmann_before_17_january_2022_proves_the_employment(law, start, met):
+    decksmann_at, _ = _employment_by_log(law, {"from": start, "to": "2022-06-30", "role": "Decksmann"})
+    assert decksmann_at["eligible"] is met
+    safety = next(r for r in decksmann_at["pathways"][0]["requirements"] if r["id"] == "Req-SchBV2022-P28-Abs1-safety")
+    employment = safety["alternatives"][1]
+    assert employment["met"] is met and employment["proven_by_service_as"] == "Decksmann"
+    if met:
+        assert employment["by_service"] == {"role": "Decksmann", "from": "2022-01-16", "to": "2022-06-30",
+                                             "vessel": "MS Linz"}
+    else:
+        assert "by_service" not in employment
+        from crewkg.rules.kinds import kind
+
+        assert kind("DatedProof").missing(law, employment, "de").endswith(
+            "oder eine bestätigte Eintragung im Schifferdienstbuch als Decksfrau bzw. Decksmann, begonnen vor dem 2022-01-17")
+
+
+@pytest.mark.parametrize("entry", [
+    {"from": "2021-04-01", "to": "2021-10-31", "role": "Decksmann", "validated": False},
+    {"from": "2021-04-01", "to": "2021-10-31", "role": "Matrose"},
+    {"from": "2021-04-01", "to": "2021-10-31", "waters": "sea", "capacity": "deck_crew"},
+], ids=["not validated", "as Matrose, not as Decksmann (literal)", "at sea"])
+def test_only_a_validated_inland_entry_as_decksmann_proves_it(law, entry):
+    decksmann_at, _ = _employment_by_log(law, entry)
+    assert decksmann_at["eligible"] is False
+
+
+def test_the_log_entry_proves_the_employment_for_the_maschinist_too(law):
+    """§ 47 zweiter Abs. 12 names § 28 Abs. 1 and Abs. 2 Z 1."""
+    entry = {"from": "2021-04-01", "to": "2021-10-31", "role": "Decksmann"}
+    _, maschinist = _employment_by_log(law, entry)
+    z1 = next(w for w in maschinist["pathways"] if w["provision"] == "§ 28 Abs. 2 Z 1 SchBV")
+    safety = next(r for r in z1["requirements"] if r["id"] == "Req-SchBV2022-P28-Abs2-Z1-safety")
+    assert safety["met"] is True

@@ -51,6 +51,7 @@ class CREW(DefinedNamespace):
     notOlderThanMonths: URIRef
     minimumHours: URIRef
     takenBefore: URIRef
+    provenByServiceAs: URIRef
     instructionHours: URIRef
     NationalCertificate: URIRef
     heldByProof: URIRef

@@ -64,6 +64,8 @@ class Requirement:
     #: a dated proof must show at least these hours (crew:minimumHours) and lie before this day (crew:takenBefore)
     min_hours: float | None = None
     taken_before: date | None = None
+    #: a validated service-log entry in this role, begun before `taken_before`, proves it too (crew:provenByServiceAs)
+    proven_by_service_as: str | None = None
     #: the last day, inclusive, an application period requirement is met (crew:lastDay)
     last_day: date | None = None
     #: the reduction that may shorten a Fahrzeit minimum (crew:reducibleBy)
@@ -400,6 +402,7 @@ def _compile(g, version: str) -> Law:
                 functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
                 min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
                 taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None,
+                proven_by_service_as=opt(s, CREW.provenByServiceAs),
                 last_day=last.toPython() if (last := one(s, CREW.lastDay)) is not None else None,
                 reduction=opt(s, CREW.reducibleBy))
 

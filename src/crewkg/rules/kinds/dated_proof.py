@@ -4,7 +4,9 @@ The proofs are record exams (`exams: [{id: ..., passed: DATE, hours: H}]`); a da
 taken up to and including the same day N months later; one given without a date is taken as stated (as a plain exam
 id is). A requirement may also ask for a least number of hours (crew:minimumHours: a proof that states fewer does not
 count, one that states none is taken as stated) or a cut-off day (crew:takenBefore: a dated proof counts only if taken
-before it)."""
+before it). A proof of employment in a role before the cut-off day (crew:provenByServiceAs) is also given by the
+service log: a validated entry in that role begun before that day, the Schifferdienstbuch being the official record of
+the Fahrpraxis (§ 2 Z 2 SchBV)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ MESSAGES = {
         "hours": " (mindestens {hours} Stunden)",
         "short_hours": "{item}: {hours} Stunden nachgewiesen, mindestens {minimum} verlangt",
         "taken_too_late": "{item}: mit {taken} datiert, zählt nur vor dem {before}",
+        "by_service": "Schifferdienstbuch: {role} ab {start}",
+        "or_service": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}, begonnen vor dem {before}",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
@@ -46,6 +50,8 @@ MESSAGES = {
         "hours": " (at least {hours} hours)",
         "short_hours": "{item}: {hours} hours proven, at least {minimum} required",
         "taken_too_late": "{item}: dated {taken}, counts only before {before}",
+        "by_service": "service log: {role} from {start}",
+        "or_service": " or a validated service-log entry as {role} begun before {before}",
     },
 }
 
@@ -71,12 +77,27 @@ def current(p, proof: str, months: int | None, as_of: date, r=None) -> bool:
     return taken <= as_of and (end is None or as_of <= end)
 
 
+def by_service(p, r, as_of: date):
+    """The first service-log entry that proves the requirement's employment (crew:provenByServiceAs), or None."""
+    if r.proven_by_service_as is None or r.taken_before is None:
+        return None
+    return min((e for e in p.service or [] if e.waters == "inland" and e.role == r.proven_by_service_as and e.validated
+                and e.start < r.taken_before and e.start <= as_of), key=lambda e: e.start, default=None)
+
+
+def proven(p, r, as_of: date) -> bool:
+    """Every proof the requirement lists counts on the date, or the service log gives it."""
+    return bool(r.exams) and (all(current(p, e, r.max_months, as_of, r) for e in r.exams)
+                              or by_service(p, r, as_of) is not None)
+
+
 def person_facts(p, law, as_of):
-    return [("proof_current", p.id, r.id) for r in law.requirements.values()
-            if r.kind == NAME and r.exams and all(current(p, e, r.max_months, as_of, r) for e in r.exams)]
+    return [("proof_current", p.id, r.id) for r in law.requirements.values() if r.kind == NAME and proven(p, r, as_of)]
 
 
 def have(r, p, d, as_of):
+    if by_service(p, r, as_of) is not None:
+        return list(r.exams)
     return [e for e in r.exams if current(p, e, r.max_months, as_of, r)]
 
 
@@ -87,6 +108,12 @@ def answer(law, r, p, d, as_of):
         stated = {e: p.exam_hours[e] for e in r.exams if e in p.exam_hours}
         if stated:
             out["hours"] = stated
+    entry = by_service(p, r, as_of)
+    if entry is not None:  # the log's entry is the proof: named, so that the answer says where it comes from
+        out["by_service"] = {"role": entry.role, "from": entry.start.isoformat(), "to": entry.end.isoformat(),
+                             "vessel": entry.vessel}
+    if r.proven_by_service_as is not None:
+        out["proven_by_service_as"] = r.proven_by_service_as
     if r.taken_before is not None:
         out["taken_before"] = r.taken_before.isoformat()
         late = {e: p.exam_passed[e].isoformat() for e in r.exams if e in p.exam_passed and p.exam_passed[e] >= r.taken_before}
@@ -125,7 +152,8 @@ def missing(law, req, lang):
              for e, d in late.items()]
     rest = [e for e in lacking if e not in short and e not in late]
     if rest:
-        named = _items(law, rest, lang) + _hours(least, lang)
+        named = _items(law, rest, lang) + _hours(least, lang) + _or_service(law, req.get("proven_by_service_as"),
+                                                                            req.get("taken_before"), lang)
         if req.get("taken_before") and not req.get("not_older_than_months"):
             said.insert(0, say(NAME, lang, "missing_before", before=req["taken_before"], items=named))
         else:
@@ -133,16 +161,26 @@ def missing(law, req, lang):
     return "; ".join(said)
 
 
+def _or_service(law, role, before, lang) -> str:
+    from crewkg.rules.kinds import say
+
+    return "" if role is None else say(NAME, lang, "or_service", role=law.label(role, lang), before=before)
+
+
 def facts(req, p, lang):
     from crewkg.rules.kinds import say
 
+    entry = req.get("by_service")
+    if entry is not None:
+        return say(NAME, lang, "by_service", role=entry["role"], start=entry["from"])
     return say(NAME, lang, "facts", items=value([e for e in p.exams if e in req["needed"]], lang))
 
 
 def summary(law, r, lang):
     from crewkg.rules.kinds import say
 
-    named = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
+    named = _items(law, r.exams, lang) + _hours(r.min_hours, lang) + _or_service(
+        law, r.proven_by_service_as, r.taken_before.isoformat() if r.taken_before else None, lang)
     if r.taken_before is not None and not r.max_months:
         return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=named)
     return say(NAME, lang, "summary", months=r.max_months, items=named)
