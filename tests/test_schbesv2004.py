@@ -303,3 +303,46 @@ def test_the_passenger_attendant_of_2004_is_held_by_the_dated_instruction(tmp_pa
     f.write_text("id: mia\nbirth_date: 1990-03-30\nexams: [{id: Unterweisung-Fahrgastbetreuer, passed: 2014-06-01}]\n")
     out = json.loads(CliRunner().invoke(app, ["check", str(f), "--as-of", day, "--format", "json"]).stdout)
     assert ("Fahrgastbetreuer" in out["roles"]) is fills
+
+
+#: § 14 Abs. 4 SchBesV: a passenger vessel sailing without passengers is manned under § 12 (its table is missing from
+#: the sources); § 14 Abs. 8 still asks, on waterways, a Matrosen-Motorwart (Maschinist) 'gemäß Abs. 1 oder Abs. 4 mit
+#: Ausnahme des oder der Schiffsführer'
+EMPTY = {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 40, "breadth_m": 6, "passengers": 200,
+         "passengers_on_board": 0, "standard": "S1", "engine_kw": 500}
+
+
+def _engine_rule(r: dict[str, Any], provision: str) -> dict[str, Any] | None:
+    return next((q for q in r.get("qualifications", []) if q["provision"] == provision), None)
+
+
+@pytest.mark.parametrize("vessel, holder", [
+    (EMPTY, "SchBesV2004-MatroseMotorwart"),
+    (EMPTY | {"kind": "cabin_passenger", "beds": 120, "engine_kw": 1500}, "SchBesV2004-Maschinist"),
+], ids=["day-trip vessel without passengers, 500 kW", "cabin vessel without passengers, 1500 kW"])
+def test_on_a_passenger_vessel_without_passengers_the_schiffsfuehrer_is_not_the_engine_qualified_member(vessel, holder):
+    only_sf = [_p("sf", "UBZ-Schiffsfuehrer", holder, functions=["FirstAid"]), _p("m", "SchBesV2004-Matrose", functions=["FirstAid"])]
+    r = _roster(vessel, only_sf, "2015-06-01")
+    assert r["satisfied"] is False, r
+    assert [m["provision"] for m in r["missing"] if m["kind"] == "qualification"] == ["§ 14 Abs. 8 SchBesV"]
+    assert _engine_rule(r, "§ 14 Abs. 8 SchBesV")["have"] == []
+    # § 12 Abs. 4 alone would let the Schiffsführer hold it
+    assert _engine_rule(r, "§ 12 Abs. 4 SchBesV")["met"] is True
+    # a Matrose who holds it: the table is still missing, so undecided, never satisfied
+    other = [_p("sf", "UBZ-Schiffsfuehrer", functions=["FirstAid"]), _p("m", "SchBesV2004-Matrose", holder, functions=["FirstAid"])]
+    assert _roster(vessel, other, "2015-06-01")["satisfied"] is None
+
+
+def test_the_rule_of_paragraph_14_abs_8_is_named_beside_the_missing_table(law):
+    from crewkg.answers.crew import crew_answer
+
+    ml = load_manning(law)
+
+    def answer(vessel: dict[str, Any]) -> dict[str, Any]:
+        return crew_answer(law, ml, vessel_from_mapping({"id": "v", **vessel}, ml, "v"), date(2015, 6, 1), None, False, "en")
+
+    a = answer(EMPTY)
+    assert a["covered"] is False
+    assert "§ 14 Abs. 8 SchBesV" in [r["provision"] for r in a["known_rules"]]
+    # with one passenger on board the vessel is manned under § 14 Abs. 1, not § 12
+    assert "§ 12 Abs. 4 SchBesV" not in json.dumps(answer(EMPTY | {"passengers_on_board": 1}))

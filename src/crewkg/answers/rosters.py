@@ -485,8 +485,9 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
     """Where the table (or the crew under a gap) is missing from the sources no position can be checked, but the
     function rules that govern the vessel still hold (two first-aiders, the engine qualification): a roster that
     cannot meet one of them is not satisfied whatever the missing table says. A rule that names a position is decided
-    only where it cannot be met whoever takes the position: fewer holders than it asks, or (held by the prescribed
-    Schiffsführer) no holder who could take that position."""
+    only where it cannot be met whoever takes the position: fewer holders than it asks, (held by the prescribed
+    Schiffsführer) no holder who could take that position, or (not held by the Schiffsführer, § 14 Abs. 8 SchBesV) too
+    few holders besides each member who could take it."""
     t = _words(lang)
     answer: dict[str, Any] = {"satisfied": None, "reason": t["not_covered"], "assignment": {}, "missing": []}
     if not req.rules and not req.functions:
@@ -508,6 +509,12 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
         short = len(q["have"]) < q["needed"]  # nobody to exclude can give more holders
         if rule.required_of_role:  # whoever is prescribed in the position must be able to fill it
             short = short or not any(rule.required_of_role in people.fills[pid] for pid in q["have"])
+        if rule.except_role:  # whoever takes the position does not count: short if so for everyone who could take it
+            takers = [pid for pid in people.persons if rule.except_role in people.fills[pid]]
+            if takers and all(sum(h != x for h in q["have"]) < q["needed"] for x in takers):
+                short = True  # the holders that count are those besides the taker who leaves the most of them
+                x = max(takers, key=lambda x: (sum(h != x for h in q["have"]), x))
+                q = q | {"have": [h for h in q["have"] if h != x]}
         if short or not (rule.required_of_role or rule.except_role):
             decided.append(q | {"met": not short})
     missing = [{"kind": "qualification", "role": q["function"], "provision": q["provision"], "needed": q["needed"],
