@@ -362,3 +362,27 @@ def test_the_renewal_after_65_is_one_examined_after_the_birthday(law, examined, 
     a = answer(law, {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
                      "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on)
     assert bool(a["roles"]) is roles
+
+
+@pytest.mark.parametrize("examined, on, renewal", [
+    ("2014-12-01", "2015-06-11", ("2015-03-10", "2015-06-10")),
+    ("2015-03-10", "2016-06-11", None),
+], ids=["§ 5 Abs. 3 SchBesV: a report of 64 lapses for want of a renewal after the birthday, said as such",
+        "a report of 65 lapses by its fifteen months, said as such"])
+def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, renewal):
+    from crewkg.rules.kinds import kind
+
+    a = answer(law, {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
+                     "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on)
+    (x,) = a["lapsed"]
+    fitness = next(r for c in a["certificates"] if c["id"] == "SchBesV2004-Decksmann" for w in c["pathways"]
+                   for r in w["requirements"] if r["kind"] == "Document" and r["document"] == "MedicalFitness")
+    said = kind("Document").missing(load_law(), fitness, "de")
+    if renewal is None:
+        assert "birthday" not in x and "renew_by" not in fitness
+        assert "nicht älter als 15 Monate" in said and "nicht älter als 15 Monate" in x["text"]
+    else:
+        assert (x["birthday"], x["renew_by"]) == (fitness["birthday"], fitness["renew_by"]) == renewal
+        words = f"nach Vollendung des 65. Lebensjahres am {renewal[0]} war er bis {renewal[1]} zu erneuern"
+        assert words in said and words in x["text"]
+        assert "15 Monate" not in said + x["text"]

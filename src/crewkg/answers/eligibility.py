@@ -117,7 +117,7 @@ def period(months: int, lang: str) -> str:
 def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
     """The certificates the record holds that do not count on the date, each with why, since when, the last day it
     counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
-    from crewkg.rules.validity import all_lapses
+    from crewkg.rules.validity import all_lapses, renewal_missed
 
     out = []
     for x in all_lapses(p, law, as_of):
@@ -137,8 +137,14 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                       "not_older_than_months": x.step.months}
             seen = (say(lang, "lapsed.examined", date=entry["examined"]) if x.examined
                     else say(lang, "lapsed.not_examined"))
-            text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
-                       period=period(x.step.months, lang), examined=seen)
+            missed = renewal_missed(p, x.step, as_of)
+            if missed is not None:  # examined before the birthday of the step: no renewal after it
+                entry |= {"birthday": missed[0].isoformat(), "renew_by": missed[1].isoformat()}
+                text = say(lang, "lapsed.medical_not_renewed", certificate=name, since=entry["since"],
+                           age=x.step.from_age, birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
+            else:
+                text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
+                           period=period(x.step.months, lang), examined=seen)
         elif x.reason == "issued_after_regulation":
             reg = law.regulations[cert.regulation] if cert and cert.regulation else None
             entry["regulation_until"] = reg.in_force_until.isoformat() if reg and reg.in_force_until else None

@@ -79,6 +79,17 @@ def _required_from(birth: date, st: ScheduleStep) -> date:
     return months_later(start, st.grace) + DAY if st.grace else start
 
 
+def renewal_missed(p: Person, st: ScheduleStep | None, day: date) -> tuple[date, date] | None:
+    """(the step's birthday, the last day of its renewal) where the proof is overdue on `day` because it was not
+    renewed after that birthday (crew:renewedAfterBirthday: a proof examined before it is no renewal); None where
+    that is not the reason."""
+    if st is None or not st.renewed_after_birthday or p.birth_date is None or p.medical_examined is None:
+        return None
+    start = birthday(p.birth_date, st.from_age)
+    due = _required_from(p.birth_date, st)
+    return (start, due - DAY) if p.medical_examined < start and day >= due else None
+
+
 def medical_current(p: Person, law: Law, day: date) -> bool:
     """Whether the record proves medical fitness on `day`: stated, examined by then, not past the end it states, and
     not older than the schedule in force lets it be. A proof without any date is taken as stated."""

@@ -37,7 +37,7 @@ def answer(law, r, p, d, as_of):
     """The medical proof also says until when it counts, or since when it is overdue and what the schedule asks."""
     out = {"needed": True, "have": have(r, p, d, as_of, law), "document": r.document}
     if r.document == "MedicalFitness":
-        from crewkg.rules.validity import medical_last_day, medical_overdue_since, schedule_on, step_on
+        from crewkg.rules.validity import medical_last_day, medical_overdue_since, renewal_missed, schedule_on, step_on
 
         if out["have"]:
             end = medical_last_day(p, law, as_of)
@@ -53,6 +53,9 @@ def answer(law, r, p, d, as_of):
                     p.medical_valid_until is None or p.medical_valid_until >= as_of):
                 out |= {"examined": p.medical_examined.isoformat(), "from_age": step.from_age,
                         "not_older_than_months": step.months, "schedule": law.citation(schedule.provision)}
+                missed = renewal_missed(p, step, as_of)
+                if missed is not None:  # examined before the birthday of the step: no renewal after it
+                    out |= {"birthday": missed[0].isoformat(), "renew_by": missed[1].isoformat()}
     return out
 
 
@@ -90,6 +93,10 @@ def documents(p: Person, as_of: date, law=None) -> dict[str, bool]:
 def missing(law, req, lang):
     t = catalogue(lang)
     item = law.label(req["document"], lang)
+    if req.get("renew_by") and req.get("overdue_since"):
+        return t["document_medical_not_renewed"].format(item=item, examined=req["examined"], since=req["overdue_since"],
+                                                        age=req["from_age"], birthday=req["birthday"],
+                                                        deadline=req["renew_by"], schedule=req["schedule"])
     if req.get("from_age") is not None and req.get("overdue_since"):
         months = req["not_older_than_months"]
         period = (t["lapsed.period.years"].format(n=months // 12) if months % 12 == 0
