@@ -101,6 +101,21 @@ def reduction(law, r, p) -> int:
     return min(red.max_days, document_days(p, red.evidence)) if red else 0
 
 
+def inland_shares(law) -> frozenset[str]:
+    """The Fahrzeit requirements in any role that stand beside one with sea time in the same pathway (§ 47 Abs. 4
+    SchBV: '… Tage Fahrzeit, davon … in der Binnenschifffahrt'): their days are said to be the inland share, so that
+    the two gaps cannot be read as one (cached per law)."""
+    found = law.__dict__.get("_inland_shares")
+    if found is None:
+        found = set()
+        for w in law.pathways.values():
+            reqs = [law.requirements[x] for x in w.requirements if x in law.requirements]
+            if any(r.kind == NAME and r.capacity and not r.served_as for r in reqs):
+                found |= {r.id for r in reqs if r.kind == NAME and not r.capacity and not r.served_as}
+        found = law.__dict__["_inland_shares"] = frozenset(found)
+    return found
+
+
 def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
@@ -108,6 +123,8 @@ def answer(law, r, p, d, as_of):
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
     if r.served_as:
         out["role"] = r.served_as
+    elif r.id in inland_shares(law):
+        out["inland_share"] = True
     red = law.reductions.get(r.reduction or "")
     if red is not None:
         cut = reduction(law, r, p)
@@ -131,6 +148,8 @@ def missing(law, req, lang):
         out = t["days_role"].format(n=n, role=law.label(req["role"], lang))
     elif req.get("with_sea"):
         out = t["days_with_sea"].format(n=n)
+    elif req.get("inland_share"):
+        out = t["days_inland_share"].format(n=n)
     else:
         out = t["days"].format(n=n)
     if req.get("reduced_by"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import number
+from crewkg.messages.wording import amount
 
 NAME = "VocationalTraining"
 ORDER = 41
@@ -30,7 +30,7 @@ def person_facts(p, law, as_of):
 
 
 def missing(law, req, lang):
-    return catalogue(lang)["vocational"].format(needed=req["needed"], have=number(req["have"], lang))
+    return catalogue(lang)["vocational"].format(needed=req["needed"], have=amount(req["have"], "years", lang))
 
 
 def facts(req, p, lang):
