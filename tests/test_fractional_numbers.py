@@ -20,7 +20,7 @@ from crewkg.rules.kinds import missing_sentence
 ON = date(2026, 11, 30)
 #: § 12 Z 3 SchBV: lit. a (five years of professional experience, or 500 days at sea, or three years of vocational
 #: training), lit. b (a 9-month programme), lit. c (90 days within it)
-MATROSE_Z3 = {"birth_date": "2000-01-01", "medical_fitness": True,
+MATROSE_Z3 = {"birth_date": "2000-01-01", "medical_fitness": True, "vocational_training_years": 2.99,
               "programmes": [{"for": "Matrose", "months": 9, "sailing_days": 90}]}
 
 
@@ -55,4 +55,5 @@ def test_the_years_missing_are_written_as_people_write_them(law, lang, said):
     assert experience["have"] == 4.99
     text = missing_sentence(law, lit_a, lang)
     assert said in text, text
+    assert {"en": "(has 2.99 years)", "de": "(vorhanden: 2,99 Jahre)"}[lang] in text  # with its unit
     assert "0.0099" not in text and "0,0099" not in text

@@ -5,6 +5,7 @@ most 360 days and not beyond its length), Abs. 6 (Kapitänspatente, Streckenzeug
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
@@ -145,6 +146,20 @@ def test_abs5_does_not_shorten_the_inland_share(law):
     assert [(m["id"], m["needed"], m["have"]) for m in w["missing"]] == [("Req-SchBV2022-P47-Abs4-Z1-inland", 180, 179)]
 
 
+@pytest.mark.parametrize("lang, said", [("de", "davon noch 1 Tag Fahrzeit in der Binnenschifffahrt (§ 47 Abs. 4 Z 1 SchBV)"),
+                                        ("en", "of which 1 more day of sailing time in inland navigation (§ 47 Abs. 4 Z 1 SchBV)")])
+def test_the_inland_share_is_said_to_be_the_inland_share(law, lang, said):
+    """Two gaps with the same citation (the total, the inland share) must not read as one: the share says so."""
+    w = pathway(answer(law, legacy({"Matrose": 179}, sea=1, training=360)), "UBZ-Matrose", "§ 47 Abs. 4 Z 1 SchBV")
+    (share,) = w["missing"]
+    assert share["inland_share"] is True and missing_sentence(law, share, lang) == said
+    total = next(r for r in w["requirements"] if r["id"] == "Req-SchBV2022-P47-Abs4-Z1-total")
+    assert "inland_share" not in total
+    # a Fahrzeit in any role with no sea-time requirement beside it is no share of anything
+    z2 = pathway(answer(law, legacy({"Matrose": 100})), "UBZ-Matrose", "§ 12 Z 2 SchBV")
+    assert "inland_share" not in json.dumps(z2)
+
+
 def test_without_a_training_the_answer_says_the_total_can_be_shortened(law):
     r = pathway(answer(law, legacy({"Matrose": 100})), "UBZ-Matrose", "§ 47 Abs. 4 Z 1 SchBV")["missing"][0]
     assert r["reduced_by"] == 0 and r["needed"] == 540
@@ -188,3 +203,30 @@ def test_eligible_since_is_the_day_the_shortened_minimum_is_credited(law):
     expected = ledger(p, law)["any"].nth(340)
     assert cert["eligible"] and expected is not None
     assert cert["eligible_since"] == expected.isoformat()
+
+
+# --- Abs. 7 and 8: the national Schiffsführerpatent – AT and Streckenzeugnis – AT -------------------------------------
+@pytest.mark.parametrize("held", ["Kapitaenspatent-A", "Kapitaenspatent-B"])
+@pytest.mark.parametrize("on, open_", [("2032-01-17", True), ("2032-01-18", False)],
+                         ids=["§ 47 Abs. 7 SchBV: while the patent is valid", "not after 17 Jan 2032"])
+def test_abs7_a_kapitaenspatent_is_replaced_by_a_schiffsfuehrerpatent_at(law, held, on, open_):
+    fit = {"certificates": [held], "functions": ["Eignung-SchBV-P30-Abs4"]}
+    assert pathway(answer(law, fit, on), "Schiffsfuehrerpatent-AT", "§ 47 Abs. 7 SchBV")["satisfied"] is open_
+    # the fitness of § 30 is its own proof: the Anlage 7 medical fitness does not stand for it
+    w = pathway(answer(law, {"certificates": [held], "medical_fitness": FIT}, on), "Schiffsfuehrerpatent-AT", "§ 47 Abs. 7 SchBV")
+    assert w["satisfied"] is False and "Req-SchBV2022-P47-Abs7-fitness" in [m["id"] for m in w["missing"]]
+
+
+@pytest.mark.parametrize("on, open_", [("2032-01-17", True), ("2032-01-18", False)],
+                         ids=["§ 47 Abs. 8 SchBV: while the Streckenzeugnis is valid", "not after 17 Jan 2032"])
+def test_abs8_a_streckenzeugnis_is_replaced_by_a_streckenzeugnis_at_without_a_proof_of_fitness(law, on, open_):
+    a = answer(law, {"certificates": ["Streckenzeugnis-Donau"]}, on)
+    assert pathway(a, "Streckenzeugnis-AT", "§ 47 Abs. 8 SchBV")["satisfied"] is open_
+    assert a["roles"] == []  # an authorisation fills no role by itself
+
+
+def test_the_national_patent_fills_no_position_of_the_tables(law):
+    """Where a Schiffsführerpatent – AT may stand for the Union certificate as boatmaster is not in the bundled texts."""
+    assert law.certificates["Schiffsfuehrerpatent-AT"].role == "SchiffsfuehrerAT"
+    assert pathway(answer(law, {"certificates": ["UBZ-Matrose"]}), "Schiffsfuehrerpatent-AT",
+                   "§ 47 Abs. 7 SchBV")["satisfied"] is False

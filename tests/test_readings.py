@@ -112,7 +112,7 @@ def test_paragraph_13_SchBesV_motor_vessel_with_one_lighter_at_the_stufe_3_lengt
 
 
 def test_paragraph_13_SchBesV_without_the_one_lighter_there_is_no_doubt():
-    """A motor vessel with two lighters (Stufe 5 from BGBl. II 199/2009) meets no composition of Stufe 4: no reading;
+    """A motor vessel with two lighters (no Stufe of its composition in the bundled wording) meets no composition of Stufe 4: no reading;
     a pusher with one lighter meets Stufe 3 only."""
     two = answer(convoy(116.5, barges=2), OLD)
     assert reading(two, STUFE3) is None
@@ -120,13 +120,23 @@ def test_paragraph_13_SchBesV_without_the_one_lighter_there_is_no_doubt():
     assert pusher["stufe"] == 3 and reading(pusher, STUFE3) is None
 
 
-def test_paragraph_13_SchBesV_other_pairs_of_rows_stay_not_covered():
-    """At 86 m a motor vessel with one lighter meets Stufe 2 (dimensions) and Stufe 4: no precedence is encoded for that
-    pair, so it stays 'not covered' under both readings."""
-    a = answer(convoy(86), OLD)
-    assert a["covered"] is False and "Stufen 2, 4" in a["reason"]
+@pytest.mark.parametrize("length, barges, stufe, other_stufe", [
+    (37, 1, 4, 1), (37.01, 1, 4, 2), (86, 1, 4, 2), (116.5, 3, 5, 3), (86, 3, 5, 2)],
+    ids=["motor vessel + 1 lighter, 37 m: Stufe 4, Stufe 1 by the dimensions", "37.01 m: Stufe 2 by the dimensions",
+         "86 m: Stufe 2 by the dimensions", "motor vessel + 3 lighters, 116.5 m: Stufe 5, Stufe 3 by the dimensions",
+         "86 m: Stufe 5, Stufe 2 by the dimensions"])
+def test_paragraph_13_SchBesV_the_composition_governs_every_dimension_row(length, barges, stufe, other_stufe):
+    """Where a composition row (Stufe 4, 5) and a dimension row (Stufen 1–3) both cover a formation, the composition
+    governs and the dimension row is the other reading."""
+    a = answer(convoy(length, barges=barges), OLD)
+    assert a["covered"] is True and a["stufe"] == stufe
     r = reading(a, STUFE3)
-    assert r is not None and r["differs"] is False and r["under_other_reading"]["covered"] is False
+    assert r is not None and r["differs"] is True and r["under_other_reading"]["stufe"] == other_stufe
+
+
+def test_paragraph_13_SchBesV_a_stufe_5_convoy_beyond_the_dimension_rows_states_no_reading():
+    a = answer(convoy(188, barges=4, by="pusher", kind="pushed_convoy"), OLD)
+    assert a["stufe"] == 5 and reading(a, STUFE3) is None
 
 
 def test_paragraph_13_SchBesV_roster_without_leichtmatrose_passes_only_under_the_length_reading():
