@@ -18,7 +18,7 @@ MESSAGES: dict[str, str] = {
     "sea_AsMaster": "noch {n} Berufserfahrung als Schiffsführer auf See",
     "sea_AnyCapacity": "noch {n} Berufserfahrung auf einem Seeschiff",
     "sea_before": " vor der Einschreibung in das Ausbildungsprogramm für {role}",
-    "age": "das {needed}. Lebensjahr ist noch nicht vollendet (vollendet am {on})",
+    "age": "das {needed}. Lebensjahr ist noch nicht vollendet ({have} Jahre alt; vollendet es am {on})",
     "age_unknown": "Geburtsdatum fehlt (Mindestalter {needed} Jahre)",
     "experience": "noch {n} Berufserfahrung",
     "vocational": "Berufsausbildung von mindestens {needed} Jahren fehlt (vorhanden: {have})",

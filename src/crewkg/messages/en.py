@@ -18,7 +18,7 @@ MESSAGES: dict[str, str] = {
     "sea_AsMaster": "{n} of experience as master at sea",
     "sea_AnyCapacity": "{n} of experience on a sea-going ship",
     "sea_before": " before enrolling in the programme for {role}",
-    "age": "not yet {needed} years of age (reached on {on})",
+    "age": "not yet {needed} years of age (aged {have}; turns {needed} on {on})",
     "age_unknown": "birth date missing (minimum age {needed})",
     "experience": "{n} of professional experience",
     "vocational": "vocational training of at least {needed} years missing (has {have})",
