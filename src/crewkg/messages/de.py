@@ -233,6 +233,8 @@ MESSAGES: dict[str, str] = {
     "careers.programme.lacks": "✗ {label} — es fehlt:",
     "careers.programme.none": "✗ dient keinem Weg.",
     "careers.programme.hold": "Absolventinnen und Absolventen brauchen außerdem: {items}",
+    "careers.programme.age": "das {needed}. Lebensjahr ist bei Abschluss noch nicht vollendet ({needed} Jahre verlangt, bei Abschluss {have}{dates})",
+    "careers.programme.age_dates": "; wer am {entry} mit {min_age} Jahren eintritt, schließt am {end} ab und vollendet es am {on}",
     "careers.programme.unchecked": "nicht geprüft: {text} ({prov}) — {reason}",
     "careers.cohort.id": "Auszubildende",
     "careers.cohort.today": "heute ausstellbar",

@@ -233,6 +233,8 @@ MESSAGES: dict[str, str] = {
     "careers.programme.lacks": "✗ {label} — lacks:",
     "careers.programme.none": "✗ serves no pathway.",
     "careers.programme.hold": "Graduates must also hold: {items}",
+    "careers.programme.age": "not yet {needed} years of age on completion ({needed} required, {have} on completion{dates})",
+    "careers.programme.age_dates": "; entering on {entry} aged {min_age}, one completes the programme on {end} and reaches that age on {on}",
     "careers.programme.unchecked": "not checked: {text} ({prov}) — {reason}",
     "careers.cohort.id": "trainee",
     "careers.cohort.today": "can be issued today",
