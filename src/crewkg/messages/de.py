@@ -295,6 +295,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.eligible_now": "jetzt ausstellbar",
     "careers.timeline.planned": "geplant frühestens {date}",
     "careers.timeline.not_plannable": "nicht planbar",
+    "careers.timeline.holds": "besessen",
     "careers.timeline.held": "Besessene Befähigungszeugnisse:",
     "careers.timeline.none": "keine",
     "careers.timeline.issued": "ausgestellt am {date}",

@@ -295,6 +295,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.eligible_now": "issuable now",
     "careers.timeline.planned": "planned earliest {date}",
     "careers.timeline.not_plannable": "cannot be planned",
+    "careers.timeline.holds": "held",
     "careers.timeline.held": "Certificates held:",
     "careers.timeline.none": "none",
     "careers.timeline.issued": "issued on {date}",
