@@ -227,6 +227,7 @@ MESSAGES: dict[str, str] = {
     "careers.plan.blocked2": "Weg 1 ist am {e1} abgeschlossen, Weg 2 ist nicht planbar: {what}.",
     "careers.plan.blocked_all": "Kein Weg ist planbar; Weg 1 scheitert an: {what}.",
     "careers.plan.only": "Nur dieser eine Weg führt zu {target}.",
+    "careers.plan.only_planned": "Nur dieser eine Weg der Laufbahn führt zu {target}; die Ersetzung einer Befähigung nach älterem Recht ({provs}) plant crewkg nicht, `crewkg check` prüft sie.",
     "careers.plan.not_accrued": "Seezeit, Berufserfahrung und Berufsausbildung rechnet crewkg nicht hoch",
     "careers.programme.head": "Programm {id} ({role}, {months} Monate, {within} Tage Fahrzeit im Programm, {after} danach)",
     "careers.programme.serves": "✓ dient {label}",

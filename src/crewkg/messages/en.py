@@ -227,6 +227,7 @@ MESSAGES: dict[str, str] = {
     "careers.plan.blocked2": "Route 1 is complete on {e1}, route 2 cannot be planned: {what}.",
     "careers.plan.blocked_all": "No route can be planned; route 1 fails on: {what}.",
     "careers.plan.only": "This is the only route to {target}.",
+    "careers.plan.only_planned": "Only this one career route leads to {target}; replacing a qualification held under earlier law ({provs}) is not planned, `crewkg check` checks it.",
     "careers.plan.not_accrued": "crewkg does not project sea time, work experience or vocational training",
     "careers.programme.head": "Programme {id} ({role}, {months} months, {within} days of sailing time within, {after} after)",
     "careers.programme.serves": "✓ serves {label}",
