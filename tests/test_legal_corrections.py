@@ -25,6 +25,7 @@ from crewkg.answers.render import print_answer
 from crewkg.law.statute import Law, load_law
 from crewkg.locations import kb_dir
 from crewkg.records.persons import person_from_mapping
+from crewkg.rules.kinds import missing_sentence
 
 AS_OF = date(2026, 11, 30)
 DAY = timedelta(days=1)
@@ -196,6 +197,27 @@ def test_the_age_of_the_lower_role_is_met_exactly_on_the_birthday(as_of, fills):
     assert ("Decksmann" in a["roles"]) is fills
     assert "Leichtmatrose" in a["roles"]
     assert bool(a.get("roles_withheld")) is not fills
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("de", "das 18. Lebensjahr ist noch nicht vollendet (17 Jahre alt; vollendet es am 2029-06-15)"),
+    ("en", "not yet 18 years of age (aged 17; turns 18 on 2029-06-15)"),
+])
+def test_the_age_shortfall_says_the_age_and_the_day_the_age_is_reached(lang, sentence):
+    """Needed and have in one sentence: the day before the 18th birthday 17 years, reached on the birthday; on the
+    birthday itself the age is no longer missing (§ 10 Z 1 SchBV)."""
+    the_law = law()
+
+    def ages(as_of: date) -> list[str]:
+        p = person_from_mapping({"id": "applicant"} | LEICHTMATROSE, the_law, as_of, "test")
+        a = check(the_law, [p], as_of, lang=lang)[0]
+        return [missing_sentence(the_law, m, lang) for c in a["certificates"] for w in c["pathways"]
+                for m in w.get("missing", []) if m["kind"] == "MinimumAge" and m["needed"] == 18] + [
+                    w["text"] for w in a.get("roles_withheld", [])]
+
+    before = ages(EIGHTEENTH - DAY)
+    assert before and all(t.startswith(sentence) for t in before)
+    assert ages(EIGHTEENTH) == []
 
 
 def test_a_role_whose_certificate_names_no_age_in_one_pathway_asks_none():

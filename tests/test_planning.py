@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from crewkg.answers.eligibility import check
 from crewkg.careers.planning import Pace, accrue
-from crewkg.careers.routes import plan, plan_lines, why_first
+from crewkg.careers.routes import plan, plan_lines, replacements, why_first
 from crewkg.cli.common import app
 from crewkg.law.statute import load_law
 from crewkg.records.load import load_persons
@@ -257,6 +257,32 @@ def test_the_sentence_names_the_blocker_when_route_2_cannot_be_planned():
     result["routes"] = [result["routes"][0], result["routes"][-1]]
     sentence = why_first(load_law(), result, "en")
     assert "route 2 cannot be planned" in sentence and "§ 12 Z 3 lit. a SchBV" in sentence
+
+
+BERTA = {"id": "berta", "birth_date": "2000-01-15", "medical_fitness": True,
+         "sailing_days": {"Decksmann": 200, "Matrose": 140}, "exams": ["Anlage8"], "certificates": ["UBZ-Matrose"]}
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("de", "Nur dieser eine Weg der Laufbahn führt zu UBZ Decksmann; die Ersetzung einer Befähigung nach älterem Recht "
+           "(§ 47 Abs. 4 SchBV) plant crewkg nicht, `crewkg check` prüft sie."),
+    ("en", "Only this one career route leads to UBZ deckhand; replacing a qualification held under earlier law "
+           "(§ 47 Abs. 4 SchBV) is not planned, `crewkg check` checks it."),
+])
+def test_a_single_route_does_not_claim_to_be_the_only_way_when_a_replacement_pathway_exists(lang, sentence):
+    """`check` lists § 10 and § 47 Abs. 4 for the UBZ Decksmann; the plan leaves the replacement of an earlier
+    qualification out, and says so instead of calling its one route the only way."""
+    result = record(BERTA, "UBZ-Decksmann")
+    assert len(result["routes"]) == 1
+    assert replacements(load_law(), "UBZ-Decksmann") == [
+        {"pathway": "Pathway-SchBV2022-P47-Abs4-Decksmann", "provision": "§ 47 Abs. 4 SchBV"}]
+    assert why_first(load_law(), result, lang) == sentence
+
+
+def test_a_single_route_to_a_certificate_without_replacement_is_the_only_way():
+    result = record(BERTA, "Decksmann-AT")
+    assert len(result["routes"]) == 1 and replacements(load_law(), "Decksmann-AT") == []
+    assert why_first(load_law(), result, "de") == "Nur dieser eine Weg führt zu Befähigungsausweis Decksfrau – AT bzw. Decksmann – AT."
 
 
 def test_plan_text_in_german_lists_each_step_and_when_each_requirement_is_met():

@@ -92,6 +92,44 @@ def test_entrants_of_15_are_only_17_on_completion_so_12_Z1_lit_a_is_missing():
     assert (age["provision"], age["needed"], age["have"]) == ("§ 12 Z 1 lit. a SchBV", 18, 17)
 
 
+@pytest.mark.parametrize(("months", "completed", "lacks_age"), [
+    pytest.param(35, "2029-10-30", True, id="35 months: completed the month before the 18th birthday, aged 17"),
+    pytest.param(36, "2029-11-30", False, id="36 months: completed on the 18th birthday"),
+])
+def test_an_entrant_of_15_turns_18_three_years_after_entry_not_after_completion(months, completed, lacks_age):
+    """Entering on the evaluation date aged 15, the youngest entrant turns 18 three years later (2029-11-30),
+    whatever the programme's length; the age compared is the one on completion."""
+    ages = [m for m in _pathway(_check(MATROSE_24 | {"months": months, "entry": {"min_age": 15}}),
+                                "§ 12 Z 1 SchBV")["missing"] if m["kind"] == "MinimumAge"]
+    assert bool(ages) is lacks_age
+    if lacks_age:
+        (age,) = ages
+        assert (age["needed"], age["have"], age["entry_on"], age["completed_on"], age["reached_on"]) == (
+            18, 17, "2026-11-30", completed, "2029-11-30")
+
+
+def test_a_schiffsfuehrer_programme_dates_the_18th_birthday_not_the_completion():
+    result = _check({"id": "p4", "for": "Schiffsfuehrer", "months": 18, "sailing_days": 180, "sailing_days_after": 180,
+                     "entry": {"min_age": 15}})
+    (age,) = [m for m in _pathway(result, "§ 15 Z 1 SchBV")["missing"] if m["kind"] == "MinimumAge"]
+    assert (age["have"], age["completed_on"], age["reached_on"]) == (16, "2028-05-30", "2029-11-30")
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("de", "das 18. Lebensjahr ist bei Abschluss noch nicht vollendet (18 Jahre verlangt, bei Abschluss 17; wer am "
+           "2026-11-30 mit 15 Jahren eintritt, schließt am 2028-11-30 ab und vollendet es am 2029-11-30) "
+           "(§ 12 Z 1 lit. a SchBV)"),
+    ("en", "not yet 18 years of age on completion (18 required, 17 on completion; entering on 2026-11-30 aged 15, one "
+           "completes the programme on 2028-11-30 and reaches that age on 2029-11-30) (§ 12 Z 1 lit. a SchBV)"),
+])
+def test_the_programme_text_says_the_age_needed_and_on_completion(tmp_path, lang, sentence):
+    design = tmp_path / "p.yaml"
+    design.write_text(yaml.safe_dump(MATROSE_24 | {"entry": {"min_age": 15}}), encoding="utf-8")
+    result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert "    " + sentence + "\n" in result.stdout
+
+
 def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():
     result = _check({"id": "d", "for": "Decksmann", "months": 6})
     assert result["covered"] is False and "Decksmann" in result["reason"]

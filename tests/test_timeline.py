@@ -140,6 +140,21 @@ def test_a_record_with_totals_has_a_timeline_without_log():
     assert "no service log: the record gives totals" in out
 
 
+@pytest.mark.parametrize(("lang", "line"), [("de", "  UBZ Matrose (§ 12 SchBV): besessen"),
+                                             ("en", "  UBZ boatman (§ 12 SchBV): held")])
+def test_a_certificate_held_is_shown_held_not_unplannable(tmp_path, lang, line):
+    """She holds the UBZ Matrose but no pathway of § 12 is met today: the timeline says held, as `crewkg plan` says
+    she has it, not that it cannot be planned."""
+    record = tmp_path / "berta.yaml"
+    record.write_text("id: berta\nbirth_date: 2000-01-15\nmedical_fitness: true\n"
+                      "sailing_days: {Decksmann: 200, Matrose: 140}\nexams: [Anlage8]\ncertificates: [UBZ-Matrose]\n",
+                      encoding="utf-8")
+    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang).splitlines()
+    assert line in out
+    certs = json.loads(_run("timeline", str(record), "--as-of", AS_OF, "--format", "json"))["certificates"]
+    assert {c["id"]: c for c in certs}["UBZ-Matrose"]["held"] is True
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Planning from the log (point 6)
 

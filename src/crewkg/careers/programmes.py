@@ -5,7 +5,8 @@ trainees serve within it and after it, and what its trainees bring on entry (age
 training, sea time). crewkg builds the graduate this programme produces, asks the eligibility engine about them,
 and reports which pathways the programme serves — the pathways with an approved-programme requirement for that role
 (crew:ProgrammeRequirement) that the graduate satisfies — and, for every other such pathway, exactly what it lacks,
-in the same needed/have/provision items as `crewkg check`.
+in the same needed/have/provision items as `crewkg check`. A minimum age the graduate lacks is compared on
+completion and dated for the youngest entrant entering on the evaluation date (`entrant_age`).
 
 Documents (medical fitness, Sprechfunkzeugnis) belong to the trainee, not to the programme: the graduate is assumed to
 hold them and the report lists them as what graduates must also hold. Fahrzeit served in a programme is entered in
@@ -136,6 +137,24 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
     return rec
 
 
+def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> dict[str, Any]:
+    """A minimum age the graduate lacks, dated for the youngest entrant entering on `as_of` aged entry.min_age: the
+    day they complete the programme (`completed_on`) and the day they complete the years asked (`reached_on`). The
+    age compared (`have`) is the age on completion, which does not depend on the day of entry."""
+    from crewkg.careers.planning import BeyondCalendar, add_months
+    from crewkg.law.age import birthday
+
+    if item.get("have") is None or "min_age" not in design.entry:
+        return item
+    try:
+        born = add_months(as_of, -12 * design.entry["min_age"])
+        return item | {"min_age": design.entry["min_age"], "entry_on": as_of.isoformat(),
+                       "completed_on": add_months(as_of, design.months).isoformat(),
+                       "reached_on": birthday(born, item["needed"]).isoformat()}
+    except (BeyondCalendar, ValueError, OverflowError):  # after 31 December 9999: no day to name
+        return {k: v for k, v in item.items() if k != "reached_on"} | {"min_age": design.entry["min_age"]}
+
+
 def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
     for rid in rids:
         r = law.requirements[rid]
@@ -161,6 +180,7 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         if ages:
             unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT[lang]["no_min_age"]} for m in ages]
             missing = [m for m in missing if m not in ages]
+        missing = [entrant_age(design, m, as_of) if m["kind"] == "MinimumAge" else m for m in missing]
         served = not missing
         pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
                          "served": served, "missing": missing})
@@ -200,9 +220,19 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
     for p in result["pathways"]:
         if not p["served"]:
             lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
-            lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
+            lines += ["    " + (_age_sentence(m, lang) if "min_age" in m else missing_sentence(law, m, lang))
+                      for m in p["missing"]]
     for u in result["not_checked"]:
         lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=t["no_min_age"]))
     if result["graduates_must_hold"]:
         lines.append(t["hold"].format(items=", ".join(f"{d['text']} ({d['provision']})" for d in result["graduates_must_hold"])))
     return lines
+
+
+def _age_sentence(m: dict[str, Any], lang: str) -> str:
+    """The minimum age a graduate lacks: needed, the age on completion and, for an entrant entering on the
+    evaluation date, the day of completion and the day the age is reached."""
+    t = TEXT[lang]
+    dates = t["age_dates"].format(entry=m["entry_on"], min_age=m["min_age"], end=m["completed_on"], needed=m["needed"],
+                                  on=m["reached_on"]) if m.get("reached_on") else ""
+    return t["age"].format(needed=m["needed"], have=m["have"], dates=dates) + f" ({m['provision']})"

@@ -63,6 +63,13 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     return result
 
 
+def replacements(law: Law, target: str) -> list[dict[str, str]]:
+    """The pathways to `target` the career graph leaves out: those replacing a qualification held under earlier law
+    (crew:ReplacementPathway, § 47 SchBV), which no route plans; `crewkg check` answers them."""
+    ws = sorted((w for w in law.pathways.values() if w.certificate == target and w.replacement), key=lambda w: w.order)
+    return [{"pathway": w.id, "provision": law.citation(w.provision)} for w in ws]
+
+
 def reach_dates(law: Law, person: Person, answer: dict[str, Any], as_of: date, pace: Pace, g, target: str,
                 planner: Planner | None = None) -> dict[str, date | None]:
     """The earliest date the person can hold each certificate on a route to `target` (for cohort charts): held or
@@ -143,6 +150,10 @@ def why_first(law: Law, result: dict[str, Any], lang: str = "de") -> str:
     r1 = routes[0]
     if r1["earliest"] is None:
         return t["blocked_all"].format(what=_blocker(law, r1, lang))
+    left_out = replacements(law, result["target"])
+    if len(routes) == 1 and left_out:  # the only route planned, not the only way to the certificate
+        provs = ", ".join(dict.fromkeys(w["provision"] for w in left_out))
+        return t["only_planned"].format(target=target, provs=provs)
     if len(routes) == 1:
         return t["only"].format(target=target)
     r2 = routes[1]

@@ -348,9 +348,11 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         parts = []
         for a, b in c["spells"]:
             parts.append(t["spell_open"].format(start=a) if b is None else t["spell"].format(start=a, end=b))
-        if c["eligible"] and not c["spells"]:
+        if c.get("held"):  # held: nothing to plan (as `crewkg plan` says), whatever a pathway lacks today
+            parts.append(t["holds"])
+        elif c["eligible"] and not c["spells"]:
             parts.append(t["eligible_now"])
-        if not c["eligible"]:
+        elif not c["eligible"]:
             parts.append(t["planned"].format(date=c["planned"]) if c["planned"] else t["not_plannable"])
         out.append(head + "; ".join(parts))
     out.append(t["held"])

@@ -43,7 +43,7 @@ def missing(law, req, lang):
     t = catalogue(lang)
     if req.get("have") is None:
         return t["age_unknown"].format(needed=req["needed"])
-    return t["age"].format(needed=req["needed"], on=req.get("reached_on"))
+    return t["age"].format(needed=req["needed"], have=req["have"], on=req.get("reached_on"))
 
 
 def facts(req, p, lang):
