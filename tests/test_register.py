@@ -321,6 +321,19 @@ def test_a_csv_separated_by_semicolons_is_named_as_such(tmp_path):
         assert r.exit_code == 2 and said in r.output, r.output
 
 
+@pytest.mark.parametrize("command", ["check", "cohort"])
+def test_a_csv_column_given_twice_is_refused_not_the_last_cell_taken(tmp_path, command):
+    """`id,birth_date,birth_date` was read with the last cell winning (a 16-year-old instead of 26), exit 0; a JSON or
+    YAML record with a duplicate key is refused, and so is the CSV."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date,birth_date\nx,2000-01-01,2010-01-01\n")
+    extra = ["--target", "UBZ-Matrose"] if command == "cohort" else ["--format", "jsonl"]
+    for lang, said in (("en", "field 'birth_date': expected a column that occurs once in the header (duplicate column)"),
+                       ("de", "Feld „birth_date“: erwartet wird eine Spalte, die in der Kopfzeile nur einmal vorkommt")):
+        r = CliRunner().invoke(app, [command, str(reg), *extra, "--as-of", "2026-11-30", "--lang", lang])
+        assert r.exit_code == 2 and f"{reg}: {said}" in r.stderr and "Traceback" not in r.output, r.output
+
+
 def test_a_csv_medical_fitness_cell_is_yes_or_no_or_a_date(tmp_path):
     """'maybe' was reported as a malformed date under medical_fitness.valid_until; it is neither a yes-or-no word nor
     a date, and the message says both."""

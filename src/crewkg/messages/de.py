@@ -700,6 +700,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.whole_number": "eine ganze Zahl",
     'error.expected.csv_header': "eine CSV-Kopfzeile mit einer Spalte 'id' und beliebigen von {columns}",
     "error.expected.csv_column": "eine bekannte Spalte, eine von {columns}{near}",
+    "error.expected.csv_duplicate_column": "eine Spalte, die in der Kopfzeile nur einmal vorkommt (doppelte Spalte)",
     "error.expected.csv_cells": "eine Zeile mit genau {n} Zellen, so viele wie die Kopfzeile hat",
     "error.expected.out_format": "--out mit --format json oder jsonl (die Texttabellen sind für das Terminal)",
     "error.expected.csv_medical": "true oder false (auch yes/no, ja/nein, 1/0) oder das Datum, bis zu dem die medizinische Tauglichkeit gilt (JJJJ-MM-TT)",

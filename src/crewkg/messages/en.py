@@ -700,6 +700,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.whole_number": "a whole number",
     'error.expected.csv_header': "a CSV header row with an 'id' column and any of {columns}",
     "error.expected.csv_column": "a known column, one of {columns}{near}",
+    "error.expected.csv_duplicate_column": "a column that occurs once in the header (duplicate column)",
     "error.expected.csv_cells": "a row of exactly {n} cells, as many as the header has",
     "error.expected.out_format": "--out with --format json or jsonl (the text tables are for the terminal)",
     "error.expected.csv_medical": "true or false (also yes/no, ja/nein, 1/0) or the date until which the medical fitness is valid (YYYY-MM-DD)",
