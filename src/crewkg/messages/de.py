@@ -359,7 +359,9 @@ MESSAGES: dict[str, str] = {
     "cli.casebook.differs": "  {field}: erwartet {expected}, erhalten {actual}",
     "cli.casebook.absent": "nicht in der Antwort",
     "cli.casebook.summary": "{total} Fälle: {passed} bestanden, {failed} nicht bestanden",
+    "cli.casebook.summary_one": "1 Fall: {passed} bestanden, {failed} nicht bestanden",
     "cli.casebook.no_cases": "keine Falldatei (*.yaml, *.yml) gefunden",
+    "cli.casebook.no_match": "kein Fall passt zu --name {name}",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Das österreichische Besatzungsrecht der Binnenschifffahrt (SchBV 2022) als Wissensgraph: welche Unionsbefähigungszeugnisse ausgestellt werden können, mit den Bestimmungen, und ein SPARQL-Endpunkt, der nur liest.",
     "service.doc.health.summary": "Zustand des Dienstes: Speicher, Tripel, im Speicher ausgewertete Personen",

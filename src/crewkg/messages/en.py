@@ -359,7 +359,9 @@ MESSAGES: dict[str, str] = {
     "cli.casebook.differs": "  {field}: expected {expected}, got {actual}",
     "cli.casebook.absent": "not in the answer",
     "cli.casebook.summary": "{total} cases: {passed} passed, {failed} failed",
+    "cli.casebook.summary_one": "1 case: {passed} passed, {failed} failed",
     "cli.casebook.no_cases": "no case file (*.yaml, *.yml) found",
+    "cli.casebook.no_match": "no case matches --name {name}",
     # ---- service: HTTP API and web pages ----
     "service.doc.app.description": "Austrian inland-navigation crew law (SchBV 2022) as a knowledge graph: eligibility for Unionsbefähigungszeugnisse with the provisions, and a read-only SPARQL endpoint.",
     "service.doc.health.summary": "Service status: store, triples, persons evaluated in the store",
