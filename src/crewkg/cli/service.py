@@ -191,7 +191,7 @@ def sparql(
             typer.echo(f"{q.name}\n    {q.title}\n    {q.description}\n")
         return
     if query is None:
-        _fail(InputError("QUERY_OR_FILE", "query", "query_or_list"), LANG)
+        _fail(InputError("", "query", "query_or_list"), LANG)
         return
     day = _as_of(as_of, LANG)
     from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
@@ -209,10 +209,10 @@ def sparql(
         _fail(exc, LANG)
         return
     except MalformedQuery as exc:
-        _fail(InputError("QUERY_OR_FILE", "query", "sparql_syntax", reason=str(exc)), LANG)
+        _fail(InputError("", "query", "sparql_syntax", reason=str(exc)), LANG)
         return
     except UpdateRefused:
-        _fail(InputError("QUERY_OR_FILE", "query", "read_only_query"), LANG)
+        _fail(InputError("", "query", "read_only_query"), LANG)
         return
     if fmt is TableFormat.json:
         sys.stdout.write(to_json(result) + "\n")

@@ -99,7 +99,7 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
         if h in header[:i]:  # csv.DictReader would keep the last cell of the two: never a silent choice
             raise InputError(str(path), h, "csv_duplicate_column", h)
         if h not in cols:
-            raise InputError(str(path), h, "csv_column", h, columns=", ".join(sorted(cols)), near=near(h, cols))
+            raise InputError(str(path), h, "csv_column", h, columns=sorted(cols), near=near(h, cols))
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
         rid = row["id"].strip() if isinstance(row.get("id"), str) else ""
