@@ -125,7 +125,7 @@ def test_sparql_and_export_read_a_register_as_they_read_a_folder(tmp_path, suffi
         c: sum(c in line.get("eligible", {}) for line in lines) for c in {c for line in lines for c in line.get("eligible", {})}}
     out = tmp_path / "r.ttl"
     r = CliRunner().invoke(app, ["export", str(reg), "--out", str(out), "--as-of", "2026-11-30"])
-    assert r.exit_code == 1 and "derived facts of 2 person(s)" in r.stderr and out.is_file()
+    assert r.exit_code == 1 and "derived facts of 2 persons" in r.stderr and out.is_file()
 
 
 def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):

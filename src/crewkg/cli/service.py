@@ -74,7 +74,7 @@ def _report_failures(failures) -> None:
         for line in problem.lines(LANG):
             typer.echo(line, err=True)
     if failures:
-        typer.echo(summary(len(failures), LANG), err=True)
+        typer.echo(summary(len(failures), LANG, left_out=True), err=True)
 
 
 @app.command()
@@ -121,7 +121,8 @@ def export(
         from crewkg.messages.catalogue import say
 
         # `crewkg export` has no --lang: its notice on standard error is English, as it always was
-        typer.echo(say("en", "cli.exported", out=out, n=len(people), as_of=day.isoformat(), triples=len(graph)), err=True)
+        typer.echo(say("en", "cli.exported_one" if len(people) == 1 else "cli.exported", out=out, n=len(people),
+                       as_of=day.isoformat(), triples=len(graph)), err=True)
     if failures:
         raise typer.Exit(1)
 
@@ -166,8 +167,8 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         _fail(exc, LANG)
         return
     _report_failures(failures)
-    typer.echo(say("en", "cli.exported_store", out=folder, n=n, kept=kept, as_of=day.isoformat(), quads=quads),
-               err=True)
+    typer.echo(say("en", "cli.exported_store_one" if n == 1 else "cli.exported_store", out=folder, n=n, kept=kept,
+                   as_of=day.isoformat(), quads=quads), err=True)
     if failures:
         raise typer.Exit(1)
 
