@@ -233,3 +233,20 @@ def test_the_cohort_table_names_a_bad_row_in_the_language_asked(tmp_path):
     rows = rows["trainees"]
     bad = next(r for r in rows if r["id"] == "bad-1")
     assert "expected an ISO date YYYY-MM-DD" in bad["error"] and bad["detail"] == bad["error"]
+
+
+def test_a_cohort_row_without_a_readable_id_is_named_by_its_row_in_the_language_asked(tmp_path):
+    """The German table named a row whose id is bad 'row 3' (the JSON's English place): 'Zeile 3' in German."""
+    from crewkg.careers.cohorts import row_cells
+    from crewkg.law.statute import load_law
+
+    f = _write(tmp_path, "c.csv", "id,birth_date\ngood,2000-01-01\n,2000-01-01\n")
+    runner = _runner()
+    args = ["cohort", str(f), "--target", "UBZ-Matrose", "--as-of", AS_OF, "--format", "json"]
+    rows = json.loads(runner.invoke(app, [*args, "--lang", "de"]).stdout)["trainees"]
+    bad = next(r for r in rows if r["error"])
+    assert bad["id"] == "row 3"  # the JSON keeps the English place, as every JSON answer names a bad record
+    assert row_cells(load_law(), bad, "de")[0] == "Zeile 3" and row_cells(load_law(), bad, "en")[0] == "row 3"
+    html = tmp_path / "r.html"
+    assert runner.invoke(app, [*args[:-2], "--out", str(html), "--lang", "de"]).exit_code == 1
+    assert "Zeile 3" in html.read_text(encoding="utf-8") and "row 3" not in html.read_text(encoding="utf-8")
