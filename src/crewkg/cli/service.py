@@ -244,6 +244,10 @@ def serve(
     day = _as_of(as_of, LANG)
     if port < 0 or port > 65535:
         _fail(InputError("--port", "port", "port", port), LANG)
+    from crewkg.service.app import port_in_use
+
+    if port_in_use(host, port):  # before the records are read and the service announces itself
+        _fail(InputError("--port", "port", "port_free", port), LANG)
     for name, value in (("--timeout", timeout), ("--max-query-bytes", max_query_bytes), ("--max-body-bytes", max_body_bytes)):
         if value <= 0:
             _fail(InputError(name, name.lstrip("-"), "positive", value), LANG)

@@ -750,6 +750,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.sparql_syntax": "eine SPARQL-1.1-Abfrage (Parser: {reason})",
     "error.expected.read_only_query": "eine nur lesende Abfrage (SELECT, ASK, CONSTRUCT, DESCRIBE); SPARQL Update wird abgelehnt",
     "error.expected.port": "eine Portnummer 0-65535",
+    "error.expected.port_free": "ein freier Port (dieser ist belegt)",
     "error.expected.positive": "eine positive Zahl",
     "error.expected.store": "einer von {ids}",
     "error.expected.rdf_suffix": "eine RDF-Datei mit der Endung .ttl, .nt, .jsonld oder .json",

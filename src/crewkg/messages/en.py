@@ -750,6 +750,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.sparql_syntax": "a SPARQL 1.1 query (parser: {reason})",
     "error.expected.read_only_query": "a read-only query (SELECT, ASK, CONSTRUCT, DESCRIBE); SPARQL Update is refused",
     "error.expected.port": "a port number 0-65535",
+    "error.expected.port_free": "a free port (this one is in use)",
     "error.expected.positive": "a positive number",
     "error.expected.store": "one of {ids}",
     "error.expected.rdf_suffix": "an RDF file ending in .ttl, .nt, .jsonld or .json",
