@@ -207,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.reading_not_required": "würde nicht verlangen",
     # ---- careers: graph, plans, programmes, cohorts, pictures ----
     "careers.plan.head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
+    "careers.plan.head_assumed": "{person} → {target} — Stand {as_of}; angenommen {d} Tage Fahrzeit in {p} aufeinanderfolgenden Tagen (höchstens {max} nach {prov})",
     "careers.plan.held": "{person} hat {target} bereits.",
     "careers.plan.none": "Kein Weg der Wissensbasis führt zu {target}.",
     "careers.plan.route": "Weg {i} — frühestens {date}",
@@ -248,6 +249,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.title": "Kohorte {name} → {target}",
     "careers.cohort.as_of": "Stand {as_of}; {pace}",
     "careers.cohort.pace": "Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
+    "careers.cohort.pace_assumed": "Angenommen {d} Tage Fahrzeit in {p} aufeinanderfolgenden Tagen (höchstens {max} nach {prov})",
     "careers.cohort.summary": "{n} Auszubildende, {ok} ausgewertet, {err} mit Fehlern; Ziel heute erreichbar: {today}; planbar: {planned}",
     "careers.cohort.chart": "Auszubildende, die das Zeugnis (oder ein höheres) frühestens haben können, Monat für Monat",
     "careers.cohort.month": "Monat",
@@ -255,6 +257,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.errors": "Fehler",
     "careers.picture.title": "Karrierewege nach der {reg}",
     "careers.picture.pace": "Fahrzeit: höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
+    "careers.picture.pace_assumed": "Fahrzeit: angenommen {d} Tage in {p} aufeinanderfolgenden Tagen (höchstens {max} nach {prov})",
     "careers.picture.uncovered": "Nicht in den Quellen (keine Wege): {items}",
     "careers.picture.route": "Weg für {person}: {steps} — frühestens {date}",
     "careers.picture.legend": "Wege und Voraussetzungen",

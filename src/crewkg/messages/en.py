@@ -207,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.reading_not_required": "would not require",
     # ---- careers: graph, plans, programmes, cohorts, pictures ----
     "careers.plan.head": "{person} → {target} — as of {as_of}; sailing time at most {d} days in {p} consecutive days ({prov})",
+    "careers.plan.head_assumed": "{person} → {target} — as of {as_of}; assumed {d} days of sailing time in {p} consecutive days (at most {max} under {prov})",
     "careers.plan.held": "{person} already holds {target}.",
     "careers.plan.none": "No route in the kb leads to {target}.",
     "careers.plan.route": "Route {i} — earliest {date}",
@@ -248,6 +249,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.title": "Cohort {name} → {target}",
     "careers.cohort.as_of": "as of {as_of}; {pace}",
     "careers.cohort.pace": "Sailing time at most {d} days in {p} consecutive days ({prov})",
+    "careers.cohort.pace_assumed": "Assumed {d} days of sailing time in {p} consecutive days (at most {max} under {prov})",
     "careers.cohort.summary": "{n} trainees, {ok} evaluated, {err} with errors; target today: {today}; plannable: {planned}",
     "careers.cohort.chart": "Trainees who can hold each certificate (or a higher one), month by month",
     "careers.cohort.month": "month",
@@ -255,6 +257,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.errors": "Errors",
     "careers.picture.title": "Career pathways under the {reg}",
     "careers.picture.pace": "Sailing time: at most {d} days in {p} consecutive days ({prov})",
+    "careers.picture.pace_assumed": "Sailing time: assumed {d} days in {p} consecutive days (at most {max} under {prov})",
     "careers.picture.uncovered": "Not in the sources (no pathways): {items}",
     "careers.picture.route": "Route for {person}: {steps} — earliest {date}",
     "careers.picture.legend": "Pathways and requirements",
