@@ -106,7 +106,13 @@ def test_an_export(tmp_path):
     lines = r.stderr.splitlines()
     assert lines[0].startswith(f"crewkg: error: {folder / 'b-bad.json'}: ")
     assert _tails(lines[:2]) == [FIRST, SECOND] and lines[1].startswith("  also: ")
-    assert lines[-1] == "crewkg: 1 record could not be evaluated; see its error line"
+    # an export writes no error lines (the bad record is named above and left out): its summary says so
+    assert lines[-1] == "crewkg: 1 record could not be evaluated and was left out; it is named above"
+    out = tmp_path / "x.ttl"
+    r = _runner().invoke(app, ["export", str(folder), "--as-of", AS_OF, "--out", str(out)])
+    assert r.exit_code == 1 and r.stderr.splitlines()[-1].startswith(f"{out}: derived facts of 1 person on {AS_OF}, ")
+    r = _runner().invoke(app, ["sparql", "eligible-count", "--data", str(folder), "--as-of", AS_OF, "--format", "csv"])
+    assert r.exit_code == 1 and "see its error line" not in r.stderr and "was left out; it is named above" in r.stderr
 
 
 def test_a_record_alone_is_still_bad_input(tmp_path):

@@ -187,7 +187,19 @@ def test_name_filter_and_folders(tmp_path):
     _write(tmp_path, WRONG, "a.yaml")
     result = runner.invoke(app, ["test", str(tmp_path), "--name", "§ 10 SchBV"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "1 Fälle: 1 bestanden, 0 nicht bestanden"
+    assert result.output.splitlines()[-1] == "1 Fall: 1 bestanden, 0 nicht bestanden"
+    english = runner.invoke(app, ["test", str(tmp_path), "--name", "§ 10 SchBV", "--lang", "en"])
+    assert english.exit_code == 0 and english.output.splitlines()[-1] == "1 case: 1 passed, 0 failed", english.output
+
+
+def test_a_name_filter_that_matches_no_case_is_an_error_not_a_green_run(tmp_path):
+    """A mistyped `--name` printed "0 Fälle: 0 bestanden, 0 nicht bestanden" and exited 0: CI stayed green with
+    nothing run."""
+    _write(tmp_path, WRONG, "a.yaml")
+    for lang, said in (("de", "crewkg: Fehler: kein Fall passt zu --name 'zzz'"),
+                       ("en", "crewkg: error: no case matches --name 'zzz'")):
+        result = runner.invoke(app, ["test", str(tmp_path), "--name", "zzz", "--lang", lang])
+        assert result.exit_code == 2 and result.stderr.strip() == said, result.output
 
 
 MALFORMED = [

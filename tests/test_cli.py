@@ -62,6 +62,14 @@ def test_a_date_before_the_SchBesV_2004_is_not_covered_and_the_day_before_the_Sc
     assert on_day["covered"] is True and on_day["regulation"] == "SchBV 2022"
 
 
+def test_the_text_header_of_a_date_before_any_regulation_says_so_instead_of_an_empty_slot(tmp_path):
+    """`check --as-of 2003-05-01` printed 'maria —  — 2003-05-01'."""
+    path = _write(tmp_path, BOOTSMANN_140)
+    for lang, said in (("de", "keine erfasste Verordnung in Kraft"), ("en", "no encoded regulation in force")):
+        result = runner.invoke(app, ["check", str(path), "--as-of", "2003-05-01", "--lang", lang])
+        assert result.exit_code == 0 and result.stdout.splitlines()[0] == f"maria — {said} — 2003-05-01", result.stdout
+
+
 def test_certificates_without_text_in_the_sources_are_not_covered_rather_than_refused(tmp_path):
     answer = json.loads(runner.invoke(app, ["check", str(_write(tmp_path, BOOTSMANN_140)), "--format", "json"]).stdout)
     lng = next(c for c in answer["certificates"] if c["id"] == "UBZ-SachkundigerLNG")

@@ -105,3 +105,12 @@ def test_the_markers_find_the_sentences_they_look_for():
     assert _offending(["no Stufe of the table of § 43 Abs. 3 Z 1 SchBV covers the vessel"], ENGLISH)
     assert _offending(["keine Stufe der Tabelle des § 43 Abs. 3 Z 1 SchBV erfasst das Fahrzeug"], GERMAN)
     assert not _offending(["keine Stufe der Tabelle des § 43 Abs. 3 Z 1 SchBV erfasst das Fahrzeug"], ENGLISH)
+
+
+def test_a_decimal_number_of_the_vessel_has_the_comma_in_german(capsys):
+    """'Länge in m 62.5' stood in the German answer: German writes 62,5; English keeps 62.5."""
+    wachau = str(EXAMPLES / "vessels" / "01-ms-wachau-danube-day-trip.yaml")
+    answer, lines = _run([wachau, "--as-of", "2026-11-30"], "de", capsys)
+    assert "Länge in m 62,5: mindestens 20" in answer["why"] and "62.5" not in "\n".join(lines)
+    answer, _ = _run([wachau, "--as-of", "2026-11-30"], "en", capsys)
+    assert "length in m 62.5: at least 20" in answer["why"]

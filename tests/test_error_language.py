@@ -52,9 +52,9 @@ def _case(name: str, tmp: Path):
             f"crewkg: error: {p}: field 'birth_date': expected an ISO date YYYY-MM-DD (got '2001-13-01')"]
     if name == "unknown_key":
         p = _write(tmp, "p.yaml", "id: x\nsailing_dayz: {}\n")
-        keys = "['apprenticeship', 'basic_safety_training', 'birth_date', 'certificates', 'exams', 'functions', 'id', " \
-               "'inland_training_days', 'medical_fitness', 'professional_experience_years', 'programmes', 'radio_certificate', 'sailing_days', " \
-               "'sea_days', 'service', 'vocational_training_years']"
+        keys = "apprenticeship, basic_safety_training, birth_date, certificates, exams, functions, id, " \
+               "inland_training_days, medical_fitness, professional_experience_years, programmes, radio_certificate, sailing_days, " \
+               "sea_days, service, vocational_training_years"
         return ["check", str(p), "--as-of", AS_OF], 2, [
             f"crewkg: error: {p}: field 'sailing_dayz': expected one of the known keys {keys}; did you mean "
             f"'sailing_days'? (got 'sailing_dayz')"]
@@ -110,7 +110,7 @@ def test_english_is_the_text_it_always_was(tmp_path, name):
     assert result.exit_code == status, (result.output, result.exception)
     assert "Traceback" not in err and isinstance(result.exception, (SystemExit, type(None)))
     if lines is None:
-        assert "expected a known certificate id, one of [" in err and "did you mean 'UBZ-Steuermann'?" in err, err
+        assert "expected a known certificate id, one of " in err and "did you mean 'UBZ-Steuermann'?" in err, err
     else:
         assert err.splitlines() == lines
 
@@ -138,6 +138,44 @@ def test_did_you_mean_in_both_languages(tmp_path):
     args, _, _ = _case("unknown_key", tmp_path)
     assert "; meinten Sie 'sailing_days'?" in _run(args, "de")[1]
     assert "; did you mean 'sailing_days'?" in _run(args, "en")[1]
+
+
+def test_values_are_spelt_as_yaml_and_json_write_them_and_long_lists_are_cut(tmp_path):
+    """'(erhalten: True)' was Python's spelling, allowed values a Python list ['a', 'b'], and the ~30 certificate ids
+    (1 200 characters) filled the message: true/false/null, the values joined, the nearest ones of a long list."""
+    p = _write(tmp_path, "p.yaml", "id: x\nsailing_days: {Matrose: true}\n")
+    for lang, said in (("en", "(got true)"), ("de", "(erhalten: true)")):
+        err = _run(["check", str(p), "--as-of", AS_OF], lang)[1]
+        assert err.rstrip().endswith(said), err
+    p = _write(tmp_path, "c.yaml", "id: x\ncertificates: [UBZ-Kapitaen]\n")
+    err = _run(["check", str(p), "--as-of", AS_OF], "en")[1]
+    assert "one of " in err and "UBZ-Matrose" in err and ", …; did you mean 'UBZ-Matrose'?" in err, err
+    assert "one of [" not in err and "Streckenzeugnis-Donau" not in err and len(err) < 400, err
+    assert InputError("f", "x", "boolean", {"a": [None, False]}).message() == \
+        "f: field 'x': expected true or false (got {'a': [null, false]})"
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "expected true or false, or the proof's dates as {valid_until: YYYY-MM-DD} or {examined: YYYY-MM-DD}"),
+    ("de", "erwartet wird true oder false, oder die Daten des Nachweises als {valid_until: JJJJ-MM-TT} oder "
+           "{examined: JJJJ-MM-TT}")])
+def test_a_medical_fitness_that_is_neither_says_every_form_it_takes(tmp_path, lang, said):
+    """`medical_fitness: maybe` said 'true or false', though the dated forms are as valid (the CSV cell says so)."""
+    p = _write(tmp_path, "p.yaml", "id: x\nmedical_fitness: maybe\n")
+    result, err = _run(["check", str(p), "--as-of", AS_OF], lang)
+    assert result.exit_code == 2 and said in err, err
+
+
+def test_no_internal_file_or_argument_name_in_a_message(tmp_path):
+    """A vessel without `kind` named 'ontology/manning-shapes.ttl'; a bad SPARQL query the argument 'QUERY_OR_FILE'
+    (its help calls it `query`)."""
+    v = _write(tmp_path, "v.yaml", "id: v\nwaters: waterway\n")
+    for lang in ("en", "de"):
+        err = _run(["crew", str(v), "--as-of", AS_OF], lang)[1]
+        assert err.startswith(f"crewkg: {'error' if lang == 'en' else 'Fehler'}: {v}") and ".ttl" not in err, err
+    result = _runner().invoke(app, ["sparql", "SELECT * WHERE { ?s ?p }"])
+    assert result.exit_code == 2 and result.stderr.startswith("crewkg: error: field 'query': expected a SPARQL"), \
+        result.stderr
 
 
 def test_every_expectation_raised_in_src_is_a_catalogue_message():
@@ -195,3 +233,20 @@ def test_the_cohort_table_names_a_bad_row_in_the_language_asked(tmp_path):
     rows = rows["trainees"]
     bad = next(r for r in rows if r["id"] == "bad-1")
     assert "expected an ISO date YYYY-MM-DD" in bad["error"] and bad["detail"] == bad["error"]
+
+
+def test_a_cohort_row_without_a_readable_id_is_named_by_its_row_in_the_language_asked(tmp_path):
+    """The German table named a row whose id is bad 'row 3' (the JSON's English place): 'Zeile 3' in German."""
+    from crewkg.careers.cohorts import row_cells
+    from crewkg.law.statute import load_law
+
+    f = _write(tmp_path, "c.csv", "id,birth_date\ngood,2000-01-01\n,2000-01-01\n")
+    runner = _runner()
+    args = ["cohort", str(f), "--target", "UBZ-Matrose", "--as-of", AS_OF, "--format", "json"]
+    rows = json.loads(runner.invoke(app, [*args, "--lang", "de"]).stdout)["trainees"]
+    bad = next(r for r in rows if r["error"])
+    assert bad["id"] == "row 3"  # the JSON keeps the English place, as every JSON answer names a bad record
+    assert row_cells(load_law(), bad, "de")[0] == "Zeile 3" and row_cells(load_law(), bad, "en")[0] == "row 3"
+    html = tmp_path / "r.html"
+    assert runner.invoke(app, [*args[:-2], "--out", str(html), "--lang", "de"]).exit_code == 1
+    assert "Zeile 3" in html.read_text(encoding="utf-8") and "row 3" not in html.read_text(encoding="utf-8")

@@ -126,10 +126,11 @@ BAD_VESSELS = {
     "wrong type": (DAY_TRIP | {"length_m": "long"}, "field 'length_m': expected a number"),
     "negative number": (DAY_TRIP | {"engine_kw": -5}, "field 'engine_kw': expected a number that is not negative"),
     "unknown kind": (DAY_TRIP | {"kind": "ferry"}, "field 'kind': expected one of"),
-    "unknown waters": (DAY_TRIP | {"waters": "sea"}, "field 'waters': expected one of ['waterway', 'other']"),
+    "unknown waters": (DAY_TRIP | {"waters": "sea"}, "field 'waters': expected one of waterway, other"),
     "missing id": ({k: v for k, v in DAY_TRIP.items() if k != "id"}, "field 'id'"),
     "passengers missing for a passenger vessel": ({k: v for k, v in DAY_TRIP.items() if k != "passengers"},
-                                                  "field 'passengers': expected a record that conforms to ontology/manning-shapes.ttl (required for this kind of vessel"),
+                                                  "field 'passengers': expected a vessel record with what the minimum-crew "
+                                                  "tables need to know of it (required for this kind of vessel"),
     "more on board than permitted": (DAY_TRIP | {"passengers_on_board": 101}, "field 'passengers_on_board': expected at most the permitted number"),
     "a convoy on a day-trip ship": (DAY_TRIP | {"convoy": {"propelled_by": "pusher", "barges": 1}}, "only for pushed_convoy or coupled_convoy"),
     "standard none without s1_unmet": (DAY_TRIP | {"standard": "none"}, "field 's1_unmet'"),

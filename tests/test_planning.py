@@ -316,6 +316,34 @@ def test_bad_plan_arguments_exit_2_with_one_message(tmp_path, args, expected):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_days_per_year_below_the_law_are_said_as_the_users_assumption_with_the_legal_maximum(tmp_path):
+    """`--days-per-year 100` printed 'Fahrzeit höchstens 100 Tage in 365 aufeinanderfolgenden Tagen (§ 6 Abs. 4
+    SchBV)', crediting the user's 100 to the provision, which says 180 (the kb's number, not written here)."""
+    from crewkg.law.crediting import crediting_limits
+
+    legal = crediting_limits().get("InlandNavigation")
+    ali = str(EXAMPLES / "09-ali-newcomer.yaml")
+    args = ["plan", ali, "--target", "UBZ-Matrose", "--as-of", "2026-11-30"]
+    head = runner.invoke(app, [*args, "--days-per-year", "100"]).stdout.splitlines()[0]
+    assert head.endswith(f"; angenommen 100 Tage Fahrzeit in {legal.period} aufeinanderfolgenden Tagen "
+                         f"(höchstens {legal.days} nach {legal.citation})"), head
+    head = runner.invoke(app, [*args, "--days-per-year", "100", "--lang", "en"]).stdout.splitlines()[0]
+    assert head.endswith(f"; assumed 100 days of sailing time in {legal.period} consecutive days "
+                         f"(at most {legal.days} under {legal.citation})"), head
+    head = runner.invoke(app, args).stdout.splitlines()[0]  # without the option: the law's own pace, as before
+    assert head.endswith(f"; Fahrzeit höchstens {legal.days} Tage in {legal.period} aufeinanderfolgenden Tagen "
+                         f"({legal.citation})"), head
+    out = tmp_path / "route.svg"
+    assert runner.invoke(app, [*args, "--days-per-year", "100", "--out", str(out)]).exit_code == 0
+    assert f"angenommen 100 Tage in {legal.period}" in out.read_text(encoding="utf-8")
+    cohort = EXAMPLES.parent / "cohorts" / "schifffahrtsschule-2026.csv"
+    report = tmp_path / "r.html"
+    runner.invoke(app, ["cohort", str(cohort), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--days-per-year", "100",
+                        "--out", str(report)])
+    assert f"Angenommen 100 Tage Fahrzeit in {legal.period} aufeinanderfolgenden Tagen (höchstens {legal.days} nach " \
+           in report.read_text(encoding="utf-8")
+
+
 def test_plan_needs_exactly_one_person():
     result = runner.invoke(app, ["plan", str(EXAMPLES), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"])
     assert result.exit_code == 2 and "exactly one person record" in result.output

@@ -125,7 +125,7 @@ def test_sparql_and_export_read_a_register_as_they_read_a_folder(tmp_path, suffi
         c: sum(c in line.get("eligible", {}) for line in lines) for c in {c for line in lines for c in line.get("eligible", {})}}
     out = tmp_path / "r.ttl"
     r = CliRunner().invoke(app, ["export", str(reg), "--out", str(out), "--as-of", "2026-11-30"])
-    assert r.exit_code == 1 and "derived facts of 2 person(s)" in r.stderr and out.is_file()
+    assert r.exit_code == 1 and "derived facts of 2 persons" in r.stderr and out.is_file()
 
 
 def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
@@ -319,6 +319,19 @@ def test_a_csv_separated_by_semicolons_is_named_as_such(tmp_path):
     for lang, said in (("en", "separates them by semicolons"), ("de", "trennt sie durch Strichpunkte")):
         r = CliRunner().invoke(app, ["check", str(reg), "--format", "jsonl", "--as-of", "2026-11-30", "--lang", lang])
         assert r.exit_code == 2 and said in r.output, r.output
+
+
+@pytest.mark.parametrize("command", ["check", "cohort"])
+def test_a_csv_column_given_twice_is_refused_not_the_last_cell_taken(tmp_path, command):
+    """`id,birth_date,birth_date` was read with the last cell winning (a 16-year-old instead of 26), exit 0; a JSON or
+    YAML record with a duplicate key is refused, and so is the CSV."""
+    reg = tmp_path / "r.csv"
+    reg.write_text("id,birth_date,birth_date\nx,2000-01-01,2010-01-01\n")
+    extra = ["--target", "UBZ-Matrose"] if command == "cohort" else ["--format", "jsonl"]
+    for lang, said in (("en", "field 'birth_date': expected a column that occurs once in the header (duplicate column)"),
+                       ("de", "Feld „birth_date“: erwartet wird eine Spalte, die in der Kopfzeile nur einmal vorkommt")):
+        r = CliRunner().invoke(app, [command, str(reg), *extra, "--as-of", "2026-11-30", "--lang", lang])
+        assert r.exit_code == 2 and f"{reg}: {said}" in r.stderr and "Traceback" not in r.output, r.output
 
 
 def test_a_csv_medical_fitness_cell_is_yes_or_no_or_a_date(tmp_path):

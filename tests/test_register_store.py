@@ -155,13 +155,13 @@ def test_a_re_export_keeps_the_persons_whose_inputs_did_not_change(store_dir, tm
     same = _export(_anna(tmp_path, 180), EXAMPLES / "20-franz-schifferdienstbuch.yaml", EXAMPLES / "01-lena-apprentice.yaml",
                    "--store", store_dir)
     assert same.exit_code == 0, same.output
-    assert "3 person(s)" in same.output and "3 of them kept" in same.output
+    assert "3 persons" in same.output and "3 of them kept" in same.output
     assert _started(store_dir) == before and len(open_store_dir(store_dir, must_exist=True)) == quads
     # the same record read from another file, at another line: where it was read is not part of what was evaluated
     moved = tmp_path / "moved.jsonl"
     moved.write_text("\n" + _anna(tmp_path, 180).read_text(), encoding="utf-8")
     again = _export(moved, "--store", store_dir)
-    assert again.exit_code == 0 and "1 of them kept" in again.output, again.output
+    assert again.exit_code == 0 and "1 of 1 kept" in again.output, again.output
 
     # one day less as Matrose: only anna is evaluated again, and § 13 Z 1 SchBV no longer gives her the Bootsmann UBZ
     changed = _export(_anna(tmp_path, 179), EXAMPLES / "20-franz-schifferdienstbuch.yaml", "--store", store_dir)
@@ -174,11 +174,11 @@ def test_a_re_export_keeps_the_persons_whose_inputs_did_not_change(store_dir, tm
 def test_another_evaluation_date_or_force_evaluates_again(store_dir, tmp_path):
     lena = EXAMPLES / "01-lena-apprentice.yaml"
     later = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01"])
-    assert later.exit_code == 0 and "0 of them kept" in later.output, later.output
+    assert later.exit_code == 0 and "0 of 1 kept" in later.output, later.output
     again = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01"])
-    assert "1 of them kept" in again.output, again.output
+    assert "1 of 1 kept" in again.output, again.output
     forced = CliRunner().invoke(app, ["export", str(lena), "--store", str(store_dir), "--as-of", "2026-12-01", "--force"])
-    assert forced.exit_code == 0 and "0 of them kept" in forced.output, forced.output
+    assert forced.exit_code == 0 and "0 of 1 kept" in forced.output, forced.output
 
 
 def test_literals_with_line_breaks_quotes_and_backslashes_reach_both_stores_intact():

@@ -616,3 +616,14 @@ def test_a_canned_querys_name_as_the_query_is_named_as_such_and_refusals_speak_g
     assert r.status_code == 400 and r.text == "der Parameter 'query' fehlt (SPARQL 1.1 Protocol)"
     r = client.post("/sparql", params={"lang": "de"}, content=b"x", headers={"content-type": "text/plain"})
     assert r.status_code == 415 and "application/sparql-query senden" in r.text
+
+
+def test_a_port_in_use_is_named_before_the_service_announces_itself():
+    """`serve --port P` on a held port logged 'serving http://…:P/' and then failed with uvicorn's own message, exit 3."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        result = CliRunner().invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f"crewkg: error: --port: field 'port': expected a free port (this one is in use) (got {port})"

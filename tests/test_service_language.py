@@ -175,6 +175,22 @@ def test_the_refusal_keeps_the_fields_clients_match_on(client):
     assert r.json()["expected"] == "an ISO date YYYY-MM-DD" and "ISO-Datum JJJJ-MM-TT" in r.json()["detail"]
 
 
+def test_a_missing_or_malformed_query_parameter_is_refused_in_the_shape_of_every_other_refusal(client):
+    """POST /api/explain without `certificate` answered FastAPI's {"detail": [{"type", "loc", "msg", ...}]} while
+    every other 422 has {error, file, field, expected, got, detail}."""
+    good = {"id": "x", "birth_date": "2000-01-01"}
+    r = client.post("/api/explain", params={"lang": "en"}, json=good)
+    assert r.status_code == 422 and r.json() == {
+        "error": "certificate: field 'certificate': expected a value for this required parameter", "file": "certificate",
+        "field": "certificate", "expected": "a value for this required parameter", "got": None,
+        "detail": "certificate: field 'certificate': expected a value for this required parameter"}
+    r = client.post("/api/plan", params={"lang": "de", "target": "UBZ-Matrose", "days_per_year": "x"}, json=good)
+    body = r.json()
+    assert r.status_code == 422 and set(body) == {"error", "file", "field", "expected", "got", "detail"}
+    assert body["field"] == "days_per_year" and body["expected"] == "a whole number" and body["got"] == "x"
+    assert body["detail"] == "days_per_year: Feld „days_per_year“: erwartet wird eine ganze Zahl (erhalten: 'x')"
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_crew_answers_speak_the_language_asked(client, lang):
     assert _all_leaks(_crew_answers(client, lang), lang) == []

@@ -60,16 +60,42 @@ class Reason(Phrase):
         return _said_back(_reasons(), str(self.fields["text"]), lang, whole=False)
 
 
-def fill(fields: dict[str, object], lang: str) -> dict[str, object]:
-    """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it."""
+def fill(fields: dict[str, object], lang: str, got: object = None) -> dict[str, object]:
+    """The values of a message in `lang`: a Phrase is said in it, a {"de": ..., "en": ...} value taken in it, a list
+    of allowed values joined (`listed`, the ones nearest `got` where it is long)."""
     out = {}
     for k, v in fields.items():
         if isinstance(v, Phrase):
             v = v.say(lang)
         elif isinstance(v, dict) and set(v) == {"de", "en"}:
             v = v[lang if lang in v else "de"]
+        elif isinstance(v, (list, tuple)):
+            v = listed(v, got)
         out[k] = v
     return out
+
+
+#: a list of allowed values longer than this many characters is shortened to the ones nearest what was written
+LIST_LIMIT = 320
+#: how many of a long list's values a message shows
+LIST_SHOWN = 8
+
+
+def listed(values: list | tuple, got: object = None) -> str:
+    """Allowed values as a message writes them: 'a, b, c'. A long list (the kb's ~30 certificate ids) gives the
+    `LIST_SHOWN` values nearest `got`, in the list's order, and '…' for the rest."""
+    import difflib
+
+    items = [str(v) for v in values]
+    text = ", ".join(items)
+    if len(text) <= LIST_LIMIT:
+        return text
+    if isinstance(got, str):
+        lower = {i.lower(): i for i in items}
+        chosen = {lower[m] for m in difflib.get_close_matches(got.lower(), list(lower), n=LIST_SHOWN, cutoff=0)}
+    else:
+        chosen = set(items[:LIST_SHOWN])
+    return ", ".join([i for i in items if i in chosen] + ["…"])
 
 
 class InputError(Exception):
@@ -103,7 +129,7 @@ class InputError(Exception):
         text = catalogue(lang).get("error.expected." + self.key)
         if text is None:
             return self.key
-        return text.format(**fill(self.fields, lang))
+        return text.format(**fill(self.fields, lang, self.got))
 
     def message(self, lang: str = "en") -> str:
         """'FILE: field 'x': expected … (got …)' in English, 'FILE: Feld „x“: erwartet wird … (erhalten: …)' in German."""
@@ -154,6 +180,23 @@ def _patterns(prefix: str) -> list[tuple[str, re.Pattern]]:
     return out
 
 
+def _spelled(value: object, depth: int = 0) -> str:
+    """A value as YAML and JSON write true, false and null (Python's repr says True, False, None); a text and any
+    other value as repr, a text inside a list or mapping cut to `QUOTE_LIMIT` (the whole is cut by `quote`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= QUOTE_LIMIT else repr(value[:QUOTE_LIMIT])
+    if depth < 3 and isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_spelled(v, depth + 1) for v in value[:QUOTE_LIMIT]) + "]"
+    if depth < 3 and isinstance(value, dict):
+        pairs = list(value.items())[:QUOTE_LIMIT]
+        return "{" + ", ".join(": ".join((_spelled(k, depth + 1), _spelled(v, depth + 1))) for k, v in pairs) + "}"
+    return repr(value)
+
+
 def _rebuild(cls, file, field, key, got, fields):
     return cls(file, field, key, got, **fields)
 
@@ -174,8 +217,9 @@ QUOTE_LIMIT = 60
 
 
 def quote(value: object) -> str:
-    """A short, printable prefix of a value's repr for messages (a huge or hostile value is not echoed whole)."""
-    text = repr(value) if not isinstance(value, str) or len(value) <= QUOTE_LIMIT else repr(value[:QUOTE_LIMIT])
+    """A short, printable prefix of a value for messages (a huge or hostile value is not echoed whole), spelt as in
+    the YAML or JSON it came from: true, false, null; a text in quotes."""
+    text = _spelled(value)
     if len(text) > QUOTE_LIMIT + 2:
         text = text[:QUOTE_LIMIT] + "…"
     elif isinstance(value, str) and len(value) > QUOTE_LIMIT:

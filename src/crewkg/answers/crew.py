@@ -23,13 +23,8 @@ from crewkg.law.manning import (
 from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import say
 from crewkg.messages.sections import section
+from crewkg.messages.wording import number
 from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
-
-
-def _fmt(x: Any) -> str:
-    if isinstance(x, float):
-        return str(int(x)) if x.is_integer() else f"{x:g}"
-    return str(x)
 
 
 def explain_case(ml: ManningLaw, vessel, case: Case, lang: str) -> list[str]:
@@ -49,7 +44,7 @@ def explain_case(ml: ManningLaw, vessel, case: Case, lang: str) -> list[str]:
         elif attr.type == "litera":
             out.append(f"{name}: {', '.join(have or [])} (∋ {k.value})")
         else:
-            out.append(f"{name} {_fmt(have)}: {t['op.' + k.op]} {_fmt(k.value)}")
+            out.append(f"{name} {number(have, lang)}: {t['op.' + k.op]} {number(k.value, lang)}")
     return out
 
 

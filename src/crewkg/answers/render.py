@@ -36,7 +36,8 @@ console = Console(highlight=False, soft_wrap=False, width=output_width(), emoji=
 
 def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
     t = T[lang]
-    console.print(f"[bold]{answer['person']}[/bold] — {answer['regulation'] or ''} — {answer['as_of']}")
+    regulation = answer["regulation"] or t["crew.cli.no_regulation"]  # before any encoded regulation: no empty slot
+    console.print(f"[bold]{answer['person']}[/bold] — {regulation} — {answer['as_of']}")
     if not answer.get("covered", True):
         console.print(f"{t['not_covered']}: {_no_regulation(law, answer, lang)}")
         return

@@ -28,7 +28,7 @@ from typing import Any
 
 from crewkg.careers.planning import Pace, Planner, add_months, confirm, make_planner
 from crewkg.careers.routes import plan, reach_dates
-from crewkg.errors import InputError, Place
+from crewkg.errors import InputError, Place, place
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
@@ -273,7 +273,8 @@ def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
 
     t = TEXT[lang]
     if row["error"]:
-        return [row["id"], "", "", "", "", "", row.get("detail") or row["error"]]
+        # a row without a readable id is named by its place, in English in the JSON ('row 7'): said in `lang` here
+        return [place(row["id"], lang), "", "", "", "", "", row.get("detail") or row["error"]]
     target_today = t["held"] if row["holds_target"] else (t["yes"] if row["target_today"] else t["no"])
     return [row["id"], ", ".join(_short(law, c, lang) for c in row["eligible_today"]), target_today,
             row["earliest"] or t["never"], " → ".join(p.replace(" SchBV", "") for p in row["route"]),
@@ -398,7 +399,8 @@ def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str,
     e = html.escape
     png = base64.b64encode(chart_png(law, rows, g, target, as_of, lang)).decode("ascii")
     title = t["title"].format(name=name, target=_short(law, target, lang))
-    pace_text = t["pace"].format(d=pace.days, p=pace.period, prov=pace.citation)
+    pace_text = t["pace_assumed" if pace.assumed else "pace"].format(d=pace.days, p=pace.period, prov=pace.citation,
+                                                                     max=pace.legal)
     body = []
     for row in rows:
         cells = row_cells(law, row, lang)

@@ -22,6 +22,13 @@ COLOR = {"node": "#dbe8f5", "start": "#eeeeee", "edge": "#35608f", "dim": "#c4c9
 LABEL_BACKGROUND = {"edge": "#e6edf6", "hi": "#ffe8d9"}
 
 
+def pace_text(g, t: dict[str, str]) -> str:
+    """The crediting pace of the picture: the law's maximum, or the days `--days-per-year` assumed below it."""
+    d, most = g.graph.get("pace_days"), g.graph.get("pace_max")
+    return t["pace_assumed" if most and d < most else "pace"].format(d=d, p=g.graph.get("pace_period"),
+                                                                      prov=g.graph.get("pace_provision"), max=most)
+
+
 def _drawn_nodes(g) -> list[str]:
     return [n for n, a in g.nodes(data=True) if a.get("covered", True)]
 
@@ -108,8 +115,7 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
     ax.set_ylim(y0, y1)
     heading = title or t["title"].format(reg=g.graph.get("regulation", ""))
     fig.text(0.01, 1 - 0.3 / height, heading, fontsize=13, fontweight="bold", va="center")
-    fig.text(0.01, 1 - 0.62 / height, t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"),
-                                                       prov=g.graph.get("pace_provision")), fontsize=9, color="#444444", va="center")
+    fig.text(0.01, 1 - 0.62 / height, pace_text(g, t), fontsize=9, color="#444444", va="center")
 
     origin = route_origin(highlight)
     boxes = {}
@@ -285,7 +291,7 @@ def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[
                       "font": {"background": LABEL_BACKGROUND["hi" if on else "edge"], "color": "#222222" if (on or not hi) else "#777777"}})
     script, style = _vis_assets()
     heading = e(title or t["title"].format(reg=g.graph.get("regulation", "")))
-    pace = e(t["pace"].format(d=g.graph.get("pace_days"), p=g.graph.get("pace_period"), prov=g.graph.get("pace_provision")))
+    pace = e(pace_text(g, t))
     uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
     foot = e(t["uncovered"].format(items=", ".join(uncovered))) if uncovered else ""
     options = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80, "zoomView": True, "dragView": True},

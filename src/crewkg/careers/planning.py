@@ -58,11 +58,18 @@ def not_accrued(kind_name: str) -> bool:
 
 @dataclass(frozen=True)
 class Pace:
-    """At most `days` credited Fahrzeit days in any `period` consecutive days."""
+    """At most `days` credited Fahrzeit days in any `period` consecutive days; `legal`, the kb's maximum (§ 6 Abs. 4
+    SchBV), which `days` is below where `--days-per-year` assumes fewer (`assumed`)."""
 
     days: int
     period: int
     citation: str
+    legal: int = 0
+
+    @property
+    def assumed(self) -> bool:
+        """Fewer days than the law allows: the user's assumption, to be said as one (not as the provision's)."""
+        return self.days < self.legal
 
     @classmethod
     def from_kb(cls, kb: Path | None = None, days: int | None = None) -> Pace:
@@ -73,11 +80,11 @@ class Pace:
         if inland is None:
             raise InputError("kb", "crew:CreditingLimit", "crediting_limit")
         if days is None:
-            return cls(inland.days, inland.period, inland.citation)
+            return cls(inland.days, inland.period, inland.citation, inland.days)
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= inland.days:
             raise InputError("--days-per-year", "days_per_year",
                              "days_per_year", days, max=inland.days, citation=inland.citation, period=inland.period)
-        return cls(days, inland.period, inland.citation)
+        return cls(days, inland.period, inland.citation, inland.days)
 
 
 Ledger = tuple[tuple[int, int], ...]  # credited days as sorted, disjoint, inclusive intervals of day offsets

@@ -189,8 +189,9 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
 
     t = TEXT[lang]
     target = certificate_short(law, result["target"], lang)
-    lines = [t["head"].format(person=result["person"], target=target, as_of=result["as_of"], d=pace.days, p=pace.period,
-                              prov=pace.citation)]
+    lines = [t["head_assumed" if pace.assumed else "head"].format(person=result["person"], target=target,
+                                                                  as_of=result["as_of"], d=pace.days, p=pace.period,
+                                                                  prov=pace.citation, max=pace.legal)]
     routes = result["routes"]
     if routes and not routes[0]["steps"]:
         return lines + [t["held"].format(person=result["person"], target=target)]

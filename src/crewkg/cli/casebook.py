@@ -1,7 +1,8 @@
 """`crewkg test CASES.yaml [more files or folders]`: run a casebook (issue 13 point 12) and print each failing case
 with what differed — the case, the field, what the case expects and what the answer has — as OpenFisca's
 `openfisca test` does for its YAML tests. Exit status 0 when every case passes, 1 when some fail, 2 for a case file
-that cannot be read (the message names the file, the case and the field). The engine is `crewkg.casebook`."""
+that cannot be read (the message names the file, the case and the field) or a `--name` that matches no case. The
+engine is `crewkg.casebook`."""
 
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +10,7 @@ from typing import Annotated
 import typer
 
 from crewkg.cli.common import Lang, _fail, app
-from crewkg.errors import InputError
+from crewkg.errors import InputError, quote
 
 
 @app.command("test")
@@ -32,6 +33,9 @@ def test_cases(
         cases = [c for f in files for c in load_cases(f)]
         if name is not None:
             cases = [c for c in cases if name in c.name]
+            if not cases:  # a mistyped filter must not pass as a green run of no cases
+                typer.echo(say(lg, "error.line", message=say(lg, "cli.casebook.no_match", name=quote(name))), err=True)
+                raise typer.Exit(2)
         outcomes = [run_case(c, lg) for c in cases]
     except InputError as exc:
         _fail(exc, lg)
@@ -53,6 +57,7 @@ def test_cases(
         typer.echo(say(lg, "cli.casebook.description", description=c.description))
         for d in o.differences:
             typer.echo(say(lg, "cli.casebook.differs", field=d.field, expected=value(d.expected), actual=value(d.actual)))
-    typer.echo(say(lg, "cli.casebook.summary", total=len(outcomes), passed=len(outcomes) - failed, failed=failed))
+    typer.echo(say(lg, "cli.casebook.summary_one" if len(outcomes) == 1 else "cli.casebook.summary", total=len(outcomes),
+                   passed=len(outcomes) - failed, failed=failed))
     if failed:
         raise typer.Exit(1)

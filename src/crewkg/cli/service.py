@@ -74,7 +74,7 @@ def _report_failures(failures) -> None:
         for line in problem.lines(LANG):
             typer.echo(line, err=True)
     if failures:
-        typer.echo(summary(len(failures), LANG), err=True)
+        typer.echo(summary(len(failures), LANG, left_out=True), err=True)
 
 
 @app.command()
@@ -121,7 +121,8 @@ def export(
         from crewkg.messages.catalogue import say
 
         # `crewkg export` has no --lang: its notice on standard error is English, as it always was
-        typer.echo(say("en", "cli.exported", out=out, n=len(people), as_of=day.isoformat(), triples=len(graph)), err=True)
+        typer.echo(say("en", "cli.exported_one" if len(people) == 1 else "cli.exported", out=out, n=len(people),
+                       as_of=day.isoformat(), triples=len(graph)), err=True)
     if failures:
         raise typer.Exit(1)
 
@@ -166,8 +167,8 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         _fail(exc, LANG)
         return
     _report_failures(failures)
-    typer.echo(say("en", "cli.exported_store", out=folder, n=n, kept=kept, as_of=day.isoformat(), quads=quads),
-               err=True)
+    typer.echo(say("en", "cli.exported_store_one" if n == 1 else "cli.exported_store", out=folder, n=n, kept=kept,
+                   as_of=day.isoformat(), quads=quads), err=True)
     if failures:
         raise typer.Exit(1)
 
@@ -191,7 +192,7 @@ def sparql(
             typer.echo(f"{q.name}\n    {q.title}\n    {q.description}\n")
         return
     if query is None:
-        _fail(InputError("QUERY_OR_FILE", "query", "query_or_list"), LANG)
+        _fail(InputError("", "query", "query_or_list"), LANG)
         return
     day = _as_of(as_of, LANG)
     from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
@@ -209,10 +210,10 @@ def sparql(
         _fail(exc, LANG)
         return
     except MalformedQuery as exc:
-        _fail(InputError("QUERY_OR_FILE", "query", "sparql_syntax", reason=str(exc)), LANG)
+        _fail(InputError("", "query", "sparql_syntax", reason=str(exc)), LANG)
         return
     except UpdateRefused:
-        _fail(InputError("QUERY_OR_FILE", "query", "read_only_query"), LANG)
+        _fail(InputError("", "query", "read_only_query"), LANG)
         return
     if fmt is TableFormat.json:
         sys.stdout.write(to_json(result) + "\n")
@@ -243,6 +244,10 @@ def serve(
     day = _as_of(as_of, LANG)
     if port < 0 or port > 65535:
         _fail(InputError("--port", "port", "port", port), LANG)
+    from crewkg.service.app import port_in_use
+
+    if port_in_use(host, port):  # before the records are read and the service announces itself
+        _fail(InputError("--port", "port", "port_free", port), LANG)
     for name, value in (("--timeout", timeout), ("--max-query-bytes", max_query_bytes), ("--max-body-bytes", max_body_bytes)):
         if value <= 0:
             _fail(InputError(name, name.lstrip("-"), "positive", value), LANG)

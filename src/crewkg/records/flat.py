@@ -86,7 +86,7 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
              extra: dict[str, str] | None = None) -> Iterator[tuple[str, str, dict[str, Any] | list[InputError]]]:
     """Each data row of a flat-record CSV file as (its source, its `id` cell, its record mapping or the errors that
     refuse the row, each bad cell's: a row refused for another cell is still named by its id).
-    A bad header (no `id` column, an unknown column) refuses the whole file. `extra` names columns a kind of file
+    A bad header (no `id` column, an unknown or repeated column) refuses the whole file. `extra` names columns a kind of file
     adds to the record's (a cohort's `record`)."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
     cols = columns(law) | (extra or {})
@@ -95,9 +95,11 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
         if len(header) == 1 and ";" in header[0]:  # a spreadsheet's export in a German locale
             raise InputError(str(path), "", "csv_semicolons", header[0])
         raise InputError(str(path), "id", "csv_header", columns=", ".join(sorted(cols)))
-    for h in header:
+    for i, h in enumerate(header):
+        if h in header[:i]:  # csv.DictReader would keep the last cell of the two: never a silent choice
+            raise InputError(str(path), h, "csv_duplicate_column", h)
         if h not in cols:
-            raise InputError(str(path), h, "csv_column", h, columns=", ".join(sorted(cols)), near=near(h, cols))
+            raise InputError(str(path), h, "csv_column", h, columns=sorted(cols), near=near(h, cols))
     for n, row in enumerate(reader, start=2):
         source = f"{path}: row {n}"
         rid = row["id"].strip() if isinstance(row.get("id"), str) else ""

@@ -238,8 +238,10 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
                 p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
             if "examined" in mf:
                 p.medical_examined = c.day(mf["examined"], "medical_fitness.examined")
+        elif not isinstance(mf, bool):  # say every form the key takes, as the CSV cell's message does
+            raise c.fail("medical_fitness", "medical_fitness", mf)
         else:
-            p.medical_fitness = c.boolean(mf, "medical_fitness")
+            p.medical_fitness = mf
     if "radio_certificate" in data:
         p.radio_certificate = c.boolean(data["radio_certificate"], "radio_certificate")
     if "basic_safety_training" in data:

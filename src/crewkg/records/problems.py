@@ -76,6 +76,8 @@ def file_errors(first: InputError, path: Path, law: Law, as_of: date) -> list[In
     return all_errors(first, data, law, as_of, str(path))
 
 
-def summary(failed: int, lang: str) -> str:
-    """'crewkg: 2 record(s) could not be evaluated; see their error lines' in `lang`."""
-    return say(lang, "error.failed_one" if failed == 1 else "error.failed", n=failed)
+def summary(failed: int, lang: str, left_out: bool = False) -> str:
+    """'crewkg: 2 records could not be evaluated; see their error lines' in `lang`; `left_out`: the command writes no
+    error lines (export, sparql, serve: each bad record is named on standard error and left out)."""
+    key = "error.failed_left_out" if left_out else "error.failed"
+    return say(lang, key + "_one" if failed == 1 else key, n=failed)

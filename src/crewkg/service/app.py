@@ -76,6 +76,24 @@ def configure_logging() -> None:
     log.propagate = False
 
 
+def port_in_use(host: str, port: int) -> bool:
+    """Whether another program holds `port` on `host`: bound as uvicorn binds it (SO_REUSEADDR, so a port a closed
+    server left in TIME_WAIT counts as free), then let go. Any other failure (a host that does not resolve, a
+    privileged port) is left to the server, which names it."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(address)
+    except OSError as exc:
+        return exc.errno == errno.EADDRINUSE
+    return False
+
+
 def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     import uvicorn
 

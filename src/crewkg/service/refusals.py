@@ -1,7 +1,8 @@
 """How the service refuses a request, in the request's language. A 422 for bad input keeps the fields it always had
 (`error`, `file`, `field`, `expected`, `got`: the English message of the CLI, which clients match on) and adds
 `detail`, the same refusal as a sentence in the language of the request (`lang`, German by default). FastAPI's own
-validation errors keep their shape; their `msg` is said in the request's language."""
+validation errors (a required query parameter missing, a number that is none) are refused in the same shape: the
+first of them as an InputError naming the parameter."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from fastapi.responses import JSONResponse
 from crewkg.errors import InputError
 from crewkg.messages.catalogue import say
 
-#: pydantic's error types -> the catalogue's sentence (`service.error.validation.<kind>`)
-VALIDATION = {"missing": "missing", "int_parsing": "int", "int_type": "int", "float_parsing": "float",
-              "float_type": "float", "bool_parsing": "bool", "bool_type": "bool"}
+#: pydantic's error types -> the expectation of the catalogue (`error.expected.<key>`); any other: `valid_parameter`
+VALIDATION = {"missing": "required_parameter", "int_parsing": "whole_number", "int_type": "whole_number",
+              "float_parsing": "number", "float_type": "number", "bool_parsing": "boolean", "bool_type": "boolean"}
 
 
 def request_language(request: Request) -> str:
@@ -34,13 +35,20 @@ async def input_error(request: Request, exc: InputError) -> JSONResponse:
         "got": None if exc.got is None else str(exc.got), "detail": detail(exc, request_language(request))})
 
 
+def validation_input_error(error: dict) -> InputError:
+    """One of FastAPI's validation errors as the InputError of every other refusal: a query parameter is named as
+    the service names its own (`as_of`: file and field), a part of the body as the request body's field."""
+    where, *path = [str(x) for x in error.get("loc", ())] or ["query"]
+    name = ".".join(path)
+    kind = error.get("type")
+    got = None if kind == "missing" else error.get("input")
+    expected = VALIDATION.get(kind, "valid_parameter")
+    return InputError("request body", name, expected, got) if where == "body" else InputError(name, name, expected, got)
+
+
 async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
     errors = jsonable_encoder(exc.errors())
-    lang = request_language(request)
-    if lang != "en":
-        for e in errors:
-            e["msg"] = say(lang, f"service.error.validation.{VALIDATION.get(e.get('type'), 'other')}")
-    return JSONResponse(status_code=422, content={"detail": errors})
+    return await input_error(request, validation_input_error(errors[0] if errors else {}))
 
 
 def no_person(pid: str, lang: str) -> JSONResponse:

@@ -940,7 +940,7 @@ def canned_queries() -> list[CannedQuery]:
 
 
 def resolve_query(arg: str) -> str:
-    """QUERY_OR_FILE: a .rq file, the name of a canned query, or the query text itself."""
+    """The `query` argument: a .rq file, the name of a canned query, or the query text itself."""
     one_word = arg.strip() and not any(c.isspace() for c in arg.strip())
     if one_word and (arg.endswith(".rq") or Path(arg).is_file()):
         try:
@@ -951,7 +951,7 @@ def resolve_query(arg: str) -> str:
     if arg in canned:
         return canned[arg].text
     if one_word:
-        raise InputError("QUERY_OR_FILE", "query", "query_name", arg, ids=sorted(canned))
+        raise InputError("", "query", "query_name", arg, ids=sorted(canned))
     return arg
 
 
