@@ -102,8 +102,8 @@ def test_minimum_times_follow_the_180_per_365_pace():
     assert pathway_minimum_days(law, "Pathway-SchBV2022-P13-Z1", pace) == (180, 180)
     # § 15 Z 3: 540 days = three windows of 180 → day 365 * 2 + 180
     assert pathway_minimum_days(law, "Pathway-SchBV2022-P15-Z3", pace) == (180, 910)
-    # § 12 Z 1: 24 months counted from the SchBV's entry into force, 17 Jan 2022 → 17 Jan 2024
-    assert pathway_minimum_days(law, "Pathway-SchBV2022-P12-Z1", pace) == (730, 730)
+    # § 12 Z 1: 24 months counted from the SchBV's entry into force, 17 Jan 2022: the programme's last day 16 Jan 2024
+    assert pathway_minimum_days(law, "Pathway-SchBV2022-P12-Z1", pace) == (729, 729)
     # § 14 Z 3 needs 500 days as master at sea: no inland-only minimum
     assert pathway_minimum_days(law, "Pathway-SchBV2022-P14-Z3", pace)[1] is None
 

@@ -52,3 +52,34 @@ def test_the_planners_issuable_now_is_checks_verdict_for_every_certificate():
     assert compared >= N * 5
     assert eligible_seen > 100, "the generated persons must include many who can be issued a certificate today"
     assert disagreements == 0, wrong[:10]
+
+
+def test_a_new_programme_ends_on_the_day_check_counts_its_months_complete():
+    """A programme the plan starts on the evaluation day and a dated programme of the same days agree: 24 months from
+    2026-07-01 are complete on 2028-06-30 (its last day), not on 2028-07-01."""
+    from datetime import date
+
+    from crewkg.answers.eligibility import check
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan
+    from crewkg.law.statute import load_law
+    from crewkg.records.persons import person_from_mapping
+
+    law = load_law()
+    on = date(2026, 7, 1)
+    record = {"id": "p", "birth_date": "2000-01-01", "medical_fitness": True}
+    person = person_from_mapping(record, law, on, "t")
+    result = plan(law, person, check(law, [person], on)[0], "UBZ-Matrose", on, Pace.from_kb())
+    z1 = next(r for r in result["routes"] if [s["provision"] for s in r["steps"]] == ["§ 12 Z 1 SchBV"])
+    prog = next(i for i in z1["steps"][0]["remaining"] if i["kind"] == "Programme")
+    assert prog["met_on"] == "2028-06-30"
+
+    def eligible(day: str) -> bool:
+        d = date.fromisoformat(day)
+        dated = person_from_mapping(record | {"service": [{"from": "2026-07-01", "to": "2026-09-28", "role": "Decksmann"}],
+                                              "programmes": [{"for": "Matrose", "from": "2026-07-01", "to": "2028-06-30"}]},
+                                    law, d, "t")
+        c = next(c for c in check(law, [dated], d)[0]["certificates"] if c["id"] == "UBZ-Matrose")
+        return any(w["satisfied"] for w in c["pathways"] if w["provision"] == "§ 12 Z 1 SchBV")
+
+    assert eligible("2028-06-30") and not eligible("2028-06-29")

@@ -94,17 +94,18 @@ def test_n_days_from_a_fresh_window_end_on_the_day_the_pace_allows(n, last):
 
 
 def test_ali_newcomer_reaches_steuermann_fastest_by_the_programme_of_14_Z2_not_by_fahrzeit():
-    """§ 14 Z 2: 36 months from 2026-11-30 → 2029-11-30 (360 days within are credited by day 545).
+    """§ 14 Z 2: 36 months from 2026-11-30 → the programme's last day 2029-11-29 (360 days within are credited by day 545).
     Fahrzeit route § 12 Z 2 → § 13 Z 1 → § 14 Z 1: 360, 540, 720 credited days → days 545, 910, 1275."""
     result = example("09-ali-newcomer.yaml", "UBZ-Steuermann")
-    first, second = result["routes"][:2]
-    assert chain(first) == [("§ 14 Z 2 SchBV", "2029-11-30")]
+    first = result["routes"][0]
+    second = next(r for r in result["routes"] if chain(r)[0][0] == "§ 12 Z 2 SchBV")  # ties with § 13 Z 2 → § 14 Z 1
+    assert chain(first) == [("§ 14 Z 2 SchBV", "2029-11-29")]
     assert chain(second) == [("§ 12 Z 2 SchBV", day(545)), ("§ 13 Z 1 SchBV", day(910)), ("§ 14 Z 1 SchBV", day(1275))]
     assert second["earliest"] == "2030-05-28"
     within = item(first["steps"][0], "§ 14 Z 2 lit. b SchBV")
     assert (within["needed"], within["have"], within["met_on"]) == (360, 0, day(545))
     radio = item(first["steps"][0], "§ 14 Z 2 lit. c SchBV")
-    assert radio["kind"] == "Document" and radio["met_on"] == "2029-11-30"  # listed, takes no time
+    assert radio["kind"] == "Document" and radio["met_on"] == "2029-11-29"  # listed, takes no time
 
 
 def test_ali_cannot_plan_the_sea_master_route_of_14_Z3():
@@ -197,11 +198,11 @@ def test_georg_with_an_expired_medical_still_reaches_bootsmann_in_30_days_as_13_
 
 
 def test_a_medical_certificate_expiring_before_the_step_is_listed_as_remaining():
-    """Jonas' medical is valid until 2029-01-31; the 36-month programme of § 15 Z 1 ends 2029-11-30."""
+    """Jonas' medical is valid until 2029-01-31; the 36-month programme of § 15 Z 1 ends 2029-11-29."""
     result = example("04-jonas-steuermann-one-exam-short.yaml", "UBZ-Schiffsfuehrer")
     (z1,) = [r for r in result["routes"] if chain(r)[0][0] == "§ 15 Z 1 SchBV"]
     medical = item(z1["steps"][0], "§ 15 Z 1 lit. e SchBV")
-    assert (medical["have"], medical["valid_until"], medical["met_on"]) == (False, "2029-01-31", "2029-11-30")
+    assert (medical["have"], medical["valid_until"], medical["met_on"]) == (False, "2029-01-31", "2029-11-29")
     z2 = result["routes"][0]  # the exam route today: his medical is valid today
     assert chain(z2) == [("§ 15 Z 2 SchBV", "2026-11-30")]
     assert [m["kind"] for m in z2["steps"][0]["remaining"]] == ["Exam"]
@@ -243,11 +244,11 @@ def test_the_text_says_in_one_sentence_why_route_1_beats_route_2():
     result = example("09-ali-newcomer.yaml", "UBZ-Steuermann")
     law = load_law()
     de = why_first(law, result, "de")
-    assert de.startswith("Weg 1 ist am 2029-11-30 abgeschlossen, 179 Tage vor Weg 2 (2030-05-28)")
-    assert "Weg 1 1096 Tage braucht (§ 14 Z 2 1096 Tage)" in de
-    assert "Weg 2 1275 Tage (§ 12 Z 2 545 Tage + § 13 Z 1 365 Tage + § 14 Z 1 365 Tage;" in de
+    assert de.startswith("Weg 1 ist am 2029-11-29 abgeschlossen, 180 Tage vor Weg 2 (2030-05-28)")
+    assert "Weg 1 1095 Tage braucht (§ 14 Z 2 1095 Tage)" in de
+    assert "Weg 2 1275 Tage (§ 13 Z 2 1095 Tage + § 14 Z 1 180 Tage;" in de  # ties with § 12 Z 2 → § 13 Z 1 → § 14 Z 1, fewer steps first
     en = why_first(law, result, "en")
-    assert en.startswith("Route 1 is complete on 2029-11-30, 179 days before route 2 (2030-05-28)")
+    assert en.startswith("Route 1 is complete on 2029-11-29, 180 days before route 2 (2030-05-28)")
     lines = plan_lines(law, result, Pace.from_kb(), "en")
     assert lines[-1] == "Why route 1: " + en
 

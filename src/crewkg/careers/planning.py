@@ -259,7 +259,9 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
     running = _running_programme(ctx, state, prog, within)
     if running is not None:
         return running
-    end = ctx.offset(add_months(ctx.date(state.t), int(prog["needed"])))
+    # a programme from the step's start lasting N months ends the day before the same day N months later: its last day
+    # completes the months (as crewkg.law.crediting.completed_months counts a dated programme's), not the day after
+    end = ctx.offset(add_months(ctx.date(state.t), int(prog["needed"])) - timedelta(days=1))
     days_within = max((int(w["needed"]) for w in within), default=0)
     if days_within:
         end = max(end, kth_day(state.ledger, state.t + 1, days_within, ctx.pace))
