@@ -37,6 +37,8 @@ class Provision:
     #: the wording's language: "de", the official text, or "en" where the kb paraphrases a provision the bundled
     #: texts lack (the answer then says it is no official wording)
     wording_lang: str = "de"
+    #: the German paraphrase of such a provision (crew:paraphrase), so that a German answer says it in German
+    paraphrase: str | None = None
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,8 @@ def _compile(g, version: str) -> Law:
         provisions[local(s)] = Provision(
             id=local(s), citation=str(one(s, CREW.citation) or labels(s).get("de", local(s))),
             wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf),
-            wording_lang=getattr(one(s, CREW.wording), "language", None) or "de")
+            wording_lang=getattr(one(s, CREW.wording), "language", None) or "de",
+            paraphrase=str(one(s, CREW.paraphrase)) if one(s, CREW.paraphrase) is not None else None)
 
     kinds = {local(c)[: -len("Requirement")]: c for c in g.subjects(RDFS.subClassOf, CREW.Requirement)}
     requirements = {}

@@ -352,6 +352,7 @@ MESSAGES: dict[str, str] = {
     "cli.explain.wording": "„{wording}“",
     "cli.explain.note": "Anmerkung der Wissensbasis: „{note}“",
     "cli.explain.wording_en": "Sinngemäß auf Englisch in der Wissensbasis, nicht der amtliche Wortlaut: „{wording}“",
+    "cli.explain.paraphrase": "Sinngemäß, nicht der amtliche Wortlaut (in den mitgelieferten Texten nicht enthalten): „{wording}“",
     "cli.explain.note_other": "Anmerkung der Wissensbasis (nur auf Englisch): „{note}“",
     "cli.unit.years": "Jahre",
     "cli.unit.days": "Tage",

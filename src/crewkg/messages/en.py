@@ -352,6 +352,7 @@ MESSAGES: dict[str, str] = {
     "cli.explain.wording": "German text (quoted): „{wording}“",
     "cli.explain.note": "Note: {note}",
     "cli.explain.wording_en": "English paraphrase in the kb, not the official text: „{wording}“",
+    "cli.explain.paraphrase": "Paraphrase, not the official text (not in the bundled texts): „{wording}“",
     "cli.explain.note_other": "Note (in German only): „{note}“",
     "cli.unit.years": "years",
     "cli.unit.days": "days",
