@@ -250,3 +250,33 @@ def test_a_cohort_row_without_a_readable_id_is_named_by_its_row_in_the_language_
     html = tmp_path / "r.html"
     assert runner.invoke(app, [*args[:-2], "--out", str(html), "--lang", "de"]).exit_code == 1
     assert "Zeile 3" in html.read_text(encoding="utf-8") and "row 3" not in html.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["export", "sparql"])
+def test_export_and_sparql_speak_german_with_lang_de_and_english_without(tmp_path, command):
+    """A folder with a bad record: the record is named and left out, in the language asked (English by default, as
+    these commands always answered)."""
+    folder = tmp_path / "people"
+    folder.mkdir()
+    _write(folder, "good.yaml", "id: good\nbirth_date: 2000-01-01\n")
+    _write(folder, "bad.yaml", "id: bad\nsailing_days: {Matrose: viele}\n")
+    args = (["export", str(folder)] if command == "export" else ["sparql", "eligible-count", "--data", str(folder)])
+    args += ["--as-of", AS_OF]
+    german = _runner().invoke(app, [*args, "--lang", "de"])
+    english = _runner().invoke(app, args)
+    assert german.exit_code == english.exit_code == 1
+    de_lines = [line for line in german.stderr.splitlines() if line.strip()]
+    en_lines = [line for line in english.stderr.splitlines() if line.strip()]
+    assert de_lines and en_lines and len(de_lines) == len(en_lines)
+    assert "Feld „sailing_days.Matrose“" in german.stderr and "field 'sailing_days.Matrose'" in english.stderr
+    for line in de_lines:
+        assert not ENGLISH.search(re.sub(r"'[^']*'|/\S+", "", line)), line
+
+
+def test_the_canned_queries_are_listed_in_german_with_lang_de():
+    from crewkg.messages.catalogue import catalogue
+
+    german = _runner().invoke(app, ["sparql", "--list", "--lang", "de"]).stdout
+    assert catalogue("de")["service.query.anlage9-pathways.title"] in german
+    english = _runner().invoke(app, ["sparql", "--list"]).stdout
+    assert catalogue("de")["service.query.anlage9-pathways.title"] not in english

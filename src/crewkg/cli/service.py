@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from crewkg.cli.common import _as_of, _fail, app
+from crewkg.cli.common import Lang, _as_of, _fail, app
 from crewkg.errors import InputError
 
-#: export, sparql and serve have no --lang: their messages (bad input, the export notice) are English, as they always were
+#: the language of serve's and docs' messages (bad input); export and sparql take --lang, English by default as before
 LANG = "en"
 
 
@@ -66,15 +66,15 @@ def _repeated(p, seen: dict[str, str]):
     return None
 
 
-def _report_failures(failures) -> None:
+def _report_failures(failures, lang: str = LANG) -> None:
     """Each bad record with all its errors (records.problems), then the summary line."""
     from crewkg.records.problems import summary
 
     for problem in failures:
-        for line in problem.lines(LANG):
+        for line in problem.lines(lang):
             typer.echo(line, err=True)
     if failures:
-        typer.echo(summary(len(failures), LANG, left_out=True), err=True)
+        typer.echo(summary(len(failures), lang, left_out=True), err=True)
 
 
 @app.command()
@@ -86,23 +86,25 @@ def export(
     store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="With --store: processes that evaluate (default: one per core).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --store: evaluate every person again, also those whose record, evaluation date, kb and crewkg version are unchanged since their last export (kept by default).")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad records, the notice).")] = Lang.en,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
     roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
     from crewkg.service.export import format_for_suffix, serialize
 
-    day = _as_of(as_of, LANG)
+    day = _as_of(as_of, lang.value)
     if workers is not None and workers < 1:  # as `check --workers`: the catalogue's message, exit 2
-        _fail(InputError("--workers", "workers", "workers", workers), LANG)
+        _fail(InputError("--workers", "workers", "workers", workers), lang.value)
     if store is not None:
-        _export_store(persons, store, day, keep_unchanged=not force, workers=workers or os.cpu_count() or 1)
+        _export_store(persons, store, day, keep_unchanged=not force, workers=workers or os.cpu_count() or 1,
+                      lang=lang.value)
         return
     try:
         if fmt is None and out is not None and format_for_suffix(out.suffix) is None:
             raise InputError(str(out), "--out", "export_file", out.suffix)
         chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
         law, people, failures = _persons(persons, day)
-        _report_failures(failures)
+        _report_failures(failures, lang.value)
         if out is not None:
             from crewkg.service.export import export_file
 
@@ -112,7 +114,7 @@ def export(
 
             graph = export_graph(law, people, day)
     except InputError as exc:
-        _fail(exc, LANG)
+        _fail(exc, lang.value)
         return
     if out is None:
         text = serialize(graph, chosen)
@@ -120,14 +122,14 @@ def export(
     else:
         from crewkg.messages.catalogue import say
 
-        # `crewkg export` has no --lang: its notice on standard error is English, as it always was
-        typer.echo(say("en", "cli.exported_one" if len(people) == 1 else "cli.exported", out=out, n=len(people),
+        typer.echo(say(lang.value, "cli.exported_one" if len(people) == 1 else "cli.exported", out=out, n=len(people),
                        as_of=day.isoformat(), triples=len(graph)), err=True)
     if failures:
         raise typer.Exit(1)
 
 
-def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True, workers: int = 1) -> None:
+def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True, workers: int = 1,
+                  lang: str = LANG) -> None:
     """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
     exported), evaluate in batches and replace each person's records and derived facts in the store; a person
     whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
@@ -164,10 +166,10 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         quads = len(store)
         del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:
-        _fail(exc, LANG)
+        _fail(exc, lang)
         return
-    _report_failures(failures)
-    typer.echo(say("en", "cli.exported_store_one" if n == 1 else "cli.exported_store", out=folder, n=n, kept=kept,
+    _report_failures(failures, lang)
+    typer.echo(say(lang, "cli.exported_store_one" if n == 1 else "cli.exported_store", out=folder, n=n, kept=kept,
                    as_of=day.isoformat(), quads=quads), err=True)
     if failures:
         raise typer.Exit(1)
@@ -183,37 +185,39 @@ def sparql(
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (only read unless --data, --graph or --crew put something into it, so a folder crewkg serve holds can be asked too).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records).")] = Lang.en,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.sparql import canned_queries, canned_words
 
-    if list_:
+    if list_:  # the .rq files' own words in English (as always), the catalogue's in German
         for q in canned_queries():
-            typer.echo(f"{q.name}\n    {q.title}\n    {q.description}\n")
+            title, description = canned_words(q, None if lang is Lang.en else lang.value)
+            typer.echo(f"{q.name}\n    {title}\n    {description}\n")
         return
     if query is None:
-        _fail(InputError("", "query", "query_or_list"), LANG)
+        _fail(InputError("", "query", "query_or_list"), lang.value)
         return
-    day = _as_of(as_of, LANG)
+    day = _as_of(as_of, lang.value)
     from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
 
     try:
         text = resolve_query(query)
         law, people, failures = _persons(list(data or []), day)
-        _report_failures(failures)
+        _report_failures(failures, lang.value)
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
         result = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
                              workers=os.cpu_count() or 1).select(text)
     except InputError as exc:
-        _fail(exc, LANG)
+        _fail(exc, lang.value)
         return
     except MalformedQuery as exc:
-        _fail(InputError("", "query", "sparql_syntax", reason=str(exc)), LANG)
+        _fail(InputError("", "query", "sparql_syntax", reason=str(exc)), lang.value)
         return
     except UpdateRefused:
-        _fail(InputError("", "query", "read_only_query"), LANG)
+        _fail(InputError("", "query", "read_only_query"), lang.value)
         return
     if fmt is TableFormat.json:
         sys.stdout.write(to_json(result) + "\n")

@@ -939,6 +939,15 @@ def canned_queries() -> list[CannedQuery]:
     return out
 
 
+def canned_words(q: CannedQuery, lang: str | None) -> tuple[str, str]:
+    """(title, description) of a canned query: the .rq file's own without a language, else the catalogue's."""
+    from crewkg.messages.catalogue import catalogue
+
+    words = catalogue(lang) if lang is not None else {}
+    return (words.get(f"service.query.{q.name}.title", q.title),
+            words.get(f"service.query.{q.name}.description", q.description))
+
+
 def resolve_query(arg: str) -> str:
     """The `query` argument: a .rq file, the name of a canned query, or the query text itself."""
     one_word = arg.strip() and not any(c.isspace() for c in arg.strip())

@@ -137,12 +137,8 @@ def _posted_query(ctype: str, raw: bytes, lang: str) -> tuple[str | None, dict |
 @router.get("/api/queries", tags=["sparql"], **doc("queries_list"))
 def queries_list(lang: str | None = None):
     # without `lang` the titles and descriptions of the .rq files (as always); with it, the catalogue's
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.sparql import canned_queries, canned_words
 
-    words = catalogue(language(lang)) if lang is not None else {}
-
-    def text(q, part: str, default: str) -> str:
-        return words.get(f"service.query.{q.name}.{part}", default)
-
-    return [{"name": q.name, "title": text(q, "title", q.title), "description": text(q, "description", q.description),
-             "query": q.text} for q in canned_queries()]
+    chosen = language(lang) if lang is not None else None
+    return [{"name": q.name, "title": title, "description": description, "query": q.text}
+            for q in canned_queries() for title, description in [canned_words(q, chosen)]]
