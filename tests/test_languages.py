@@ -106,7 +106,9 @@ def test_explain_says_which_wording_is_the_official_text_and_which_a_paraphrase(
     them as 'German text' in English and without a word in German, and labelled German notes as English."""
     person = str(PERSONS[0])
     de = CliRunner().invoke(app, ["explain", person, "Decksmann-AT", "--as-of", AS_OF, "--lang", "de"]).stdout
-    assert "Sinngemäß auf Englisch in der Wissensbasis, nicht der amtliche Wortlaut: „Decksfrau – AT" in de
+    # German to the last note: the kb's German paraphrase (crew:paraphrase), said to be no official text
+    assert "Sinngemäß, nicht der amtliche Wortlaut (in den mitgelieferten Texten nicht enthalten): „Decksfrau – AT" in de
+    assert "the applicant" not in de
     assert "englischer Wortlaut" not in de and "Anmerkung der Wissensbasis: „" in de
     en = CliRunner().invoke(app, ["explain", person, "Decksmann-AT", "--as-of", AS_OF, "--lang", "en"]).stdout
     assert "English paraphrase in the kb, not the official text: „Decksfrau – AT" in en and "German text" not in en
