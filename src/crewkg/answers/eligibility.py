@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from crewkg.law.statute import Law, Regulation
+from crewkg.messages import wording
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import Derived, derive, requirement_have
@@ -107,13 +108,6 @@ def not_yet_issued(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
     return out
 
 
-def period(months: int, lang: str) -> str:
-    """A proof's period in words: in years where the months make whole years ('5 years'), else in months."""
-    if months % 12 == 0:
-        return say(lang, "lapsed.period.years", n=months // 12)
-    return say(lang, "lapsed.period.months", n=months)
-
-
 def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
     """The certificates the record holds that do not count on the date, each with why, since when, the last day it
     counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
@@ -144,7 +138,7 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                            age=x.step.from_age, birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
             else:
                 text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
-                           period=period(x.step.months, lang), examined=seen)
+                           period=wording.period(x.step.months, lang), examined=seen)
         elif x.reason == "issued_after_regulation":
             reg = law.regulations[cert.regulation] if cert and cert.regulation else None
             entry["regulation_until"] = reg.in_force_until.isoformat() if reg and reg.in_force_until else None

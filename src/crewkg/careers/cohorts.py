@@ -399,8 +399,7 @@ def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str,
     e = html.escape
     png = base64.b64encode(chart_png(law, rows, g, target, as_of, lang)).decode("ascii")
     title = t["title"].format(name=name, target=_short(law, target, lang))
-    pace_text = t["pace_assumed" if pace.assumed else "pace"].format(d=pace.days, p=pace.period, prov=pace.citation,
-                                                                     max=pace.legal)
+    pace_text = pace.words(t)
     body = []
     for row in rows:
         cells = row_cells(law, row, lang)

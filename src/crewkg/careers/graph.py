@@ -91,8 +91,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
     from crewkg.careers.planning import Pace, pathway_minimum_days
 
     pace = Pace.from_kb(kb, days_per_period)
-    g = nx.MultiDiGraph(regulation=_regulation_label(law), pace_days=pace.days, pace_period=pace.period,
-                        pace_provision=pace.citation, pace_max=pace.legal, lang=lang)
+    g = nx.MultiDiGraph(regulation=_regulation_label(law), lang=lang, **pace.attributes())
     g.add_node(START, kind="start", label=START_LABEL[lang], provision="", role="", covered=True)
     for cid in certificate_nodes(law):
         c = law.certificates[cid]

@@ -23,10 +23,10 @@ LABEL_BACKGROUND = {"edge": "#e6edf6", "hi": "#ffe8d9"}
 
 
 def pace_text(g, t: dict[str, str]) -> str:
-    """The crediting pace of the picture: the law's maximum, or the days `--days-per-year` assumed below it."""
-    d, most = g.graph.get("pace_days"), g.graph.get("pace_max")
-    return t["pace_assumed" if most and d < most else "pace"].format(d=d, p=g.graph.get("pace_period"),
-                                                                      prov=g.graph.get("pace_provision"), max=most)
+    """The crediting pace of the picture (the graph's `Pace`): the law's maximum, or the days assumed below it."""
+    from crewkg.careers.planning import Pace
+
+    return Pace.of_attributes(g.graph).words(t)
 
 
 def _drawn_nodes(g) -> list[str]:

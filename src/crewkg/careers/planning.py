@@ -71,6 +71,22 @@ class Pace:
         """Fewer days than the law allows: the user's assumption, to be said as one (not as the provision's)."""
         return self.days < self.legal
 
+    def words(self, t: dict[str, str]) -> str:
+        """The pace as a section of the catalogue says it (its keys `pace` and `pace_assumed`): an assumption
+        below the law's maximum must never read as the provision's own figure."""
+        return t["pace_assumed" if self.assumed else "pace"].format(d=self.days, p=self.period, prov=self.citation,
+                                                                    max=self.legal)
+
+    def attributes(self) -> dict[str, Any]:
+        """The pace as scalar graph attributes (the career graph is written as GraphML and node-link JSON)."""
+        return {"pace_days": self.days, "pace_period": self.period, "pace_provision": self.citation,
+                "pace_max": self.legal}
+
+    @classmethod
+    def of_attributes(cls, attrs: dict[str, Any]) -> Pace:
+        """The pace that `attributes` wrote."""
+        return cls(attrs["pace_days"], attrs["pace_period"], attrs["pace_provision"], attrs["pace_max"])
+
     @classmethod
     def from_kb(cls, kb: Path | None = None, days: int | None = None) -> Pace:
         """The inland crediting limit of the kb; `days` (from `--days-per-year`) may lower it, never raise it."""

@@ -33,6 +33,15 @@ def count(x: Any, unit: str, lang: str) -> str:
     return f"{number(x, lang)}{t['unit.more']} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
 
 
+def period(months: int, lang: str) -> str:
+    """A proof's period in words: in years where the months make whole years ('5 years'), else in months, as
+    the provisions state them (§ 5 Abs. 3 SchBesV: 15 months; § 30 SchBV: 5 years)."""
+    t = catalogue(lang)
+    if months % 12 == 0:
+        return t["lapsed.period.years"].format(n=months // 12)
+    return t["lapsed.period.months"].format(n=months)
+
+
 def value(x: Any, lang: str) -> str:
     """A needed/have value for people: yes/no for a document, ids joined for a list, "—" for nothing."""
     t = catalogue(lang)

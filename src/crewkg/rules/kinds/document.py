@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import value
+from crewkg.messages.wording import period, value
 from crewkg.records.persons import Person
 
 NAME = "Document"
@@ -98,11 +98,9 @@ def missing(law, req, lang):
                                                         age=req["from_age"], birthday=req["birthday"],
                                                         deadline=req["renew_by"], schedule=req["schedule"])
     if req.get("from_age") is not None and req.get("overdue_since"):
-        months = req["not_older_than_months"]
-        period = (t["lapsed.period.years"].format(n=months // 12) if months % 12 == 0
-                  else t["lapsed.period.months"].format(n=months))
+        months = period(req["not_older_than_months"], lang)
         return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=req["overdue_since"],
-                                                    age=req["from_age"], period=period, schedule=req["schedule"])
+                                                    age=req["from_age"], period=months, schedule=req["schedule"])
     if req.get("valid_until"):
         return t["document_expired"].format(item=item, until=req["valid_until"])
     return t["document"].format(item=item)
