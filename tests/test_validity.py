@@ -331,6 +331,23 @@ def test_a_legacy_qualification_dated_after_its_regulation_gives_no_role(law, is
     assert [x["reason"] for x in a.get("lapsed", [])] == ([] if roles else ["issued_after_regulation"])
 
 
+@pytest.mark.parametrize("issued, as_of, roles", [
+    ("2022-01-17", "2024-01-01", ["Decksmann", "Leichtmatrose", "Matrose"]),
+    ("2022-01-16", "2024-01-01", []),
+    ("2019-03-01", "2020-01-01", []),
+], ids=["a UBZ Matrose dated on the day the SchBV took effect fills its roles",
+        "one dated the day before is no UBZ (the SchBV issues them from 17 Jan 2022) and gives none",
+        "nor under the SchBesV 2004, which knows no UBZ"])
+def test_a_union_certificate_dated_before_the_schbv_gives_no_role(law, issued, as_of, roles):
+    a = answer(law, {"birth_date": "1980-03-10", "medical_fitness": True,
+                     "certificates": [{"id": "UBZ-Matrose", "issued": issued}]}, as_of)
+    assert a["roles"] == roles
+    lapsed = a.get("lapsed", [])
+    assert [x["reason"] for x in lapsed] == ([] if roles else ["issued_before_regulation"])
+    if not roles:
+        assert lapsed[0]["regulation_from"] == "2022-01-17" and "2022-01-17" in lapsed[0]["text"]
+
+
 @pytest.mark.parametrize("passed, roles", [("2022-01-16", ["Fahrgastbetreuer"]), ("2022-01-17", [])],
                          ids=["§ 47 Abs. 2 SchBV: an instruction of 16 Jan 2022 is a written proof of the SchBesV 2004",
                               "one of 17 Jan 2022 is none"])

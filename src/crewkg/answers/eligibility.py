@@ -144,6 +144,12 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             entry["regulation_until"] = reg.in_force_until.isoformat() if reg and reg.in_force_until else None
             text = say(lang, "lapsed.issued_after_regulation", certificate=name, issued=entry["issued"],
                        regulation=reg.name if reg else "", until=entry["regulation_until"])
+        elif x.reason == "issued_before_regulation":
+            reg = law.regulations[cert.regulation] if cert and cert.regulation else None
+            first = reg.certificates_issued_from if reg else None
+            entry["regulation_from"] = first.isoformat() if first else None
+            text = say(lang, "lapsed.issued_before_regulation", certificate=name, issued=entry["issued"],
+                       regulation=reg.name if reg else "", first=entry["regulation_from"])
         else:
             text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
         entry["text"] = text

@@ -106,6 +106,7 @@ class CREW(DefinedNamespace):
     gazette: URIRef
     inForceFrom: URIRef
     inForceUntil: URIRef
+    certificatesIssuedFrom: URIRef
     statuteOrder: URIRef
     personId: URIRef
     birthDate: URIRef

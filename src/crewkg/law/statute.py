@@ -177,6 +177,8 @@ class Regulation:
     in_force_until: date | None
     notes: Notes = field(default_factory=dict, hash=False)
     certificate_abbreviation: str | None = None
+    #: the first issue date a certificate of it can bear (crew:certificatesIssuedFrom); None: earlier dates count
+    certificates_issued_from: date | None = None
 
     @property
     def name(self) -> str:
@@ -367,12 +369,13 @@ def _compile(g, version: str) -> Law:
 
     regulations = {}
     for s in g.subjects(RDF.type, CREW.Regulation):
-        until = one(s, CREW.inForceUntil)
+        until, first = one(s, CREW.inForceUntil), one(s, CREW.certificatesIssuedFrom)
         regulations[local(s)] = Regulation(
             id=local(s), abbreviation=str(one(s, CREW.abbreviation)), title=labels(s).get("de", local(s)),
             gazette=str(one(s, CREW.gazette)), in_force_from=one(s, CREW.inForceFrom).toPython(),
             in_force_until=until.toPython() if until is not None else None, notes=notes(s),
-            certificate_abbreviation=str(one(s, CREW.certificateAbbreviation) or "") or None)
+            certificate_abbreviation=str(one(s, CREW.certificateAbbreviation) or "") or None,
+            certificates_issued_from=first.toPython() if first is not None else None)
 
     provisions = {}
     for s in g.subjects(RDF.type, CREW.Provision):

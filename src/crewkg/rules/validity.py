@@ -34,7 +34,8 @@ class Lapse:
 
     certificate: str
     #: end_of_validity (crew:validUntil) | validity_period (crew:validityYears) | medical_overdue (the schedule) |
-    #: issued_after_regulation (dated after the regulation it is issued under ended)
+    #: issued_after_regulation (dated after the regulation it is issued under ended) | issued_before_regulation (dated
+    #: before the first day its regulation issues it, crew:certificatesIssuedFrom)
     reason: str
     provision: str
     #: the first day of the unbroken spell, up to the evaluation date, in which it does not count
@@ -185,6 +186,9 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
         # dated after the regulation it is issued under ended: no qualification of it (§ 47 Abs. 2 SchBV keeps only
         # those entered before the SchBV took effect)
         out.append(Lapse(cid, "issued_after_regulation", c.validity_provision or c.provision, issued, None, issued))
+    if issued is not None and reg is not None and reg.certificates_issued_from is not None \
+            and issued < reg.certificates_issued_from:
+        out.append(Lapse(cid, "issued_before_regulation", c.provision, issued, None, issued))
     if c is not None and c.valid_until is not None and on > c.valid_until:
         out.append(Lapse(cid, "end_of_validity", c.validity_provision or c.provision, c.valid_until + DAY,
                          c.valid_until, issued))
