@@ -74,14 +74,14 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
             data = data["trainees"]
         if not isinstance(data, list):
             raise InputError(str(path), "trainees", "trainees")
-        rows = [(f"{path}: trainees[{i}]", None, rec) for i, rec in enumerate(data)]
+        rows = [(f"{path}: trainees[{i}]", None, None, rec) for i, rec in enumerate(data)]
     else:
         raise InputError(str(path), "", "cohort_suffix", path.suffix)
     if not rows:
         raise InputError(str(path), "", "one_trainee")
     out: list[Trainee] = []
     seen: dict[str, str] = {}
-    for source, cell, rec in rows:
+    for source, _, cell, rec in rows:
         rid = cell if cell else rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
         where = source.rsplit(": ", 1)[-1]
