@@ -175,6 +175,16 @@ def test_the_refusal_keeps_the_fields_clients_match_on(client):
     assert r.json()["expected"] == "an ISO date YYYY-MM-DD" and "ISO-Datum JJJJ-MM-TT" in r.json()["detail"]
 
 
+@pytest.mark.parametrize(("value", "spelled"), [(True, "true"), (False, "false"), (-1, "-1"), (1.5, "1.5"), ("x", "x"),
+                                                ([True, None, "x"], "[true, null, 'x']"), ({"a": None}, "{'a': null}")])
+def test_the_refusal_spells_the_value_received_as_json_does_not_as_python(client, value, spelled):
+    """`got` said True, None and ['x'] as Python writes them; the CLI's messages (errors.quote) say true, null."""
+    r = client.post("/api/eligibility", params={"lang": "en"}, json={"id": "x", "sailing_days": {"Matrose": value}})
+    body = r.json()
+    assert r.status_code == 422 and body["field"] == "sailing_days.Matrose" and body["got"] == spelled, body
+    assert body["error"].endswith(f"(got {spelled if not isinstance(value, str) else repr(value)})")
+
+
 def test_a_missing_or_malformed_query_parameter_is_refused_in_the_shape_of_every_other_refusal(client):
     """POST /api/explain without `certificate` answered FastAPI's {"detail": [{"type", "loc", "msg", ...}]} while
     every other 422 has {error, file, field, expected, got, detail}."""
