@@ -240,6 +240,29 @@ def test_the_api_documentation_speaks_the_language_asked(client, lang):
     assert leaks(texts, lang) == []
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_api_documentation_gives_the_422_the_service_answers_with(client, lang):
+    """The document gave FastAPI's HTTPValidationError ({"detail": [{"loc", "msg", "type"}]}) for every 422, a shape
+    the service never answers with: every 422 names the refusal's own schema, whose fields are a real refusal's."""
+    spec = client.get("/openapi.json", params={"lang": lang}).json()
+    documented = {(method, path): op["responses"]["422"] for path, item in spec["paths"].items()
+                  for method, op in item.items() if "422" in op.get("responses", {})}
+    assert ("post", "/api/eligibility") in documented and ("post", "/api/plan") in documented
+    for response in documented.values():
+        assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Refusal"}
+    assert "HTTPValidationError" not in json.dumps(spec)
+    shape = spec["components"]["schemas"]["Refusal"]
+    texts = [documented["post", "/api/eligibility"]["description"], shape["description"]]
+    assert leaks(texts + [p["description"] for p in shape["properties"].values()], lang) == []
+    for r in (client.post("/api/eligibility", params={"lang": lang}, json={"id": "x", "birth_date": True}),
+              client.post("/api/explain", params={"lang": lang}, json={"id": "x"})):
+        body = r.json()
+        assert r.status_code == 422 and set(body) == set(shape["properties"]) == set(shape["required"]), body
+        for name, value in body.items():
+            assert ("null" if value is None else "string") in (shape["properties"][name]["type"] if name == "got"
+                                                             else [shape["properties"][name]["type"]]), name
+
+
 def test_the_default_api_documentation_is_the_english_one(client):
     assert client.get("/openapi.json").json() == client.get("/openapi.json", params={"lang": "en"}).json()
     german = client.get("/openapi.json", params={"lang": "de"}).json()

@@ -43,6 +43,21 @@ def got(value: object) -> str | None:
     return quote(value)
 
 
+#: the name of a refusal's schema in the OpenAPI document (docs.openapi documents every 422 with it)
+SCHEMA = "Refusal"
+#: the fields of a refusal (`input_error`); `got` alone may be null
+FIELDS = ("error", "file", "field", "expected", "got", "detail")
+
+
+def schema(lang: str) -> dict:
+    """The JSON schema of a 422's body (`input_error`), its descriptions in `lang`."""
+    text = {"type": "string"}
+    return {"type": "object", "required": list(FIELDS), "additionalProperties": False,
+            "description": say(lang, "service.doc.refusal.description"),
+            "properties": {name: (text if name != "got" else {"type": ["string", "null"]}) |
+                           {"description": say(lang, f"service.doc.refusal.{name}")} for name in FIELDS}}
+
+
 def validation_input_error(error: dict) -> InputError:
     """One of FastAPI's validation errors as the InputError of every other refusal: a query parameter is named as
     the service names its own (`as_of`: file and field), a part of the body as the request body's field."""
