@@ -155,6 +155,22 @@ def test_a_certificate_held_is_shown_held_not_unplannable(tmp_path, lang, line):
     assert {c["id"]: c for c in certs}["UBZ-Matrose"]["held"] is True
 
 
+@pytest.mark.parametrize(("lang", "line"), [("de", "  UBZ Leichtmatrose (§ 11 SchBV): nicht nötig: UBZ Matrose ist besessen"),
+                                             ("en", "  UBZ apprentice deckhand (§ 11 SchBV): not needed: UBZ boatman is held")])
+def test_a_certificate_below_one_held_is_not_planned(lang, line):
+    """Maria holds the UBZ Matrose: the timeline planned her the UBZ Leichtmatrose (earliest on the evaluation date,
+    once she signs an apprenticeship contract) and put it in the calendar. A certificate of a role below a held one
+    (crew:ranksAbove) is not planned; the ones above still are."""
+    maria = PERSONS / "03-maria-matrose-to-bootsmann.yaml"
+    assert line in _run("timeline", str(maria), "--as-of", AS_OF, "--lang", lang).splitlines()
+    t = _json(maria)
+    certs = {c["id"]: c for c in t["certificates"]}
+    for below in ("UBZ-Decksmann", "UBZ-Leichtmatrose"):
+        assert certs[below]["planned"] is None and certs[below]["held_above"]["id"] == "UBZ-Matrose", certs[below]
+    assert certs["UBZ-Matrose"]["held_above"] is None and certs["UBZ-Bootsmann"]["planned"]
+    assert {e["certificate"] for e in t["events"] if e["kind"] == "planned"}.isdisjoint({"UBZ-Decksmann", "UBZ-Leichtmatrose"})
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Planning from the log (point 6)
 

@@ -302,6 +302,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.planned": "geplant frühestens {date}",
     "careers.timeline.not_plannable": "nicht planbar",
     "careers.timeline.holds": "besessen",
+    "careers.timeline.held_above": "nicht nötig: {certificate} ist besessen",
     "careers.timeline.held": "Besessene Befähigungszeugnisse:",
     "careers.timeline.none": "keine",
     "careers.timeline.issued": "ausgestellt am {date}",

@@ -302,6 +302,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.planned": "planned earliest {date}",
     "careers.timeline.not_plannable": "cannot be planned",
     "careers.timeline.holds": "held",
+    "careers.timeline.held_above": "not needed: {certificate} is held",
     "careers.timeline.held": "Certificates held:",
     "careers.timeline.none": "none",
     "careers.timeline.issued": "issued on {date}",
