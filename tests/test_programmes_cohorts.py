@@ -210,6 +210,18 @@ def test_cohort_cli_writes_a_self_contained_html_report_and_csv(tmp_path):
     assert stdout == table
 
 
+@pytest.mark.parametrize(("lang", "words"), [("de", ("am Stichtag ausstellbar", "Ziel am Stichtag")),
+                                              ("en", ("can be issued on the evaluation date", "target on the evaluation date"))])
+def test_a_cohort_says_the_evaluation_date_not_today(lang, words):
+    """With --as-of 2026-11-30 the columns said 'heute ausstellbar', 'Ziel heute' and the summary 'Ziel heute
+    erreichbar' of a day that need not be today; they name the evaluation date (Stichtag), as the report's 'Stand'."""
+    law = load_law()
+    rows = evaluate_cohort(law, load_cohort(COHORT, law, AS_OF)[:3], "UBZ-Matrose", AS_OF, Pace.from_kb(), lang)
+    texts = cohorts.header(lang) + [cohorts.summary(rows, lang)]
+    assert set(words) <= set(texts) and words[1] in texts[-1]
+    assert not re.search(r"\b(heute|jetzt|today|now)\b", " ".join(texts)), texts
+
+
 def test_bad_rows_are_reported_per_trainee_and_the_others_are_evaluated(tmp_path):
     path = tmp_path / "cohort.csv"
     path.write_text("id,birth_date,medical_fitness,sailing_days.Matrose,certificates\n"

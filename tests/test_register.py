@@ -61,7 +61,7 @@ def test_a_jsonl_register_with_bad_lines(tmp_path):
     r = _run(reg, "--format", "jsonl")
     assert r.exit_code == 1
     out = _lines(r.stdout)
-    assert [o.get("person") or o.get("line") for o in out] == [good[0]["id"], "line 2", "neg", good[1]["id"], good[0]["id"], "line 7"]
+    assert [o.get("person") or o.get("line") for o in out] == [good[0]["id"], 2, "neg", good[1]["id"], good[0]["id"], 7]
     assert "valid JSON" in out[1]["error"] and "sailing_days.Matrose" in out[2]["error"]
     assert "an id not used by another record" in out[4]["error"]
     assert "error" not in out[0] and "eligible" in out[0]
@@ -88,6 +88,23 @@ def test_a_csv_register_and_atomic_out(tmp_path):
     assert [g.get("person") or g.get("line") for g in got] == ["a", "b", "c"]  # a bad row is named by its id cell
     assert got[0]["eligible"] and "row 3" in got[1]["error"] and got[2]["eligible"] == {}
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_nameless_record_is_named_by_the_number_of_its_line(tmp_path):
+    """The contract's {"line": …}: the line of the file the record begins on, as a number, in JSON Lines and CSV (a
+    CSV's blank lines and cells that span lines counted, as the message's 'row' says it)."""
+    reg = tmp_path / "r.jsonl"
+    reg.write_text(json.dumps({"id": "a"}) + "\n\n" + json.dumps({"sailing_days": {}}) + "\n{not json\n")
+    got = _lines(_run(reg, "--format", "jsonl").stdout)
+    assert [g.get("person", g.get("line")) for g in got] == ["a", 3, 4]
+    assert "line 3" in got[1]["error"] and "line 4" in got[2]["error"]
+    reg = tmp_path / "r.csv"
+    reg.write_text('id,birth_date\na,1990-01-01\n\n,1990-01-01\n"b\nc",1990-01-01\n,2001-13-01\n')
+    got = _lines(_run(reg, "--format", "jsonl").stdout)
+    assert [g.get("person", g.get("line")) for g in got] == ["a", 4, 5, 7]
+    assert ["row 4" in got[1]["error"], "row 5" in got[2]["error"], "row 7" in got[3]["error"]] == [True] * 3
+    full = json.loads(_run(reg, "--format", "json").stdout)
+    assert [x.get("person", x.get("line")) for x in full] == ["a", 4, 5, 7]
 
 
 def test_a_csv_row_with_fewer_or_more_cells_than_the_header_is_named(tmp_path):

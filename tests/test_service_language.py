@@ -175,6 +175,16 @@ def test_the_refusal_keeps_the_fields_clients_match_on(client):
     assert r.json()["expected"] == "an ISO date YYYY-MM-DD" and "ISO-Datum JJJJ-MM-TT" in r.json()["detail"]
 
 
+@pytest.mark.parametrize(("value", "spelled"), [(True, "true"), (False, "false"), (-1, "-1"), (1.5, "1.5"), ("x", "x"),
+                                                ([True, None, "x"], "[true, null, 'x']"), ({"a": None}, "{'a': null}")])
+def test_the_refusal_spells_the_value_received_as_json_does_not_as_python(client, value, spelled):
+    """`got` said True, None and ['x'] as Python writes them; the CLI's messages (errors.quote) say true, null."""
+    r = client.post("/api/eligibility", params={"lang": "en"}, json={"id": "x", "sailing_days": {"Matrose": value}})
+    body = r.json()
+    assert r.status_code == 422 and body["field"] == "sailing_days.Matrose" and body["got"] == spelled, body
+    assert body["error"].endswith(f"(got {spelled if not isinstance(value, str) else repr(value)})")
+
+
 def test_a_missing_or_malformed_query_parameter_is_refused_in_the_shape_of_every_other_refusal(client):
     """POST /api/explain without `certificate` answered FastAPI's {"detail": [{"type", "loc", "msg", ...}]} while
     every other 422 has {error, file, field, expected, got, detail}."""
@@ -228,6 +238,29 @@ def test_the_api_documentation_speaks_the_language_asked(client, lang):
                 texts += re.findall(r'"description": "([^"]*)"', json.dumps(media, ensure_ascii=False))
     assert len([t for t in texts if t]) >= 20
     assert leaks(texts, lang) == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_api_documentation_gives_the_422_the_service_answers_with(client, lang):
+    """The document gave FastAPI's HTTPValidationError ({"detail": [{"loc", "msg", "type"}]}) for every 422, a shape
+    the service never answers with: every 422 names the refusal's own schema, whose fields are a real refusal's."""
+    spec = client.get("/openapi.json", params={"lang": lang}).json()
+    documented = {(method, path): op["responses"]["422"] for path, item in spec["paths"].items()
+                  for method, op in item.items() if "422" in op.get("responses", {})}
+    assert ("post", "/api/eligibility") in documented and ("post", "/api/plan") in documented
+    for response in documented.values():
+        assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Refusal"}
+    assert "HTTPValidationError" not in json.dumps(spec)
+    shape = spec["components"]["schemas"]["Refusal"]
+    texts = [documented["post", "/api/eligibility"]["description"], shape["description"]]
+    assert leaks(texts + [p["description"] for p in shape["properties"].values()], lang) == []
+    for r in (client.post("/api/eligibility", params={"lang": lang}, json={"id": "x", "birth_date": True}),
+              client.post("/api/explain", params={"lang": lang}, json={"id": "x"})):
+        body = r.json()
+        assert r.status_code == 422 and set(body) == set(shape["properties"]) == set(shape["required"]), body
+        for name, value in body.items():
+            assert ("null" if value is None else "string") in (shape["properties"][name]["type"] if name == "got"
+                                                             else [shape["properties"][name]["type"]]), name
 
 
 def test_the_default_api_documentation_is_the_english_one(client):

@@ -5,6 +5,7 @@ the calendar file, the picture, and both languages."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -153,6 +154,34 @@ def test_a_certificate_held_is_shown_held_not_unplannable(tmp_path, lang, line):
     assert line in out
     certs = json.loads(_run("timeline", str(record), "--as-of", AS_OF, "--format", "json"))["certificates"]
     assert {c["id"]: c for c in certs}["UBZ-Matrose"]["held"] is True
+
+
+@pytest.mark.parametrize(("lang", "said"), [("de", "am Stichtag ausstellbar"), ("en", "issuable on the evaluation date")])
+def test_a_certificate_issuable_on_the_evaluation_date_is_not_said_issuable_now(tmp_path, lang, said):
+    """The timeline of 2026-11-30 said 'jetzt ausstellbar' / 'issuable now' of a certificate issuable on that day,
+    whatever day it is run on."""
+    record = tmp_path / "deckhand.yaml"
+    record.write_text("id: deckhand\nbirth_date: 2000-01-15\nmedical_fitness: true\nbasic_safety_training: true\n",
+                      encoding="utf-8")
+    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang)
+    assert f"(§ 10 SchBV): {said}" in out
+    assert not re.search(r"\b(jetzt|heute|now|today)\b", out), out
+
+
+@pytest.mark.parametrize(("lang", "line"), [("de", "  UBZ Leichtmatrose (§ 11 SchBV): nicht nötig: UBZ Matrose ist besessen"),
+                                             ("en", "  UBZ apprentice deckhand (§ 11 SchBV): not needed: UBZ boatman is held")])
+def test_a_certificate_below_one_held_is_not_planned(lang, line):
+    """Maria holds the UBZ Matrose: the timeline planned her the UBZ Leichtmatrose (earliest on the evaluation date,
+    once she signs an apprenticeship contract) and put it in the calendar. A certificate of a role below a held one
+    (crew:ranksAbove) is not planned; the ones above still are."""
+    maria = PERSONS / "03-maria-matrose-to-bootsmann.yaml"
+    assert line in _run("timeline", str(maria), "--as-of", AS_OF, "--lang", lang).splitlines()
+    t = _json(maria)
+    certs = {c["id"]: c for c in t["certificates"]}
+    for below in ("UBZ-Decksmann", "UBZ-Leichtmatrose"):
+        assert certs[below]["planned"] is None and certs[below]["held_above"]["id"] == "UBZ-Matrose", certs[below]
+    assert certs["UBZ-Matrose"]["held_above"] is None and certs["UBZ-Bootsmann"]["planned"]
+    assert {e["certificate"] for e in t["events"] if e["kind"] == "planned"}.isdisjoint({"UBZ-Decksmann", "UBZ-Leichtmatrose"})
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Cohort plans for training institutions (`crewkg cohort COHORT.(csv|yaml) --target CERTIFICATE`).
 
-For every trainee: what can be issued today, whether the target can, the earliest date for the target along the
+For every trainee: what can be issued on the evaluation date, whether the target can, the earliest date for the target along the
 fastest route (planning.py) and what is still missing on it. A trainee whose row is bad is reported with its error;
 the others are evaluated all the same. Output as a rich table, CSV, JSON or a self-contained HTML report with a
 matplotlib chart (embedded as a base64 PNG) of how many trainees can hold each certificate month by month.
@@ -74,14 +74,14 @@ def load_cohort(path: Path, law: Law, as_of: date) -> list[Trainee]:
             data = data["trainees"]
         if not isinstance(data, list):
             raise InputError(str(path), "trainees", "trainees")
-        rows = [(f"{path}: trainees[{i}]", None, rec) for i, rec in enumerate(data)]
+        rows = [(f"{path}: trainees[{i}]", None, None, rec) for i, rec in enumerate(data)]
     else:
         raise InputError(str(path), "", "cohort_suffix", path.suffix)
     if not rows:
         raise InputError(str(path), "", "one_trainee")
     out: list[Trainee] = []
     seen: dict[str, str] = {}
-    for source, cell, rec in rows:
+    for source, _, cell, rec in rows:
         rid = cell if cell else rec.get("id") if isinstance(rec, dict) else None
         label = rid if isinstance(rid, str) and rid else source.rsplit(": ", 1)[-1]
         where = source.rsplit(": ", 1)[-1]
@@ -268,7 +268,7 @@ def _short(law: Law, cid: str, lang: str) -> str:
 
 
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
-    """A row as texts: trainee, issued today, target today, earliest, route, missing, error."""
+    """A row as texts: trainee, issuable on the evaluation date, the target then, earliest, route, missing, error."""
     from crewkg.rules.kinds import missing_sentence
 
     t = TEXT[lang]

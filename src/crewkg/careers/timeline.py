@@ -161,8 +161,9 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
 
 
 def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str) -> tuple[dict[str, Any], str | None, dict]:
-    """The earliest planned date of every certificate not yet issuable (its fastest route) and the fastest route to
-    the certificate of the highest deck role, from one planner (routes share their prefixes)."""
+    """The earliest planned date of every certificate not yet issuable, not held and not below one held (its fastest
+    route), and the fastest route to the certificate of the highest deck role, from one planner (routes share their
+    prefixes)."""
     from crewkg.careers.graph import career_graph
     from crewkg.careers.planning import make_planner
     from crewkg.careers.routes import plan
@@ -173,7 +174,7 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     targets = [c["id"] for c in answer["certificates"] if c.get("covered") and c["id"] in g and g.in_degree(c["id"]) > 0]
     out: dict[str, Any] = {}
     for cid in targets:
-        if cid in eligible or cid in p.certificates:
+        if cid in eligible or cid in p.certificates or held_above(law, p, answer, cid):
             continue
         result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang)
         best = result["routes"][0] if result["routes"] else None
@@ -181,6 +182,21 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     top = _highest(law, targets)
     route = out.get(top) if top else None
     return out, top, route or {}
+
+
+def held_above(law: Law, p: Person, answer: dict[str, Any], cid: str) -> str | None:
+    """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
+    above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. A held certificate
+    that does not count on the date (`lapsed`, `not_yet_issued` of the check answer) is above none."""
+    role = law.certificates[cid].role
+    if not role:
+        return None
+    not_counting = {x["certificate"] for x in answer.get("lapsed", []) + answer.get("not_yet_issued", [])}
+    for h in p.certificates:
+        cert = law.certificates.get(h)
+        if h not in not_counting and cert is not None and cert.role and role in law.below(cert.role):
+            return h
+    return None
 
 
 def _highest(law: Law, targets: list[str]) -> str | None:
@@ -219,8 +235,10 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
         if not c.get("covered"):
             continue
         best = planned.get(c["id"])
+        above = held_above(law, p, answer, c["id"])
         certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
                       "eligible": c["eligible"], "eligible_since": c.get("eligible_since"), "held": c["id"] in p.certificates,
+                      "held_above": {"id": above, "label": law.certificate_short(above, lang)} if above else None,
                       "spells": runs.get(c["id"], []),
                       "planned": best["earliest"] if best else None,
                       "planned_via": [s["provision"] for s in best["steps"]] if best else []})
@@ -350,6 +368,8 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
             parts.append(t["spell_open"].format(start=a) if b is None else t["spell"].format(start=a, end=b))
         if c.get("held"):  # held: nothing to plan (as `crewkg plan` says), whatever a pathway lacks today
             parts.append(t["holds"])
+        elif c.get("held_above"):  # one held ranks above it: nothing to plan either
+            parts.append(t["held_above"].format(certificate=c["held_above"]["label"]))
         elif c["eligible"] and not c["spells"]:
             parts.append(t["eligible_now"])
         elif not c["eligible"]:

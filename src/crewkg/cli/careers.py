@@ -217,7 +217,7 @@ def cohort(
     workers: Annotated[int | None, typer.Option("--workers", help="Processes for large cohorts; default one per core.")] = None,
     lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
 ) -> None:
-    """For every trainee: eligibility today, the earliest date for the target, and what is missing."""
+    """For every trainee: eligibility on the evaluation date, the earliest date for the target, and what is missing."""
     day = _as_of(as_of, lang.value)
     try:
         if out is not None and out.suffix.lower() not in (".html", ".htm", ".csv", ".json"):

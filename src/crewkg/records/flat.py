@@ -83,9 +83,10 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
 
 
 def csv_rows(path: Path, law: Law, what: str = "csv",
-             extra: dict[str, str] | None = None) -> Iterator[tuple[str, str, dict[str, Any] | list[InputError]]]:
-    """Each data row of a flat-record CSV file as (its source, its `id` cell, its record mapping or the errors that
-    refuse the row, each bad cell's: a row refused for another cell is still named by its id).
+             extra: dict[str, str] | None = None) -> Iterator[tuple[str, int, str, dict[str, Any] | list[InputError]]]:
+    """Each data row of a flat-record CSV file as (its source, the line of the file it begins on, its `id` cell, its
+    record mapping or the errors that refuse the row, each bad cell's: a row refused for another cell is still named by
+    its id). The line is the row's in the file, blank lines and cells that span lines counted ('row 4': line 4).
     A bad header (no `id` column, an unknown or repeated column) refuses the whole file. `extra` names columns a kind of file
     adds to the record's (a cohort's `record`)."""
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
@@ -100,10 +101,16 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
             raise InputError(str(path), h, "csv_duplicate_column", h)
         if h not in cols:
             raise InputError(str(path), h, "csv_column", h, columns=sorted(cols), near=near(h, cols))
-    for n, row in enumerate(reader, start=2):
+    for row in reader:
+        n = reader.line_num - sum(c.count("\n") for c in _cells(row))  # the line the row ends on, less its cells' breaks
         source = f"{path}: row {n}"
         rid = row["id"].strip() if isinstance(row.get("id"), str) else ""
         if None in row or None in row.values():  # more cells than the header, or fewer (never read as blanks)
-            yield source, rid, [InputError(source, "", "csv_cells", n=len(header))]
+            yield source, n, rid, [InputError(source, "", "csv_cells", n=len(header))]
             continue
-        yield source, rid, flat_record(row, cols, source)
+        yield source, n, rid, flat_record(row, cols, source)
+
+
+def _cells(row: dict[str | None, Any]) -> list[str]:
+    """The cells of a row csv.DictReader read: those under the header and any beyond it (under None)."""
+    return [c for k, v in row.items() for c in (v if k is None else [v]) if isinstance(c, str)]

@@ -21,19 +21,24 @@ from crewkg.records.persons import ID_RE, person_from_mapping
 
 @dataclass
 class Problem:
-    """A record that could not be read: where it stands ('line 7', 'row 3', a file) and its errors, first first."""
+    """A record that could not be read: where it stands ('line 7', 'row 3', a file) and its errors, first first;
+    `line`: the line of the file it begins on, where it stands in a JSON Lines or CSV file."""
 
     where: str
     errors: list[InputError]
+    line: int | None = None
 
     @property
     def first(self) -> InputError:
         return self.errors[0]
 
     def entry(self, lang: str = "en") -> dict[str, Any]:
-        """The JSON form: {"file" or "line": where, "error": the first error, "errors": all} in English, as programs
-        match on them, and "detail", "details": the same in the language asked (as the service's refusals)."""
-        return {"file" if os.sep in self.where else "line": self.where, "error": self.first.message(),
+        """The JSON form: {"file": the path or "line": the line number (else where it stands), "error": the first
+        error, "errors": all} in English, as programs match on them, and "detail", "details": the same in the language
+        asked (as the service's refusals)."""
+        place = {"file": self.where} if os.sep in self.where else \
+            {"line": self.where if self.line is None else self.line}
+        return {**place, "error": self.first.message(),
                 "errors": [e.message() for e in self.errors], "detail": self.first.message(lang),
                 "details": [e.message(lang) for e in self.errors]}
 

@@ -31,14 +31,15 @@ class Entry:
     person: Person | None = None
     error: InputError | None = None
     errors: list[InputError] = field(default_factory=list)  # all the record's errors, `error` first (records.problems)
+    line: int | None = None  # the line of the file the record begins on (JSON Lines and CSV)
 
     def problem(self) -> Problem:
-        return Problem(self.where, self.errors or [self.error])
+        return Problem(self.where, self.errors or [self.error], self.line)
 
     def error_entry(self, lang: str = "en") -> dict[str, Any]:
         """The JSON form of a record that failed, in every register answer (`--format jsonl` and `json`):
         {"person": id, "error", "errors", "detail", "details"} where the record's id could be read, else
-        {"line"|"file": where, …} (records.problems)."""
+        {"line": the line number | "file": the path, …} (records.problems)."""
         entry = self.problem().entry(lang)
         if self.label != self.where:
             del entry["file" if os.sep in self.where else "line"]
@@ -93,19 +94,19 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
     if suffix == ".csv":
         from crewkg.records.flat import csv_rows
 
-        for source, rid, rec in csv_rows(path, law, "register"):
-            yield _entry(rec, source, law, as_of, shacl, rid)
+        for source, n, rid, rec in csv_rows(path, law, "register"):
+            yield _entry(rec, source, law, as_of, shacl, n, rid)
         return
     yield from _jsonl(path, law, as_of, shacl)
 
 
-def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, rid: object = None) -> Entry:
+def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, line: int, rid: object = None) -> Entry:
     where = source.rsplit(": ", 1)[-1]
     if rid is None and isinstance(rec, dict):
         rid = rec.get("id")
     label = rid if isinstance(rid, str) and ID_RE.match(rid) else where
     if isinstance(rec, list):  # the errors of a CSV row's cells (records.flat)
-        return Entry(label, where, error=rec[0], errors=rec)
+        return Entry(label, where, error=rec[0], errors=rec, line=line)
     try:
         p = person_from_mapping(rec, law, as_of, source)
         if shacl:
@@ -113,8 +114,8 @@ def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, rid: object = N
 
             shacl_check_person(p)
     except InputError as exc:
-        return Entry(label, where, error=exc, errors=all_errors(exc, rec, law, as_of, source))
-    return Entry(p.id, where, person=p)
+        return Entry(label, where, error=exc, errors=all_errors(exc, rec, law, as_of, source), line=line)
+    return Entry(p.id, where, person=p, line=line)
 
 
 def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
@@ -128,12 +129,12 @@ def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
                 continue
             source = f"{path}: line {n}"
             if len(line) > MAX_BYTES:
-                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"))
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"), line=n)
                 continue
             try:  # the same reading as a record file: duplicate keys, depth and size bounded, a mapping
                 rec = parse_mapping(line.rstrip("\r\n"), source, json_syntax=True, in_line=True)
             except InputError as exc:
-                yield Entry(f"line {n}", f"line {n}", error=exc)
+                yield Entry(f"line {n}", f"line {n}", error=exc, line=n)
                 continue
-            yield _entry(rec, source, law, as_of, shacl)
+            yield _entry(rec, source, law, as_of, shacl, n)
 

@@ -1,7 +1,8 @@
 """The OpenAPI document, in the language asked for. Summaries, descriptions and request-body schemas are the
 service's own words, so they come from the message catalogue (`service.doc.<route name>.summary` and
 `.description`); `/openapi.json` gives them in English as it always did, `/openapi.json?lang=de` in German (the
-/docs page asks in its own language)."""
+/docs page asks in its own language). Every 422 is documented as the service answers it (refusals.schema), not as
+FastAPI's HTTPValidationError, which the service never sends."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi.routing import APIRoute
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue, say
+from crewkg.service import refusals
 from crewkg.service.schema import body
 
 #: the documented request body of each route that takes one (schema.body)
@@ -40,9 +42,24 @@ def openapi(app, law: Law, lang: str = "en") -> dict[str, Any]:
         for method in route.methods:
             op = spec["paths"][route.path_format][method.lower()]
             _translate(op, route.name, law, lang)
+    _refusals(spec, lang)
     if lang == "en":
         app.openapi_schema = spec
     return copy.deepcopy(spec) if lang != "en" else spec
+
+
+def _refusals(spec: dict[str, Any], lang: str) -> None:
+    """Each operation's 422 as `refusals.input_error` answers it; FastAPI's validation schemas, then unused, left out."""
+    ref = {"$ref": f"#/components/schemas/{refusals.SCHEMA}"}
+    for item in spec["paths"].values():
+        for op in item.values():
+            if "422" in op.get("responses", {}):
+                op["responses"]["422"] = {"description": say(lang, "service.doc.refusal.response"),
+                                          "content": {"application/json": {"schema": ref}}}
+    schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    schemas[refusals.SCHEMA] = refusals.schema(lang)
 
 
 def _api_routes(routes) -> list[APIRoute]:

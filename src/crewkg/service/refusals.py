@@ -2,7 +2,8 @@
 (`error`, `file`, `field`, `expected`, `got`: the English message of the CLI, which clients match on) and adds
 `detail`, the same refusal as a sentence in the language of the request (`lang`, German by default). FastAPI's own
 validation errors (a required query parameter missing, a number that is none) are refused in the same shape: the
-first of them as an InputError naming the parameter."""
+first of them as an InputError naming the parameter. `got` spells the value received as the CLI's messages do
+(`errors.quote`: true, false, null, a list as [1, true]), a text as it was sent."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from crewkg.errors import InputError
+from crewkg.errors import InputError, quote
 from crewkg.messages.catalogue import say
 
 #: pydantic's error types -> the expectation of the catalogue (`error.expected.<key>`); any other: `valid_parameter`
@@ -32,7 +33,29 @@ def detail(exc: InputError, lang: str) -> str:
 async def input_error(request: Request, exc: InputError) -> JSONResponse:
     return JSONResponse(status_code=422, content={
         "error": exc.message(), "file": exc.file, "field": exc.field, "expected": exc.expected,
-        "got": None if exc.got is None else str(exc.got), "detail": detail(exc, request_language(request))})
+        "got": got(exc.got), "detail": detail(exc, request_language(request))})
+
+
+def got(value: object) -> str | None:
+    """The value a refusal received, as YAML and JSON spell it (true, not Python's True); a text as it is."""
+    if value is None or isinstance(value, str):
+        return value
+    return quote(value)
+
+
+#: the name of a refusal's schema in the OpenAPI document (docs.openapi documents every 422 with it)
+SCHEMA = "Refusal"
+#: the fields of a refusal (`input_error`); `got` alone may be null
+FIELDS = ("error", "file", "field", "expected", "got", "detail")
+
+
+def schema(lang: str) -> dict:
+    """The JSON schema of a 422's body (`input_error`), its descriptions in `lang`."""
+    text = {"type": "string"}
+    return {"type": "object", "required": list(FIELDS), "additionalProperties": False,
+            "description": say(lang, "service.doc.refusal.description"),
+            "properties": {name: (text if name != "got" else {"type": ["string", "null"]}) |
+                           {"description": say(lang, f"service.doc.refusal.{name}")} for name in FIELDS}}
 
 
 def validation_input_error(error: dict) -> InputError:
