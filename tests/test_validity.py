@@ -381,6 +381,20 @@ def test_the_renewal_after_65_is_one_examined_after_the_birthday(law, examined, 
     assert bool(a["roles"]) is roles
 
 
+@pytest.mark.parametrize("patent, on, roles", [
+    ("Kapitaenspatent-B", "2015-06-10", True), ("Kapitaenspatent-B", "2015-06-11", False),
+    ("Kapitaenspatent-A", "2015-06-11", False),
+], ids=["§ 5 Abs. 1, 3 SchBesV name § 4 Abs. 2 Z 1 to 8: a Kapitänspatent (Z 7) holder's report of 64 counts up to "
+        "three months after the 65th birthday", "the day after, the patent gives no role, not even a lower one",
+        "nor does a Kapitänspatent A"])
+def test_a_master_renews_the_report_after_65_too(law, patent, on, roles):
+    a = answer(law, {"birth_date": "1950-03-10", "medical_fitness": {"examined": "2014-12-01"},
+                     "certificates": [{"id": patent, "issued": "2001-04-03"}]}, on)
+    assert bool(a["roles"]) is roles
+    assert [(x["reason"], x["provision"]) for x in a.get("lapsed", [])] == \
+        ([] if roles else [("medical_overdue", "§ 5 Abs. 3 SchBesV")])
+
+
 @pytest.mark.parametrize("examined, on, renewal", [
     ("2014-12-01", "2015-06-11", ("2015-03-10", "2015-06-10")),
     ("2015-03-10", "2016-06-11", None),
