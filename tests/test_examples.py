@@ -312,3 +312,15 @@ def test_the_folder_gives_one_json_object_per_file_with_every_certificate_and_pa
     for a, p in zip(out, FILES, strict=True):
         _assert_contract(a)
         assert a == answers[p.name]
+
+
+def test_a_litera_with_alternatives_answers_in_the_figures_of_the_one_that_decides(answers):
+    """The design's own example: Anna's § 12 Z 2 lit. c SchBV reads needed 360, have 380, unit days (the first
+    alternative met decides and is named); where no alternative is met the entry counts alternatives."""
+    anna = answers["anna-matrose.yaml"]
+    lit_c = next(r for r in _pathway(anna, "§ 12 Z 2 SchBV")["requirements"] if r["provision"] == "§ 12 Z 2 lit. c SchBV")
+    assert (lit_c["met"], lit_c["needed"], lit_c["have"], lit_c["unit"]) == (True, 360, 380, "days")
+    assert lit_c["decided_by"] == lit_c["alternatives"][0]["id"] and lit_c["kind"] == "AnyOf"
+    piotr = answers["02-piotr-sea-deckhand.yaml"]
+    lit_a = next(m for m in _pathway(piotr, "§ 12 Z 3 SchBV")["missing"] if m["provision"] == "§ 12 Z 3 lit. a SchBV")
+    assert (lit_a["needed"], lit_a["have"], lit_a["unit"]) == (1, 0, "alternatives") and "decided_by" not in lit_a

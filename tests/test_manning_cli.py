@@ -133,7 +133,6 @@ BAD_VESSELS = {
                                                   "tables need to know of it (required for this kind of vessel"),
     "more on board than permitted": (DAY_TRIP | {"passengers_on_board": 101}, "field 'passengers_on_board': expected at most the permitted number"),
     "a convoy on a day-trip ship": (DAY_TRIP | {"convoy": {"propelled_by": "pusher", "barges": 1}}, "only for pushed_convoy or coupled_convoy"),
-    "standard none without s1_unmet": (DAY_TRIP | {"standard": "none"}, "field 's1_unmet'"),
     "s1_unmet with standard S1": (DAY_TRIP | {"s1_unmet": ["a"]}, "field 's1_unmet'"),
     "unknown S1 litera": (DAY_TRIP | {"standard": "none", "s1_unmet": ["j"]}, "field 's1_unmet[0]'"),
     "length zero": (DAY_TRIP | {"length_m": 0}, "field 'length_m'"),

@@ -161,6 +161,16 @@ def test_a_folder_as_a_register_and_full_json_from_a_register(tmp_path):
     assert r.exit_code == 1 and full[0]["person"] == "a" and "certificates" in full[0] and "error" in full[1]
 
 
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_bad_file_of_the_current_folder_is_named_by_file_not_line(tmp_path, monkeypatch, fmt):
+    (tmp_path / "a.yaml").write_text("id: a\nbirth_date: 1990-01-01\n")
+    (tmp_path / "b.yaml").write_text("id: b\nfoo: 1\n")
+    monkeypatch.chdir(tmp_path)
+    r = _run(Path("."), "--format", fmt)
+    out = json.loads(r.stdout) if fmt == "json" else _lines(r.stdout)
+    assert r.exit_code == 1 and "line" not in out[1] and out[1]["file"] == "b.yaml"
+
+
 def _boundary_records() -> list[dict]:
     """Persons one day (month, year) either side of every threshold, with the days split over roles and capacities in
     two ways, so that equal sums meet and unequal ones part."""

@@ -346,3 +346,21 @@ def test_the_rule_of_paragraph_14_abs_8_is_named_beside_the_missing_table(law):
     assert "§ 14 Abs. 8 SchBesV" in [r["provision"] for r in a["known_rules"]]
     # with one passenger on board the vessel is manned under § 14 Abs. 1, not § 12
     assert "§ 12 Abs. 4 SchBesV" not in json.dumps(answer(EMPTY | {"passengers_on_board": 1}))
+
+
+@pytest.mark.parametrize("lang, words, not_words", [
+    ("de", "fehlt: erfolgreich abgeschlossene dreijährige Lehre im Lehrberuf Binnenschifffahrt (36 Monate) "
+           "(vorhanden: 0 Monate)", "zugelassenes Ausbildungsprogramm"),
+    ("en", "missing: completed three-year apprenticeship in inland navigation (36 months) (has 0 months)",
+     "approved programme")])
+def test_the_apprenticeship_of_z5_lit_a_is_said_as_one_not_as_an_approved_programme(law, lang, words, not_words):
+    """§ 4 Abs. 2 Z 5 lit. a SchBesV asks a completed three-year apprenticeship (Z 2), not a programme approved
+    under § 132 SchFG (the SchBV's term)."""
+    from crewkg.rules.kinds import missing_sentence
+
+    a = check(law, [person_from_mapping({"id": "p", "birth_date": "1990-01-01", "medical_fitness": MEDICAL}, law,
+                                        date(2011, 6, 1), "test")], date(2011, 6, 1), lang)[0]
+    lit_a = next(w for c in a["certificates"] if c["id"] == "SchBesV2004-Bootsmann" for w in c["pathways"]
+                 if w["provision"] == "§ 4 Abs. 2 Z 5 lit. a SchBesV")
+    said = [missing_sentence(law, m, lang) for m in lit_a["missing"] if m["kind"] == "Programme"]
+    assert said and said[0].startswith(words) and not_words not in said[0]

@@ -246,3 +246,19 @@ def test_a_logged_leichtmatrose_replaces_the_matrose_at_180_credited_days(start,
     assert r["satisfied"] is ok
     if ok:
         assert ("Matrose", "substitution", "SchBV2022-P43-Abs6-Substitution-Matrose") in via(r, "lena")
+
+
+def test_the_cap_is_cited_from_the_regulation_in_force_and_no_empty_regulation_slot(tmp_path):
+    f = tmp_path / "old.yaml"
+    f.write_text("id: old\nbirth_date: 1980-01-01\nmedical_fitness: true\nservice:\n"
+                 "  - {from: 2004-06-01, to: 2004-12-31, role: Decksmann, vessel: MS Test}\n")
+    # 214 days in 2004: 180 credited; on 2005-06-01 the SchBesV 2004 sets the limit (§ 3 Abs. 6), not the SchBV
+    r = CliRunner().invoke(app, ["timeline", str(f), "--as-of", "2005-06-01", "--format", "json", "--lang", "en"])
+    scope = json.loads(r.stdout)["credited"][0]
+    assert (scope["capped"], scope["cap_provision"]) == (34, "§ 3 Abs. 6 SchBesV")
+    text = CliRunner().invoke(app, ["timeline", str(f), "--as-of", "2005-06-01", "--lang", "de"]).stdout
+    assert "34 Tage wegen der Höchstgrenze nicht anrechenbar (§ 3 Abs. 6 SchBesV)" in text and "SchBV)" not in text
+    later = CliRunner().invoke(app, ["timeline", str(f), "--as-of", "2022-06-01", "--format", "json"]).stdout
+    assert json.loads(later)["credited"][0]["cap_provision"] == "§ 6 Abs. 4 SchBV"
+    before = CliRunner().invoke(app, ["timeline", str(f), "--as-of", "2004-12-31", "--lang", "de"]).stdout
+    assert before.splitlines()[0] == "Zeitleiste von old zum 2004-12-31"

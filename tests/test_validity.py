@@ -5,8 +5,8 @@
 - § 22 Abs. 1 SchBV: from the 60th birthday a proof of medical fitness counts five years after the examination, from
   the 70th two years (up to and including the same day; 29 February: 28 February); an overdue proof removes the roles
   of the UBZ held and does not prove medical fitness for a certificate either;
-- § 5 Abs. 3 SchBesV 2004 (before 17 Jan 2022): from the 65th birthday a report counts 15 months (yearly, renewed at
-  the latest within three months), the first renewal due three months after the 65th birthday.
+- § 5 Abs. 3 SchBesV 2004 (before 17 Jan 2022): renewed after the 65th birthday and after every birthday after it,
+  each time at the latest within three months.
 
 The answers (JSON in both languages, the text of `check`, the roster verdict, the timeline) say what lapsed, since
 when and under which provision."""
@@ -186,13 +186,20 @@ def test_a_proof_held_without_dates_is_taken_as_stated(law):
     # the first renewal is due within three months of the 65th birthday (10 Mar 2015): 10 Jun 2015 is the last day
     ("2013-01-15", "2015-06-10", True, None),
     ("2013-01-15", "2015-06-11", False, "2015-06-11"),
-    # then yearly, renewed at the latest within three months: a report counts 15 months
-    ("2015-05-01", "2016-08-01", True, None),
-    ("2015-05-01", "2016-08-02", False, "2016-08-02"),
+    # 'und danach jährlich … jeweils': again after the 66th birthday (10 Mar 2016), at the latest within three months
+    ("2015-05-01", "2016-06-10", True, None),
+    ("2015-05-01", "2016-06-11", False, "2016-06-11"),
+    # a report made before the 66th birthday is no renewal after it, however young
+    ("2016-02-01", "2016-06-11", False, "2016-06-11"),
+    # one made on the 66th birthday carries to three months after the 67th
+    ("2016-03-10", "2017-06-10", True, None),
+    ("2016-03-10", "2017-06-11", False, "2017-06-11"),
     # before the 65th birthday no renewal is due
     ("2005-01-15", "2015-03-09", True, None),
 ], ids=["65th birthday + 3 months: last day", "65th birthday + 3 months + 1 day",
-        "15 months after the examination", "15 months and one day", "day before the 65th birthday"])
+        "66th birthday + 3 months: last day", "66th birthday + 3 months + 1 day",
+        "a report of 65 made a month before the 66th birthday is no renewal after it",
+        "a report of the 66th birthday: 67th birthday + 3 months", "and not a day longer", "day before the 65th birthday"])
 def test_the_schbesv_2004_schedule_of_5_abs_3(law, examined, on, fills, since):
     record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
               "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2005-06-01"}]}
@@ -273,19 +280,22 @@ def test_the_example_of_a_boatmaster_at_70(law):
 
 
 def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
-    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: at 66 a report 15 months old proves fitness, one day older not."""
+    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: a report of 65 proves fitness up to three months after the 66th
+    birthday, not a day longer."""
     record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": "2015-05-01"}}
 
     def z1(on: str, lang: str = "de") -> dict[str, Any]:
         c = next(c for c in answer(law, record, on, lang)["certificates"] if c["id"] == "SchBesV2004-Decksmann")
         return c["pathways"][0]["requirements"][-1] | {"eligible": c["eligible"]}
 
-    assert z1("2016-08-01")["eligible"] is True
-    req = z1("2016-08-02", "de")
-    assert req["eligible"] is False and req["overdue_since"] == "2016-08-02"
+    assert z1("2016-06-10")["eligible"] is True
+    req = z1("2016-06-11", "de")
+    assert req["eligible"] is False and req["overdue_since"] == "2016-06-11"
     from crewkg.rules.kinds import missing_sentence
 
-    assert "nicht älter als 15 Monate" in missing_sentence(law, req, "de") and "§ 5 Abs. 3 SchBesV" in missing_sentence(law, req, "de")
+    said = missing_sentence(law, req, "de")
+    assert "nach Vollendung des 66. Lebensjahres am 2016-03-10 war er bis 2016-06-10 zu erneuern" in said
+    assert "§ 5 Abs. 3 SchBesV" in said
 
 
 def test_a_legacy_qualification_ends_with_the_day_the_kb_gives_it(law):
@@ -395,12 +405,12 @@ def test_a_master_renews_the_report_after_65_too(law, patent, on, roles):
         ([] if roles else [("medical_overdue", "§ 5 Abs. 3 SchBesV")])
 
 
-@pytest.mark.parametrize("examined, on, renewal", [
-    ("2014-12-01", "2015-06-11", ("2015-03-10", "2015-06-10")),
-    ("2015-03-10", "2016-06-11", None),
+@pytest.mark.parametrize("examined, on, age, renewal", [
+    ("2014-12-01", "2015-06-11", 65, ("2015-03-10", "2015-06-10")),
+    ("2015-03-10", "2016-06-11", 66, ("2016-03-10", "2016-06-10")),
 ], ids=["§ 5 Abs. 3 SchBesV: a report of 64 lapses for want of a renewal after the birthday, said as such",
-        "a report of 65 lapses by its fifteen months, said as such"])
-def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, renewal):
+        "a report of 65 lapses for want of the renewal after the 66th birthday ('danach jährlich'), said as such"])
+def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, age, renewal):
     from crewkg.rules.kinds import kind
 
     a = answer(law, {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
@@ -409,11 +419,8 @@ def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, r
     fitness = next(r for c in a["certificates"] if c["id"] == "SchBesV2004-Decksmann" for w in c["pathways"]
                    for r in w["requirements"] if r["kind"] == "Document" and r["document"] == "MedicalFitness")
     said = kind("Document").missing(load_law(), fitness, "de")
-    if renewal is None:
-        assert "birthday" not in x and "renew_by" not in fitness
-        assert "nicht älter als 15 Monate" in said and "nicht älter als 15 Monate" in x["text"]
-    else:
-        assert (x["birthday"], x["renew_by"]) == (fitness["birthday"], fitness["renew_by"]) == renewal
-        words = f"nach Vollendung des 65. Lebensjahres am {renewal[0]} war er bis {renewal[1]} zu erneuern"
-        assert words in said and words in x["text"]
-        assert "15 Monate" not in said + x["text"]
+    assert (x["birthday"], x["renew_by"]) == (fitness["birthday"], fitness["renew_by"]) == renewal
+    assert x["renewal_age"] == fitness["renewal_age"] == age
+    words = f"nach Vollendung des {age}. Lebensjahres am {renewal[0]} war er bis {renewal[1]} zu erneuern"
+    assert words in said and words in x["text"]
+    assert "15 Monate" not in said + x["text"]

@@ -37,6 +37,8 @@ def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, la
         entry["needed"] = k.needed(len(children)) if k.needed else len(children)
         entry["have"] = sum(1 for c in children if c["met"])
         entry[k.parts] = children
+        if k.figures is not None and children:
+            entry |= k.figures(children)
     elif k.answer is not None:
         entry |= {key: v for key, v in k.answer(law, r, p, d, as_of).items() if v is not None or key in ("needed", "have")}
     else:
@@ -132,10 +134,10 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             seen = (say(lang, "lapsed.examined", date=entry["examined"]) if x.examined
                     else say(lang, "lapsed.not_examined"))
             missed = renewal_missed(p, x.step, as_of)
-            if missed is not None:  # examined before the birthday of the step: no renewal after it
-                entry |= {"birthday": missed[0].isoformat(), "renew_by": missed[1].isoformat()}
+            if missed is not None:  # examined before the birthday of the renewal: no renewal after it
+                entry |= {"renewal_age": missed[0], "birthday": missed[1].isoformat(), "renew_by": missed[2].isoformat()}
                 text = say(lang, "lapsed.medical_not_renewed", certificate=name, since=entry["since"],
-                           age=x.step.from_age, birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
+                           age=missed[0], birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
             else:
                 text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
                            period=wording.period(x.step.months, lang), examined=seen)

@@ -108,6 +108,8 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
     credited count at its end) and the day each of the kb's day thresholds was reached."""
     from bisect import bisect_right
 
+    from crewkg.rules.kinds import cap_provision
+
     day = as_of.toordinal()
     marks = thresholds(law)
     out = []
@@ -123,6 +125,7 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
                 runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
         out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
                     "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
+                    "cap_provision": cap_provision("sea" if key.partition(":")[0] == "sea" else "inland", as_of),
                     "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
     return out
 
@@ -343,10 +346,18 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
 # Text and calendar
 
 
+def heading(result: dict[str, Any], lang: str = "de") -> str:
+    """The timeline's title: the person, the date and the regulation in force (none before the first one)."""
+    t = TEXT[lang]
+    if result.get("regulation"):
+        return t["heading"].format(person=result["person"], date=result["as_of"], reg=result["regulation"])
+    return t["heading_no_regulation"].format(person=result["person"], date=result["as_of"])
+
+
 def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
     """The timeline for people, every sentence from the catalogue."""
     t = TEXT[lang]
-    out = [t["heading"].format(person=result["person"], date=result["as_of"], reg=result.get("regulation") or "")]
+    out = [heading(result, lang)]
     if not result.get("covered", True):
         return out + [result["reason"]]
     out.append(t["credited"])
@@ -357,7 +368,7 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         if s["not_validated"]:
             out.append("    " + t["not_validated"].format(n=s["not_validated"]))
         if s["capped"]:
-            out.append("    " + t["capped"].format(n=s["capped"], provision=result["pace"]["provision"]))
+            out.append("    " + t["capped"].format(n=s["capped"], provision=s["cap_provision"]))
         for n, d in s["reached"].items():
             out.append("    " + t["reached"].format(n=n, date=d))
     out.append(t["certificates"])
@@ -434,8 +445,7 @@ def html_page(result: dict[str, Any], svg: bytes, lang: str = "de") -> str:
     text = "\n".join(html.escape(x) for x in lines(result, lang))
     body = svg.decode("utf-8")
     body = body[body.index("<svg"):]
-    title = html.escape(TEXT[lang]["heading"].format(person=result["person"], date=result["as_of"],
-                                                     reg=result.get("regulation") or ""))
+    title = html.escape(heading(result, lang))
     return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
             '<style>body{font-family:sans-serif;margin:1em}svg{max-width:100%;height:auto}pre{font-size:14px}</style>'
             f"</head><body>{body}<pre>{text}</pre></body></html>\n")

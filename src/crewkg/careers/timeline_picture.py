@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from crewkg.careers.pictures import COLOR
-from crewkg.careers.timeline import TEXT
+from crewkg.careers.timeline import TEXT, heading
 
 #: one colour per credited-days line (colour-blind safe, Okabe-Ito)
 LINES = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#f0e442")
@@ -44,8 +44,7 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     rows = max(len(certs), 1)
     height = 3.6 + 0.42 * rows + 0.7
     fig = Figure(figsize=(13, height), dpi=110)
-    fig.text(0.01, 1 - 0.3 / height, t["heading"].format(person=result["person"], date=result["as_of"],
-                                                          reg=result.get("regulation") or ""),
+    fig.text(0.01, 1 - 0.3 / height, heading(result, lang),
              fontsize=13, fontweight="bold", va="center")
     top_h, bottom_h = 3.0 / height, (0.42 * rows) / height
     ax = fig.add_axes((0.17, 1 - 0.55 / height - top_h, 0.56, top_h))

@@ -66,6 +66,7 @@ class CREW(DefinedNamespace):
     proofValidMonths: URIRef
     renewalGraceMonths: URIRef
     renewedAfterBirthday: URIRef
+    renewalEveryYears: URIRef
     ranksAbove: URIRef
     certifiesRole: URIRef
     leadsTo: URIRef

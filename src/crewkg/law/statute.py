@@ -143,6 +143,8 @@ class ScheduleStep:
     grace: int = 0
     #: after the grace months only a proof examined on or after the step's birthday counts (crew:renewedAfterBirthday)
     renewed_after_birthday: bool = False
+    #: the renewal falls due again after every birthday this many years apart (crew:renewalEveryYears; 0: once)
+    every_years: int = 0
 
 
 @dataclass(frozen=True)
@@ -463,7 +465,8 @@ def _compile(g, version: str) -> Law:
         steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,
                                      num(x, CREW.renewalGraceMonths) or 0,
                                      bool(one(x, CREW.renewedAfterBirthday) is not None
-                                          and one(x, CREW.renewedAfterBirthday).toPython() is True))
+                                          and one(x, CREW.renewedAfterBirthday).toPython() is True),
+                                     num(x, CREW.renewalEveryYears) or 0)
                         for x in g.objects(s, CREW.hasScheduleStep)),
                        key=lambda x: x.from_age)
         if steps:

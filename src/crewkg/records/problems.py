@@ -7,7 +7,6 @@ for JSON, `lines` for people, in the language asked), and ends with exit status 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -33,11 +32,10 @@ class Problem:
         return self.errors[0]
 
     def entry(self, lang: str = "en") -> dict[str, Any]:
-        """The JSON form: {"file": the path or "line": the line number (else where it stands), "error": the first
+        """The JSON form: {"file": the path, or "line": the line number in a JSON Lines or CSV file, "error": the first
         error, "errors": all} in English, as programs match on them, and "detail", "details": the same in the language
         asked (as the service's refusals)."""
-        place = {"file": self.where} if os.sep in self.where else \
-            {"line": self.where if self.line is None else self.line}
+        place = {"file": self.where} if self.line is None else {"line": self.line}
         return {**place, "error": self.first.message(),
                 "errors": [e.message() for e in self.errors], "detail": self.first.message(lang),
                 "details": [e.message(lang) for e in self.errors]}

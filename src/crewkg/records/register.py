@@ -4,7 +4,6 @@ it, in input order, so one bad record never stops the others."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -42,7 +41,7 @@ class Entry:
         {"line": the line number | "file": the path, …} (records.problems)."""
         entry = self.problem().entry(lang)
         if self.label != self.where:
-            del entry["file" if os.sep in self.where else "line"]
+            del entry["file" if self.line is None else "line"]
             return {"person": self.label, **entry}
         return entry
 
@@ -59,7 +58,7 @@ def read_register(path: Path, law: Law, as_of: date, shacl: bool = False) -> Ite
     for entry in _entries(path, law, as_of, shacl):
         pid = entry.person.id if entry.person is not None else entry.label if entry.label != entry.where else None
         if entry.person is not None and pid in seen:
-            where = entry.where if os.sep in entry.where else f"{path}: {entry.where}"  # a folder's file, or a line
+            where = entry.where if entry.line is None else f"{path}: {entry.where}"  # a folder's file, or a line
             entry.error = InputError(where, "id", "unique_id_at", pid, other=Place(seen[pid]))
             entry.person = None
         elif pid is not None:

@@ -74,21 +74,51 @@ def step_on(schedule: MedicalSchedule | None, birth: date | None, day: date) -> 
     return found
 
 
-def _required_from(birth: date, st: ScheduleStep) -> date:
-    """The first day the step asks a proof of its own age: its birthday, or the day after its grace months."""
-    start = birthday(birth, st.from_age)
+#: how many renewal birthdays of a yearly step are looked at (more than a working life after the step's age)
+_RENEWALS = 40
+
+
+def _due(start: date, st: ScheduleStep) -> date:
+    """The first day after the step's grace months from the birthday `start` (the birthday itself without any)."""
     return months_later(start, st.grace) + DAY if st.grace else start
 
 
-def renewal_missed(p: Person, st: ScheduleStep | None, day: date) -> tuple[date, date] | None:
-    """(the step's birthday, the last day of its renewal) where the proof is overdue on `day` because it was not
-    renewed after that birthday (crew:renewedAfterBirthday: a proof examined before it is no renewal); None where
-    that is not the reason."""
+def _required_from(birth: date, st: ScheduleStep) -> date:
+    """The first day the step asks a proof of its own age: its birthday, or the day after its grace months."""
+    return _due(birthday(birth, st.from_age), st)
+
+
+def _renewal_birthdays(birth: date, st: ScheduleStep) -> list[tuple[int, date]]:
+    """(age, birthday) of each renewal the step asks: the birthday that starts it and, with crew:renewalEveryYears,
+    every birthday that many years after it ('und danach jährlich')."""
+    if not st.every_years:
+        return [(st.from_age, birthday(birth, st.from_age))]
+    return [(st.from_age + k * st.every_years, birthday(birth, st.from_age + k * st.every_years))
+            for k in range(_RENEWALS)]
+
+
+def _renewal_on(birth: date, st: ScheduleStep, day: date) -> tuple[int, date, date] | None:
+    """The latest renewal whose months are over on `day`: (age, birthday, the first day after its months)."""
+    found = None
+    for age, start in _renewal_birthdays(birth, st):
+        due = _due(start, st)
+        if due > day:
+            break
+        found = (age, start, due)
+    return found
+
+
+def renewal_missed(p: Person, st: ScheduleStep | None, day: date) -> tuple[int, date, date] | None:
+    """(the age, the birthday, the last day of the renewal) where the proof is overdue on `day` because it was not
+    renewed after that birthday (crew:renewedAfterBirthday: a proof examined before it is no renewal; with
+    crew:renewalEveryYears the latest such birthday whose months are over); None where that is not the reason."""
     if st is None or not st.renewed_after_birthday or p.birth_date is None or p.medical_examined is None:
         return None
-    start = birthday(p.birth_date, st.from_age)
-    due = _required_from(p.birth_date, st)
-    return (start, due - DAY) if p.medical_examined < start and day >= due else None
+    due = _renewal_on(p.birth_date, st, day)
+    if due is None:
+        return None
+    age, start, first_late = due
+    return (age, start, first_late - DAY) if p.medical_examined < start else None
 
 
 def medical_current(p: Person, law: Law, day: date) -> bool:
@@ -105,8 +135,8 @@ def medical_current(p: Person, law: Law, day: date) -> bool:
         return True
     if day < _required_from(p.birth_date, st):
         return True
-    if st.renewed_after_birthday and p.medical_examined < birthday(p.birth_date, st.from_age):
-        return False  # the renewal the step asks is one after its birthday
+    if renewal_missed(p, st, day) is not None:
+        return False  # the renewal the step asks is one after its (latest) birthday
     return day <= months_later(p.medical_examined, st.months)
 
 
@@ -126,7 +156,8 @@ def _change_days(p: Person, law: Law) -> set[date]:
         if p.birth_date is None:
             continue
         for st in s.steps:
-            found |= {birthday(p.birth_date, st.from_age), _required_from(p.birth_date, st)}
+            for _, start in _renewal_birthdays(p.birth_date, st):
+                found |= {start, _due(start, st)}
             if p.medical_examined:
                 found.add(months_later(p.medical_examined, st.months) + DAY)
     return found

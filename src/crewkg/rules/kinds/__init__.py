@@ -21,7 +21,7 @@ A kind module is the one home of what its kind means, everywhere in crewkg:
   person), so that persons who differ only in numbers no rule tells apart are evaluated once (`rules.signature`).
 
 Composite kinds (AnyOf, AllOf) name the answer key of their children (`PARTS`) and how many must be met
-(`needed`). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module
+(`needed`); one may say whose figures its answer entry shows (`figures`: AnyOf, the deciding alternative's). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module
 (a test appends a folder to `__path__`). An unknown kind in the kb fails clearly at load.
 """
 
@@ -70,6 +70,7 @@ class Kind:
     assume: Callable[..., None] | None
     abstracted: tuple[str, ...] = ()
     abstraction: Callable[..., Any] | None = None
+    figures: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None
     messages: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
@@ -92,7 +93,7 @@ def _kind_of(module: ModuleType) -> Kind:
                 held_meets=getattr(module, "held_meets", None),
                 takes_time=bool(getattr(module, "TAKES_TIME", True)), assume=getattr(module, "assume", None),
                 abstracted=tuple(getattr(module, "ABSTRACTED", ())),
-                abstraction=getattr(module, "abstraction", None),
+                abstraction=getattr(module, "abstraction", None), figures=getattr(module, "figures", None),
                 messages=dict(getattr(module, "MESSAGES", {})))
 
 
@@ -172,10 +173,16 @@ def credit_fields(p: Any, scope: str, waters: str, as_of: Any = None) -> dict[st
     recorded, not_validated, capped = (c.recorded, c.not_validated, c.capped) if c else (0, 0, 0)
     out: dict[str, Any] = {"recorded": recorded, "not_validated": not_validated, "capped": capped}
     if capped and as_of is not None:
-        from crewkg.law.crediting import limit_on
-
-        out["cap_provision"] = limit_on(_AREAS[waters], as_of).citation
+        out["cap_provision"] = cap_provision(waters, as_of)
     return out
+
+
+def cap_provision(waters: str, as_of: Any) -> str:
+    """The provision of the crediting limit for `waters` (inland | sea) that the law in force on `as_of` sets (§ 3
+    Abs. 6 SchBesV 2004 before 17 Jan 2022, § 6 Abs. 4 SchBV from then)."""
+    from crewkg.law.crediting import limit_on
+
+    return limit_on(_AREAS[waters], as_of).citation
 
 
 #: the crediting limit's navigation area for the waters of a log

@@ -23,6 +23,18 @@ def needed(n_children: int) -> int:
     return 1
 
 
+def figures(children: list[dict]) -> dict:
+    """The unit, needed and have of the alternative that decides, the first one met: a litera with alternatives is
+    answered in its own terms (§ 12 Z 2 lit. c SchBV: 360 days needed, 380 held), not as a count of alternatives;
+    `decided_by` names it, `alternatives` keeps all. Where none is met, none decides: the entry counts the
+    alternatives (needed 1, have 0) and each alternative says what it lacks."""
+    decider = next((c for c in children if c["met"]), None)
+    if decider is None:
+        return {}
+    return {"unit": decider["unit"], "needed": decider.get("needed"), "have": decider.get("have"),
+            "decided_by": decider["id"]}
+
+
 def missing(law, req, lang):
     from crewkg.rules.kinds import missing_sentence
 

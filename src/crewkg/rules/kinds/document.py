@@ -54,8 +54,9 @@ def answer(law, r, p, d, as_of):
                 out |= {"examined": p.medical_examined.isoformat(), "from_age": step.from_age,
                         "not_older_than_months": step.months, "schedule": law.citation(schedule.provision)}
                 missed = renewal_missed(p, step, as_of)
-                if missed is not None:  # examined before the birthday of the step: no renewal after it
-                    out |= {"birthday": missed[0].isoformat(), "renew_by": missed[1].isoformat()}
+                if missed is not None:  # examined before the birthday of the renewal: no renewal after it
+                    out |= {"renewal_age": missed[0], "birthday": missed[1].isoformat(),
+                            "renew_by": missed[2].isoformat()}
     return out
 
 
@@ -95,7 +96,7 @@ def missing(law, req, lang):
     item = law.label(req["document"], lang)
     if req.get("renew_by") and req.get("overdue_since"):
         return t["document_medical_not_renewed"].format(item=item, examined=req["examined"], since=req["overdue_since"],
-                                                        age=req["from_age"], birthday=req["birthday"],
+                                                        age=req["renewal_age"], birthday=req["birthday"],
                                                         deadline=req["renew_by"], schedule=req["schedule"])
     if req.get("from_age") is not None and req.get("overdue_since"):
         months = period(req["not_older_than_months"], lang)

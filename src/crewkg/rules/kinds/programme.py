@@ -63,7 +63,10 @@ def answer(law, r, p, d, as_of):
 
 
 def missing(law, req, lang):
-    return catalogue(lang)["programme"].format(role=law.label(req["role"], lang), needed=req["needed"],
+    """Said in the requirement's own words: an approved programme (§ 132 SchFG) under the SchBV, a completed
+    apprenticeship under § 4 Abs. 2 Z 5 lit. a SchBesV 2004 — each label names its length."""
+    r = law.requirements[req["id"]]
+    return catalogue(lang)["programme"].format(what=r.label.get(lang) or r.label.get("de", r.id),
                                                have=number(req["have"], lang))
 
 
