@@ -181,6 +181,9 @@ def test_eligible_since_is_null_without_dated_evidence(law):
       "sea_days": {"master": 10}}, "sea_days"),
     ({"service": [inland("2024-01-01", "2024-01-31")], "programmes": [{"for": "Matrose", "months": 24}]}, "programmes[0].from"),
     ({"programmes": [{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31", "months": 36}]}, "programmes[0].months"),
+    # inland totals cannot say which of their days fell within a dated programme: the record says it, or gives a log
+    ({"sailing_days": {"Matrose": 400}, "programmes": [{"for": "Matrose", "from": "2023-09-01", "to": "2025-08-31"}]},
+     "programmes[0].sailing_days"),
 ])
 def test_bad_logs_are_refused_with_the_entry_and_field_named(law, tmp_path: Path, change: dict, field: str):
     with pytest.raises(InputError) as err:

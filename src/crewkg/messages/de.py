@@ -647,6 +647,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.programme_both_dates": "die Angabe beider Daten eines datierten Ausbildungsprogramms (from, to) als ISO-Daten JJJJ-MM-TT",
     "error.expected.programme_order": "ein letzter Tag, der nicht vor dem ersten ({start}) liegt",
     "error.expected.programme_months_from_dates": "die Zahl der Monate, die seine Daten ergeben ({n}: {start} bis {end})",
+    "error.expected.programme_days_beside_totals": "die Tage innerhalb (sailing_days) und nach (sailing_days_after) eines datierten Ausbildungsprogramms neben Gesamtzahlen der Binnenschifffahrt: aus seinen Daten folgen sie nur mit einem Dienstbuch",
     "error.expected.programme_days_beside_log": "keine Anzahl von Tagen neben einem Dienstbuch: die Tage während und nach einem datierten Ausbildungsprogramm ergeben sich aus dem Dienstbuch",
     "error.expected.boolean": "true oder false",
     "error.expected.medical_fitness": "true oder false, oder die Daten des Nachweises als {{valid_until: JJJJ-MM-TT}} oder {{examined: JJJJ-MM-TT}}",

@@ -647,6 +647,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.programme_both_dates": "both dates of a dated programme (from, to), ISO dates YYYY-MM-DD",
     "error.expected.programme_order": "a last day not before the first ({start})",
     "error.expected.programme_months_from_dates": "the months its dates give ({n}: {start} to {end})",
+    "error.expected.programme_days_beside_totals": "the days within (sailing_days) and after (sailing_days_after) a dated programme beside inland totals: its days follow from its dates only with a service log",
     "error.expected.programme_days_beside_log": "no day count beside a service log: the days within and after a dated programme follow from the log",
     "error.expected.boolean": "true or false",
     "error.expected.medical_fitness": "true or false, or the proof's dates as {{valid_until: YYYY-MM-DD}} or {{examined: YYYY-MM-DD}}",

@@ -297,7 +297,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         if not isinstance(progs, list):
             raise c.fail("programmes", "programmes", progs)
         for i, g in enumerate(progs):
-            p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland")))
+            p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland"), "sailing_days" in data))
     if "exams" in data:
         p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed", p.exam_hours)
     if "certificates" in data:
@@ -340,9 +340,10 @@ def service_entry(c: Checker, e: Any, f: str, roles: list[str]) -> ServiceEntry:
     return ServiceEntry(start, end, "sea", capacity=SEA_KEYS[e["capacity"]], validated=validated, vessel=vessel)
 
 
-def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool) -> Programme:
+def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool, totals: bool = False) -> Programme:
     """A completed programme: its months, or its dates (then the months follow from them, and with an inland
-    service log the days within and after it too)."""
+    service log the days within and after it too; beside inland totals, which cannot say which of their days fell
+    within it, the record states them)."""
     from crewkg.law.crediting import completed_months
 
     c.mapping(g, f, PROGRAMME_KEYS)
@@ -369,6 +370,8 @@ def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool) -> Pro
     for key in ("sailing_days", "sailing_days_after"):
         if logged and key in g:
             raise c.fail(f"{f}.{key}", "programme_days_beside_log", g[key])
+    if totals and not logged and "sailing_days" not in g and "sailing_days_after" not in g:
+        raise c.fail(f"{f}.sailing_days", "programme_days_beside_totals")
     return Programme(g["for"], months, c.count(g.get("sailing_days", 0), f"{f}.sailing_days"),
                      c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after"), start=start, end=end)
 
