@@ -88,7 +88,7 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
                 p = load_person_file(f, law, as_of, shacl)
                 yield Entry(p.id, str(f), person=p)
             except InputError as exc:
-                yield Entry(str(f), str(f), error=exc, errors=file_errors(exc, f, law, as_of))
+                yield Entry(_readable_id(f) or str(f), str(f), error=exc, errors=file_errors(exc, f, law, as_of))
         return
     if suffix == ".csv":
         from crewkg.records.flat import csv_rows
@@ -97,6 +97,21 @@ def _entries(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
             yield _entry(rec, source, law, as_of, shacl, n, rid)
         return
     yield from _jsonl(path, law, as_of, shacl)
+
+
+def _readable_id(f: Path) -> str | None:
+    """The id of a YAML or JSON record file that was refused, where it can still be read (the entry then names the
+    person, as a register line does); None for Turtle or a file that does not parse."""
+    from crewkg.records.reading import read_mapping
+
+    if f.suffix.lower() not in (".yaml", ".yml", ".json"):
+        return None
+    try:
+        rec = read_mapping(f)
+    except InputError:
+        return None
+    rid = rec.get("id") if isinstance(rec, dict) else None
+    return rid if isinstance(rid, str) and ID_RE.match(rid) else None
 
 
 def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, line: int, rid: object = None) -> Entry:
