@@ -90,9 +90,30 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     withheld = roles_withheld(law, p, d, as_of, lang)
     lapsed = lapsed_entries(law, p, as_of, lang)
     later = not_yet_issued(law, p, as_of, lang)
+    dated = dated_form_entries(law, p, lang)
     return base | {"regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
-                       {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {})
+                       {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | (
+                       {"dated_forms": dated} if dated else {})
+
+
+def dated_form_entries(law: Law, p: Person, lang: str = "de") -> list[dict[str, Any]]:
+    """The certificates the record named by another id, read by their issue date as the certificate the law treats
+    apart (crew:datedFormOf, `records.persons.dated_forms`): said, since the answer names another certificate."""
+    out = []
+    for cid in p.certificates:
+        named = p.certificate_named.get(cid)
+        if named is None or cid not in law.certificates or named not in law.certificates:
+            continue
+        cert, was = law.certificates[cid], law.certificates[named]
+        issued = p.certificate_issued[cid].isoformat()
+        provision = law.citation(cert.validity_provision or cert.provision)
+        named_provision = law.citation(was.validity_provision or was.provision)
+        out.append({"certificate": cid, "named": named, "issued": issued, "provision": provision,
+                    "text": say(lang, "dated_form.text", named=law.certificate_short(named, lang), issued=issued,
+                                certificate=law.certificate_short(cid, lang), provision=provision,
+                                named_provision=named_provision)})
+    return out
 
 
 def not_yet_issued(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:

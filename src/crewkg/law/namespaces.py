@@ -59,6 +59,9 @@ class CREW(DefinedNamespace):
     requiresHeldFunction: URIRef
     validUntil: URIRef
     validityProvision: URIRef
+    issuedFrom: URIRef
+    issuedUntil: URIRef
+    datedFormOf: URIRef
     validityYears: URIRef
     appliesToCertificate: URIRef
     hasScheduleStep: URIRef

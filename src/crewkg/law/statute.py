@@ -119,6 +119,15 @@ class Certificate:
     by_proof: bool = False
     #: an authorisation (crew:Authorisation): the role whose holder it extends; it fills no role itself
     authorisation_for: str | None = None
+    #: the window of issue dates that make a certificate of it (crew:issuedFrom, crew:issuedUntil; None: open)
+    issued_from: date | None = None
+    issued_until: date | None = None
+    #: the certificates a record may name for it when the issue date lies in its window (crew:datedFormOf)
+    dated_form_of: tuple[str, ...] = ()
+
+    def issued_within(self, day: date) -> bool:
+        """Whether an issue date lies in the certificate's window (crew:issuedFrom to crew:issuedUntil, inclusive)."""
+        return (self.issued_from is None or day >= self.issued_from) and (self.issued_until is None or day <= self.issued_until)
 
 
 @dataclass(frozen=True)
@@ -332,6 +341,16 @@ class Law:
             cached = self.__dict__["_hierarchy_cache"] = (below, depth)
         return cached
 
+    def dated_form(self, cid: str, issued: date | None) -> str:
+        """The certificate a record means by naming `cid` issued on `issued`: `cid` itself when the date lies in its
+        window (or no date is given), else the one certificate that is its dated form (crew:datedFormOf) whose window
+        holds the date; `cid` as named where none does."""
+        c = self.certificates.get(cid)
+        if c is None or issued is None or c.issued_within(issued):
+            return cid
+        found = [d.id for d in self.certificates.values() if cid in d.dated_form_of and d.issued_within(issued)]
+        return found[0] if len(found) == 1 else cid
+
     def valid_on(self, cid: str, day: date) -> bool:
         """Whether a held certificate still counts on `day`: up to and including the last day the kb gives it
         (crew:validUntil); a certificate without one has no end encoded."""
@@ -440,7 +459,10 @@ def _compile(g, version: str) -> Law:
             pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
             validity_provision=opt(s, CREW.validityProvision), authorisation_for=opt(s, CREW.authorisationFor),
             national=(s, RDF.type, CREW.NationalCertificate) in g,
-            by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True))
+            by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True),
+            issued_from=first.toPython() if (first := one(s, CREW.issuedFrom)) is not None else None,
+            issued_until=last.toPython() if (last := one(s, CREW.issuedUntil)) is not None else None,
+            dated_form_of=tuple(sorted(local(o) for o in g.objects(s, CREW.datedFormOf))))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):

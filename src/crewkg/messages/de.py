@@ -91,6 +91,8 @@ MESSAGES: dict[str, str] = {
     "lapsed": "Nicht mehr gültig",
     "not_yet_issued": "Noch nicht ausgestellt",
     "not_yet_issued.text": "{certificate} wird am {issued} ausgestellt, nach dem Stichtag {as_of}: an diesem Tag nicht vorhanden",
+    "dated_form": "Ausstellungsdatum",
+    "dated_form.text": "{named} mit Ausstellungsdatum {issued}: gelesen als {certificate} ({provision}), nicht nach {named_provision}",
     "lapsed.validity_period": "{certificate} gilt höchstens {years} Jahre ab der Ausstellung am {issued}: gültig bis einschließlich {until}, abgelaufen seit {since}",
     "lapsed.end_of_validity": "{certificate} zählt bis einschließlich {until}: seit {since} nicht mehr gültig",
     "lapsed.issued_before_regulation": "{certificate}: mit {issued} datiert, vor dem ersten Tag, an dem die {regulation} diese Befähigung erteilt ({first}); daraus folgt keine Funktion",

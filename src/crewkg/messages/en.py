@@ -91,6 +91,8 @@ MESSAGES: dict[str, str] = {
     "lapsed": "No longer valid",
     "not_yet_issued": "Not yet issued",
     "not_yet_issued.text": "{certificate} is issued on {issued}, after the evaluation date {as_of}: not held on that date",
+    "dated_form": "Issue date",
+    "dated_form.text": "{named} issued on {issued}: read as {certificate} ({provision}), not under {named_provision}",
     "lapsed.validity_period": "{certificate} is valid for at most {years} years from its issue on {issued}: valid up to and including {until}, expired since {since}",
     "lapsed.end_of_validity": "{certificate} counts up to and including {until}: no longer valid since {since}",
     "lapsed.issued_before_regulation": "{certificate}: dated {issued}, before the first day on which the {regulation} issues it ({first}); it gives no role",

@@ -80,6 +80,9 @@ class Person:
     #: the hours a dated proof (an instruction) comprised, where the record states them
     exam_hours: dict[str, float] = field(default_factory=dict)
     certificate_issued: dict[str, date] = field(default_factory=dict)
+    #: a held certificate the record named by another id, the issue date putting it in the window of this one
+    #: (crew:datedFormOf): held id -> the id the record named
+    certificate_named: dict[str, str] = field(default_factory=dict)
     medical_examined: date | None = None
     #: filled from the log on the evaluation date (records.dated): credited days in any deck role (the union of the
     #: days, not the sum of the roles' credited days), per sea capacity (its own days and those it includes), and
@@ -301,8 +304,8 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     if "exams" in data:
         p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed", p.exam_hours)
     if "certificates" in data:
-        p.certificates, p.certificate_issued = dated_ids(c, data["certificates"], "certificates", sorted(law.certificates),
-                                                         "certificate", "issued")
+        named, issued = dated_ids(c, data["certificates"], "certificates", sorted(law.certificates), "certificate", "issued")
+        p.certificates, p.certificate_issued, p.certificate_named = dated_forms(law, named, issued)
     if "functions" in data:
         p.functions = c.id_list(data["functions"], "functions", law.ids_of("Function"), "function")
     from crewkg.records.dated import apply
@@ -402,6 +405,24 @@ def dated_ids(c: Checker, value: Any, fld: str, allowed: list[str], what: str, k
     return list(dict.fromkeys(ids)), dates
 
 
+def dated_forms(law: Law, ids: list[str], issued: dict[str, date]) -> tuple[list[str], dict[str, date], dict[str, str]]:
+    """The certificates a record holds when it names `ids` issued on `issued`: each named certificate whose issue date
+    lies outside its window is the certificate that is its dated form for that date (`Law.dated_form`, from the kb's
+    crew:datedFormOf), with the ids the record named for them; the issue dates follow the certificates."""
+    held: list[str] = []
+    dates: dict[str, date] = {}
+    named: dict[str, str] = {}
+    for cid in ids:
+        on = issued.get(cid)
+        got = law.dated_form(cid, on)
+        if got != cid:
+            named[got] = cid
+        held.append(got)
+        if on is not None:
+            dates[got] = min(on, dates.get(got, on))
+    return list(dict.fromkeys(held)), dates, named
+
+
 def person_to_mapping(p: Person) -> dict[str, Any]:
     """The record form of a Person (the inverse of person_from_mapping), used for Turtle input and the API."""
     out: dict[str, Any] = {"id": p.id}
@@ -438,7 +459,8 @@ def person_to_mapping(p: Person) -> dict[str, Any]:
     for key, dates, on in (("exams", p.exam_passed, "passed"), ("certificates", p.certificate_issued, "issued"),
                            ("functions", {}, "")):
         if getattr(p, key):
-            out[key] = [{"id": i, on: dates[i].isoformat()} | ({"hours": p.exam_hours[i]} if key == "exams" and i in p.exam_hours else {})
+            named = p.certificate_named if key == "certificates" else {}  # as the record named it: read back alike
+            out[key] = [{"id": named.get(i, i), on: dates[i].isoformat()} | ({"hours": p.exam_hours[i]} if key == "exams" and i in p.exam_hours else {})
                         if i in dates else i for i in getattr(p, key)]
     return out
 

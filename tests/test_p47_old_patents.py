@@ -1,0 +1,187 @@
+"""§ 47 Abs. 9 to 12 SchBV: Kapitänspatente told apart by their issue date. A record names Kapitaenspatent-A or -B
+with the date it was issued; the date selects the patent the law treats (crew:issuedFrom, crew:issuedUntil,
+crew:datedFormOf): from 1 Jul 1997 the SchFVO patent of Abs. 6 and 7, from 1 Jan 1990 to 30 Jun 1997 the
+Kapitänspatent A of Abs. 9 and 10, until 31 Dec 1989 the Kapitänspatent of Abs. 11 and 12 — at every threshold."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import pytest
+
+from crewkg.answers.eligibility import check
+from crewkg.law.statute import load_law
+from crewkg.records.persons import person_from_mapping, person_to_mapping
+
+ON = "2026-01-01"
+#: the proofs every replacement asks: Anlage 7 medical fitness (Abs. 6, 9, 11), § 30 fitness (Abs. 7, 10, 12)
+FIT: dict[str, Any] = {"medical_fitness": True, "functions": ["Eignung-SchBV-P30-Abs4"]}
+
+ABS6_A, ABS6_B, ABS9, ABS11 = "§ 47 Abs. 6 Z 1 SchBV", "§ 47 Abs. 6 Z 2 SchBV", "§ 47 Abs. 9 SchBV", "§ 47 Abs. 11 SchBV"
+ABS7, ABS10, ABS12 = "§ 47 Abs. 7 SchBV", "§ 47 Abs. 10 SchBV", "§ 47 Abs. 12 SchBV"
+
+
+@pytest.fixture(scope="module")
+def law():
+    return load_law()
+
+
+def person(law, patent: str, issued: str | None, on: str = ON, **more: Any):
+    cert: Any = patent if issued is None else {"id": patent, "issued": issued}
+    record = {"id": "p", "birth_date": "1960-05-01", **FIT, "certificates": [cert]} | more
+    return person_from_mapping(record, law, date.fromisoformat(on), "test")
+
+
+def answer(law, patent: str, issued: str | None, on: str = ON, **more: Any) -> dict[str, Any]:
+    return check(law, [person(law, patent, issued, on, **more)], date.fromisoformat(on))[0]
+
+
+def satisfied(a: dict[str, Any], cert: str) -> set[str]:
+    """The provisions of the satisfied pathways of `cert`."""
+    c = next(c for c in a["certificates"] if c["id"] == cert)
+    return {w["provision"] for w in c["pathways"] if w["satisfied"]}
+
+
+def eligible(a: dict[str, Any]) -> set[str]:
+    return {c["id"] for c in a["certificates"] if c["eligible"]}
+
+
+# --- the issue date selects the patent --------------------------------------------------------------------------------
+@pytest.mark.parametrize("patent, issued, held", [
+    ("Kapitaenspatent-A", "1997-07-01", "Kapitaenspatent-A"),
+    ("Kapitaenspatent-A", "1997-06-30", "Kapitaenspatent-A-1990"),
+    ("Kapitaenspatent-A", "1990-01-01", "Kapitaenspatent-A-1990"),
+    ("Kapitaenspatent-A", "1989-12-31", "Kapitaenspatent-1989"),
+    ("Kapitaenspatent-B", "1989-12-31", "Kapitaenspatent-1989"),
+    ("Kapitaenspatent-B", "1990-01-01", "Kapitaenspatent-B"),
+    ("Kapitaenspatent-A", None, "Kapitaenspatent-A"),
+    ("Kapitaenspatent-A-1990", "1995-03-01", "Kapitaenspatent-A-1990"),
+], ids=["A from 1 Jul 1997: the SchFVO patent of Abs. 6", "A of 30 Jun 1997: Abs. 9 ('vor dem 1. Juli 1997')",
+        "A of 1 Jan 1990: Abs. 9 ('nach dem 31. Dezember 1989')", "A of 31 Dec 1989: Abs. 11 ('bis zum 31. Dezember 1989')",
+        "B of 31 Dec 1989: Abs. 11 ('Kapitänspatente')",
+        "B of 1990: no dated form, taken as named (the SchG 1990 B of Abs. 13 is not covered)",
+        "no issue date: taken as named", "the dated form named itself is kept"])
+def test_the_issue_date_selects_the_patent(law, patent, issued, held):
+    p = person(law, patent, issued)
+    assert p.certificates == [held]
+    if issued is not None:
+        assert p.certificate_issued == {held: date.fromisoformat(issued)}
+    assert p.certificate_named == ({held: patent} if held != patent else {})
+
+
+# --- the replacements on 1 Jan 2026 -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("patent, issued, ubz, national, maritime", [
+    ("Kapitaenspatent-A", "1997-07-01", {ABS6_A}, {ABS7}, True),
+    ("Kapitaenspatent-A", "1997-06-30", {ABS9}, {ABS10}, False),
+    ("Kapitaenspatent-A", "1990-01-01", {ABS9}, {ABS10}, False),
+    ("Kapitaenspatent-A", "1989-12-31", {ABS11}, {ABS12}, False),
+    ("Kapitaenspatent-B", "1989-12-31", {ABS11}, {ABS12}, False),
+    ("Kapitaenspatent-B", "1997-07-01", {ABS6_B}, {ABS7}, False),
+], ids=["A of 1 Jul 1997: § 47 Abs. 6 Z 1 with the maritime authorisation, Abs. 7",
+        "A of 30 Jun 1997: Abs. 9 (no maritime authorisation: it depends on the scope), Abs. 10",
+        "A of 1 Jan 1990: Abs. 9, Abs. 10", "A of 31 Dec 1989: Abs. 11, Abs. 12", "B of 31 Dec 1989: Abs. 11, Abs. 12",
+        "B of 1 Jul 1997: Abs. 6 Z 2, Abs. 7"])
+def test_which_replacement_a_patent_has(law, patent, issued, ubz, national, maritime):
+    a = answer(law, patent, issued)
+    assert satisfied(a, "UBZ-Schiffsfuehrer") == ubz
+    assert satisfied(a, "Schiffsfuehrerpatent-AT") == national
+    assert ("Berechtigung-Maritim" in eligible(a)) is maritime
+    assert {"UBZ-Schiffsfuehrer", "Schiffsfuehrerpatent-AT"} <= eligible(a)
+    assert "Schiffsfuehrer" in a["roles"]
+
+
+@pytest.mark.parametrize("patent, issued, ubz, national", [
+    ("Kapitaenspatent-A", "1995-03-01", ABS9, ABS10), ("Kapitaenspatent-A", "1985-03-01", ABS11, ABS12),
+])
+def test_each_replacement_asks_its_own_proof(law, patent, issued, ubz, national):
+    """Abs. 9 and 11 ask the Anlage 7 medical fitness, Abs. 10 and 12 the § 30 fitness: neither stands for the other."""
+    only_medical = answer(law, patent, issued, functions=[])
+    assert satisfied(only_medical, "UBZ-Schiffsfuehrer") == {ubz}
+    assert satisfied(only_medical, "Schiffsfuehrerpatent-AT") == set()
+    only_p30 = answer(law, patent, issued, medical_fitness=False)
+    assert satisfied(only_p30, "UBZ-Schiffsfuehrer") == set()
+    assert satisfied(only_p30, "Schiffsfuehrerpatent-AT") == {national}
+
+
+@pytest.mark.parametrize("issued, provisions, validity", [("1995-03-01", {ABS9, ABS10}, ABS9),
+                                                          ("1985-03-01", {ABS11, ABS12}, ABS11)])
+@pytest.mark.parametrize("on, open_", [("2032-01-17", True), ("2032-01-18", False)],
+                         ids=["up to and including 17 Jan 2032", "not from 18 Jan 2032"])
+def test_the_replacements_are_open_up_to_and_including_17_january_2032(law, issued, provisions, validity, on, open_):
+    a = answer(law, "Kapitaenspatent-A", issued, on)
+    got = satisfied(a, "UBZ-Schiffsfuehrer") | satisfied(a, "Schiffsfuehrerpatent-AT")
+    assert got == (provisions if open_ else set())
+    # the patent itself counts as long: 'behalten bis längsten 17. Jänner 2032 ihre Gültigkeit'
+    assert ("Schiffsfuehrer" in a["roles"]) is open_
+    if not open_:
+        (lapse,) = a["lapsed"]
+        assert lapse["reason"] == "end_of_validity" and lapse["provision"] == validity
+
+
+# --- before 2022: the SchBesV 2004 ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("patent, issued", [
+    ("Kapitaenspatent-A", "1997-07-01"), ("Kapitaenspatent-A", "1997-06-30"), ("Kapitaenspatent-A", "1990-01-01"),
+    ("Kapitaenspatent-A", "1989-12-31"), ("Kapitaenspatent-B", "1989-12-31"), ("Kapitaenspatent-B", "1997-07-01"),
+])
+def test_every_form_fills_the_boatmasters_role_under_the_schbesv(law, patent, issued):
+    a = answer(law, patent, issued, "2015-06-01", birth_date="1970-01-01")
+    assert a["regulation"] == "SchBesV 2004"
+    assert "Schiffsfuehrer" in a["roles"] and not a.get("lapsed")
+
+
+@pytest.mark.parametrize("issued", ["1995-03-01", "1985-03-01"])
+@pytest.mark.parametrize("on, roles", [("2015-06-10", True), ("2015-06-11", False)],
+                         ids=["§ 5 Abs. 3 SchBesV: the report of 64 counts up to three months after the 65th birthday",
+                              "the day after, the old patent gives no role either"])
+def test_an_old_patents_holder_renews_the_report_after_65(law, issued, on, roles):
+    a = answer(law, "Kapitaenspatent-A", issued, on, birth_date="1950-03-10", medical_fitness={"examined": "2014-12-01"})
+    assert bool(a["roles"]) is roles
+    assert [(x["reason"], x["provision"]) for x in a.get("lapsed", [])] == \
+        ([] if roles else [("medical_overdue", "§ 5 Abs. 3 SchBesV")])
+
+
+# --- the answer says how it read the record ---------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_answer_says_which_patent_the_date_selects(law, lang):
+    day = date.fromisoformat(ON)
+    p = person(law, "Kapitaenspatent-A", "1995-03-01")
+    a = check(law, [p], day, lang)[0]
+    (note,) = a["dated_forms"]
+    assert (note["certificate"], note["named"], note["issued"], note["provision"]) == \
+        ("Kapitaenspatent-A-1990", "Kapitaenspatent-A", "1995-03-01", ABS9)
+    assert "1995-03-01" in note["text"] and ABS9 in note["text"] and "§ 47 Abs. 6 SchBV" in note["text"]
+    assert "dated_forms" not in answer(law, "Kapitaenspatent-A", "1997-07-01")
+
+
+def test_every_input_path_reads_the_date_alike(law, tmp_path):
+    """The record form (person_to_mapping) gives the patent back as named; a Turtle record and a JSON Lines register
+    go through the same reading."""
+    from crewkg.records.register import each_person
+    from crewkg.records.turtle import person_from_turtle, person_graph
+
+    day = date.fromisoformat(ON)
+    p = person(law, "Kapitaenspatent-A", "1995-03-01")
+    back = person_to_mapping(p)
+    assert back["certificates"] == [{"id": "Kapitaenspatent-A", "issued": "1995-03-01"}]
+    assert person_from_mapping(back, law, day, "again").certificates == ["Kapitaenspatent-A-1990"]
+    ttl = tmp_path / "p.ttl"
+    person_graph(person(law, "Kapitaenspatent-A", "1985-03-01")).serialize(ttl, format="turtle")
+    assert person_from_turtle(ttl, law, day).certificates == ["Kapitaenspatent-1989"]
+    reg = tmp_path / "r.jsonl"
+    reg.write_text(json.dumps({"id": "r", "birth_date": "1960-05-01", "medical_fitness": True,
+                               "certificates": [{"id": "Kapitaenspatent-A", "issued": "1990-01-01"}]}) + "\n")
+    (q,) = each_person(reg, law, day)
+    assert q.certificates == ["Kapitaenspatent-A-1990"] and q.certificate_named == {"Kapitaenspatent-A-1990": "Kapitaenspatent-A"}
+
+
+def test_the_windows_are_data(law):
+    """The windows and dated forms come from the kb, not the engine."""
+    a, a90, k89 = (law.certificates[c] for c in ("Kapitaenspatent-A", "Kapitaenspatent-A-1990", "Kapitaenspatent-1989"))
+    assert a.issued_from == date(1997, 7, 1) and a.issued_until is None
+    assert (a90.issued_from, a90.issued_until, a90.dated_form_of) == (date(1990, 1, 1), date(1997, 6, 30), ("Kapitaenspatent-A",))
+    assert (k89.issued_from, k89.issued_until) == (None, date(1989, 12, 31))
+    assert set(k89.dated_form_of) == {"Kapitaenspatent-A", "Kapitaenspatent-B"}
+    assert a90.regulation is None and k89.regulation is None  # listed by no regulation: no pathway leads to them
+    assert law.citation(a90.validity_provision) == ABS9 and law.citation(k89.validity_provision) == ABS11
