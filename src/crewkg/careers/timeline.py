@@ -18,6 +18,7 @@ from typing import Any
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
+from crewkg.rules.validity import counts
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
 TEXT = sections("careers.timeline.")
@@ -163,7 +164,8 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
     return out
 
 
-def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str) -> tuple[dict[str, Any], str | None, dict]:
+def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str,
+           above: dict[str, str | None]) -> tuple[dict[str, Any], str | None, dict]:
     """The earliest planned date of every certificate not yet issuable, not held and not below one held (its fastest
     route), and the fastest route to the certificate of the highest deck role, from one planner (routes share their
     prefixes)."""
@@ -177,7 +179,7 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     targets = [c["id"] for c in answer["certificates"] if c.get("covered") and c["id"] in g and g.in_degree(c["id"]) > 0]
     out: dict[str, Any] = {}
     for cid in targets:
-        if cid in eligible or cid in p.certificates or held_above(law, p, answer, cid):
+        if cid in eligible or cid in p.certificates or above.get(cid):
             continue
         result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang)
         best = result["routes"][0] if result["routes"] else None
@@ -187,17 +189,16 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     return out, top, route or {}
 
 
-def held_above(law: Law, p: Person, answer: dict[str, Any], cid: str) -> str | None:
+def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None:
     """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
-    above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. A held certificate
-    that does not count on the date (`lapsed`, `not_yet_issued` of the check answer) is above none."""
+    above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. Only the held
+    certificates that count on the date (`counting`, by rules.validity.counts) rank above anything."""
     role = law.certificates[cid].role
     if not role:
         return None
-    not_counting = {x["certificate"] for x in answer.get("lapsed", []) + answer.get("not_yet_issued", [])}
-    for h in p.certificates:
+    for h in counting:
         cert = law.certificates.get(h)
-        if h not in not_counting and cert is not None and cert.role and role in law.below(cert.role):
+        if cert is not None and cert.role and role in law.below(cert.role):
             return h
     return None
 
@@ -231,14 +232,16 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     assert reg is not None
     scopes = ledger(p, law) if p.dated else {}
     runs = spells(law, p, as_of, scopes)
-    planned, top, route = _plans(law, p, answer, as_of, pace, lang)
+    counting = [h for h in p.certificates if counts(p, law, h, as_of)]
+    above_of = {c["id"]: held_above(law, p, c["id"], counting) for c in answer["certificates"] if c.get("covered")}
+    planned, top, route = _plans(law, p, answer, as_of, pace, lang, above_of)
     rules = uncovered_rules(law)
     certs = []
     for c in answer["certificates"]:
         if not c.get("covered"):
             continue
         best = planned.get(c["id"])
-        above = held_above(law, p, answer, c["id"])
+        above = above_of[c["id"]]
         certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
                       "eligible": c["eligible"], "eligible_since": c.get("eligible_since"), "held": c["id"] in p.certificates,
                       "held_above": {"id": above, "label": law.certificate_short(above, lang)} if above else None,
