@@ -58,11 +58,19 @@ def eligible(a: dict[str, Any]) -> set[str]:
     ("Kapitaenspatent-B", "1990-01-01", "Kapitaenspatent-B"),
     ("Kapitaenspatent-A", None, "Kapitaenspatent-A"),
     ("Kapitaenspatent-A-1990", "1995-03-01", "Kapitaenspatent-A-1990"),
+    ("Kapitaenspatent-A-1990", "1997-07-01", "Kapitaenspatent-A"),
+    ("Kapitaenspatent-A-1990", "1989-12-31", "Kapitaenspatent-1989"),
+    ("Kapitaenspatent-1989", "1995-03-01", "Kapitaenspatent-1989"),
+    ("Kapitaenspatent-1989", "2005-01-01", "Kapitaenspatent-1989"),
 ], ids=["A from 1 Jul 1997: the SchFVO patent of Abs. 6", "A of 30 Jun 1997: Abs. 9 ('vor dem 1. Juli 1997')",
         "A of 1 Jan 1990: Abs. 9 ('nach dem 31. Dezember 1989')", "A of 31 Dec 1989: Abs. 11 ('bis zum 31. Dezember 1989')",
         "B of 31 Dec 1989: Abs. 11 ('Kapitänspatente')",
         "B of 1990: no dated form, taken as named (the SchG 1990 B of Abs. 13 is not covered)",
-        "no issue date: taken as named", "the dated form named itself is kept"])
+        "no issue date: taken as named", "the dated form named itself is kept",
+        "the 1990 form named with a date of 1 Jul 1997: the Kapitänspatent A it is a form of",
+        "the 1990 form named with a date of 31 Dec 1989: the form of Abs. 11",
+        "the 1989 form named with a date of 1995: an A would be the 1990 form, a B is not covered: taken as named",
+        "the 1989 form named with a date of 2005: A or B, undecided, taken as named"])
 def test_the_issue_date_selects_the_patent(law, patent, issued, held):
     p = person(law, patent, issued)
     assert p.certificates == [held]

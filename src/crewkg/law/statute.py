@@ -344,9 +344,20 @@ class Law:
     def dated_form(self, cid: str, issued: date | None) -> str:
         """The certificate a record means by naming `cid` issued on `issued`: `cid` itself when the date lies in its
         window (or no date is given), else the one certificate that is its dated form (crew:datedFormOf) whose window
-        holds the date; `cid` as named where none does."""
+        holds the date; `cid` as named where none does. A dated form named with a date outside its own window is read
+        as what each certificate it is a form of would be with that date, where they agree (a Kapitänspatent A of
+        1990–1997 named with an issue date in 2005 is the Kapitänspatent A); as named where they do not."""
         c = self.certificates.get(cid)
         if c is None or issued is None or c.issued_within(issued):
+            return cid
+        if c.dated_form_of:
+            read = {self._form_on(b, issued) for b in c.dated_form_of}
+            return read.pop() if len(read) == 1 else cid
+        return self._form_on(cid, issued)
+
+    def _form_on(self, cid: str, issued: date) -> str:
+        c = self.certificates.get(cid)
+        if c is None or c.issued_within(issued):
             return cid
         found = [d.id for d in self.certificates.values() if cid in d.dated_form_of and d.issued_within(issued)]
         return found[0] if len(found) == 1 else cid
