@@ -38,8 +38,8 @@ CERTIFICATES = [
     # the national certificates of §§ 28–29 SchBV, after the UBZ in statute order
     "Decksmann-AT", "SchBV2022-Maschinist", "SchBV2022-Fahrgastbetreuer", "SchBV2022-FahrgastErsthelfer",
     "SchBV2022-Atemschutzgeraetetraeger",
-    # the national patents § 47 Abs. 7 and 8 SchBV replace old ones with
-    "Schiffsfuehrerpatent-AT", "Streckenzeugnis-AT",
+    # the national patents § 47 Abs. 7, 8 and 13 Z 1 SchBV replace old ones with
+    "Schiffsfuehrerpatent-AT", "Streckenzeugnis-AT", "Kapitaenspatent-SeenUndFluesse",
 ]
 D, L, M, B, S, SF = "Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann", "Schiffsfuehrer"
 

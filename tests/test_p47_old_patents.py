@@ -21,6 +21,7 @@ FIT: dict[str, Any] = {"medical_fitness": True, "functions": ["Eignung-SchBV-P30
 
 ABS6_A, ABS6_B, ABS9, ABS11 = "§ 47 Abs. 6 Z 1 SchBV", "§ 47 Abs. 6 Z 2 SchBV", "§ 47 Abs. 9 SchBV", "§ 47 Abs. 11 SchBV"
 ABS7, ABS10, ABS12 = "§ 47 Abs. 7 SchBV", "§ 47 Abs. 10 SchBV", "§ 47 Abs. 12 SchBV"
+ABS13_Z1 = "§ 47 Abs. 13 Z 1 SchBV"
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,9 @@ def eligible(a: dict[str, Any]) -> set[str]:
     ("Kapitaenspatent-A", "1990-01-01", "Kapitaenspatent-A-1990"),
     ("Kapitaenspatent-A", "1989-12-31", "Kapitaenspatent-1989"),
     ("Kapitaenspatent-B", "1989-12-31", "Kapitaenspatent-1989"),
-    ("Kapitaenspatent-B", "1990-01-01", "Kapitaenspatent-B"),
+    ("Kapitaenspatent-B", "1990-01-01", "Kapitaenspatent-B-1990"),
+    ("Kapitaenspatent-B", "1997-06-30", "Kapitaenspatent-B-1990"),
+    ("Kapitaenspatent-B", "1997-07-01", "Kapitaenspatent-B"),
     ("Kapitaenspatent-A", None, "Kapitaenspatent-A"),
     ("Kapitaenspatent-A-1990", "1995-03-01", "Kapitaenspatent-A-1990"),
     ("Kapitaenspatent-A-1990", "1997-07-01", "Kapitaenspatent-A"),
@@ -65,11 +68,12 @@ def eligible(a: dict[str, Any]) -> set[str]:
 ], ids=["A from 1 Jul 1997: the SchFVO patent of Abs. 6", "A of 30 Jun 1997: Abs. 9 ('vor dem 1. Juli 1997')",
         "A of 1 Jan 1990: Abs. 9 ('nach dem 31. Dezember 1989')", "A of 31 Dec 1989: Abs. 11 ('bis zum 31. Dezember 1989')",
         "B of 31 Dec 1989: Abs. 11 ('Kapitänspatente')",
-        "B of 1990: no dated form, taken as named (the SchG 1990 B of Abs. 13 is not covered)",
+        "B of 1 Jan 1990: the Schiffahrtsgesetz 1990 patent of Abs. 13 Z 1", "B of 30 Jun 1997: Abs. 13 Z 1",
+        "B of 1 Jul 1997: the SchFVO patent of Abs. 6",
         "no issue date: taken as named", "the dated form named itself is kept",
         "the 1990 form named with a date of 1 Jul 1997: the Kapitänspatent A it is a form of",
         "the 1990 form named with a date of 31 Dec 1989: the form of Abs. 11",
-        "the 1989 form named with a date of 1995: an A would be the 1990 form, a B is not covered: taken as named",
+        "the 1989 form named with a date of 1995: an A and a B of 1995 differ: taken as named",
         "the 1989 form named with a date of 2005: A or B, undecided, taken as named"])
 def test_the_issue_date_selects_the_patent(law, patent, issued, held):
     p = person(law, patent, issued)
@@ -182,6 +186,45 @@ def test_every_input_path_reads_the_date_alike(law, tmp_path):
                                "certificates": [{"id": "Kapitaenspatent-A", "issued": "1990-01-01"}]}) + "\n")
     (q,) = each_person(reg, law, day)
     assert q.certificates == ["Kapitaenspatent-A-1990"] and q.certificate_named == {"Kapitaenspatent-A-1990": "Kapitaenspatent-A"}
+
+
+# --- Abs. 13 Z 1: the Kapitänspatent B of the Schiffahrtsgesetz 1990 ---------------------------------------------------
+@pytest.mark.parametrize("on", ["2026-01-01", "2032-01-18", "2040-06-01"])
+def test_the_1990_kapitaenspatent_b_leads_to_the_national_patent_only(law, on):
+    """Abs. 13 Z 1 replaces it by the Kapitänspatent – Seen und Flüsse, on § 30 fitness and with no period; Abs. 6 and
+    7 (the SchFVO patents) do not treat it, so it leads to no Union certificate and no Schiffsführerpatent – AT."""
+    a = answer(law, "Kapitaenspatent-B", "1995-01-01", on)
+    assert satisfied(a, "Kapitaenspatent-SeenUndFluesse") == {ABS13_Z1}
+    assert satisfied(a, "UBZ-Schiffsfuehrer") == set() and satisfied(a, "Schiffsfuehrerpatent-AT") == set()
+    assert "Schiffsfuehrer" not in a["roles"] and "KapitaenSeenFluesse" in a["roles"]
+    unfit = answer(law, "Kapitaenspatent-B", "1995-01-01", on, functions=[])
+    assert satisfied(unfit, "Kapitaenspatent-SeenUndFluesse") == set()
+    (w,) = next(c for c in unfit["certificates"] if c["id"] == "Kapitaenspatent-SeenUndFluesse")["pathways"]
+    assert [m["provision"] for m in w["missing"]] == ["§ 47 Abs. 13 SchBV"]
+
+
+def test_the_1997_kapitaenspatent_b_is_not_the_1990_one(law):
+    a = answer(law, "Kapitaenspatent-B", "1997-07-01")
+    assert satisfied(a, "Kapitaenspatent-SeenUndFluesse") == set()
+    assert satisfied(a, "UBZ-Schiffsfuehrer") == {ABS6_B} and "Schiffsfuehrer" in a["roles"]
+
+
+@pytest.mark.parametrize("issued, satisfied_, unknown", [("1995-01-01", None, True), ("1997-07-01", True, False)])
+def test_a_roster_does_not_take_the_1990_b_for_the_boatmaster(law, issued, satisfied_, unknown):
+    """Whether the Schiffahrtsgesetz 1990 patent stands for the Schiffsführer on a waterway is not in the sources: the
+    roster is undecided (crew:standingUnknownFor), never satisfied by it."""
+    from crewkg.api import crew
+
+    vessel = {"id": "v", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 40, "breadth_m": 8,
+              "passengers": 75, "standard": "S1", "engine_kw": 300}
+    roster = [{"id": "k", "birth_date": "1960-05-01", **FIT, "certificates": [{"id": "Kapitaenspatent-B", "issued": issued}],
+             "functions": ["FirstAid"]},
+            {"id": "m", "birth_date": "1990-01-01", "certificates": ["UBZ-Matrose", "UBZ-SachkundigerFahrgastschifffahrt"],
+             "functions": ["FirstAid"]},
+            {"id": "e", "birth_date": "1990-01-01", "functions": ["FahrgastErsthelfer"]}]
+    r = crew(vessel, {"crew": roster}, "2027-03-01", lang="en")["roster"]
+    assert r["satisfied"] is satisfied_
+    assert bool(r.get("standing_unknown")) is unknown
 
 
 def test_the_windows_are_data(law):

@@ -362,3 +362,34 @@ def test_a_running_programme_is_planned_to_its_end_not_started_anew():
     route = next(r for r in result["routes"] if [s["provision"] for s in r["steps"]] == ["§ 15 Z 4 SchBV"])
     assert chain(route) == [("§ 15 Z 4 SchBV", "2027-08-27")]
     assert item(route["steps"][0], "§ 15 Z 4 lit. b SchBV")["met_on"] == "2027-02-28"
+
+
+# --- § 47 replacements met on the evaluation date are planned as a first step ------------------------------------
+KAPITAEN = {"id": "kapitaen", "birth_date": "1970-04-04", "medical_fitness": True, "radio_certificate": True,
+            "certificates": [{"id": "Kapitaenspatent-B", "issued": "2001-05-01"}]}
+ALT_MATROSE = {"id": "alt", "birth_date": "1980-04-04", "medical_fitness": True,
+               "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-05-01"}], "sailing_days": {"Matrose": 150}}
+
+
+def test_a_replacement_met_today_is_route_1_to_its_certificate():
+    """check: UBZ Schiffsführer issuable today under § 47 Abs. 6 Z 2; the plan says the same, not 2028 by § 15."""
+    result = record(KAPITAEN, "UBZ-Schiffsfuehrer")
+    first = result["routes"][0]
+    assert chain(first) == [("§ 47 Abs. 6 Z 2 SchBV", day(0))] and first["earliest"] == day(0)
+    assert first["steps"][0]["remaining"] == []
+    assert all(r["earliest"] is None or r["earliest"] > day(0) for r in result["routes"][1:])
+
+
+def test_the_routes_onward_from_a_replacement_start_on_the_evaluation_date():
+    """§ 47 Abs. 4 gives the UBZ Matrose today; § 13 Z 1 then asks 180 days as Matrose, 150 are there: 30 more."""
+    result = record(ALT_MATROSE, "UBZ-Bootsmann")
+    assert chain(result["routes"][0]) == [("§ 47 Abs. 4 SchBV", day(0)), ("§ 13 Z 1 SchBV", day(30))]
+    without = record({**ALT_MATROSE, "certificates": []}, "UBZ-Bootsmann")
+    assert all(s["provision"] != "§ 47 Abs. 4 SchBV" for r in without["routes"] for s in r["steps"])
+    assert without["routes"][0]["earliest"] > day(30)
+
+
+def test_a_replacement_not_met_today_is_not_planned():
+    """Without the Anlage 7 medical fitness § 47 Abs. 6 is not met: no route begins with it."""
+    result = record({**KAPITAEN, "medical_fitness": False}, "UBZ-Schiffsfuehrer")
+    assert all(s["provision"] != "§ 47 Abs. 6 Z 2 SchBV" for r in result["routes"] for s in r["steps"])

@@ -14,12 +14,16 @@ from crewkg.rules.kinds import kind
 
 
 def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
-         graph=None, planner: Planner | None = None, lang: str = "de") -> dict[str, Any]:
+         graph=None, planner: Planner | None = None, lang: str = "de", replaced: bool = True,
+         memo: dict | None = None) -> dict[str, Any]:
     """Every route from where the person stands to `target`, fastest first (the `crewkg plan --format json` answer).
 
     A route starts at `start` or at a certificate the person holds and passes through no other certificate the
     person holds. Routes that cannot be planned (sea time, prior experience, a missing birth date) come last with
-    `earliest: null`; the entry that blocks them has `met_on: null`."""
+    `earliest: null`; the entry that blocks them has `met_on: null`. A replacement of a qualification held under
+    earlier law (§ 47 SchBV) that the check answer finds met on the evaluation date is a first step of its own: the
+    certificate it leads to on that date, and every route onward from it (`replaced`: whether to look for them; `memo`
+    keeps the holder's answer and planner across the targets of one person, as the timeline asks them)."""
     from crewkg.careers.graph import career_graph, person_routes
 
     g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
@@ -59,8 +63,53 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
         n_remaining = sum(len(s["remaining"]) for s in r["steps"])
         return (r["earliest"] is None, r["earliest"] or "", len(r["steps"]), n_remaining, [order[k] for _, _, k in route])
 
+    if replaced:
+        built += _via_replacements(law, person, answer, target, as_of, pace, g, lang, {} if memo is None else memo)
     result["routes"] = [r for r, _ in sorted(built, key=rank)]
     return result
+
+
+def replaced_today(law: Law, answer: dict[str, Any]) -> dict[str, str]:
+    """certificate -> the first replacement pathway (crew:ReplacementPathway) the check answer finds satisfied."""
+    out: dict[str, str] = {}
+    for c in answer.get("certificates", []):
+        for w in c.get("pathways", []):
+            if w.get("satisfied") and w["id"] in law.pathways and law.pathways[w["id"]].replacement:
+                out.setdefault(c["id"], w["id"])
+    return out
+
+
+def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace, g,
+                      lang: str, memo: dict) -> list[tuple[dict[str, Any], list[tuple[str, str, str]]]]:
+    """The routes that begin by replacing a qualification held under earlier law on the evaluation date: the target
+    itself, or a certificate from which the career graph leads on (planned for the person holding it from that day)."""
+    import dataclasses
+
+    from crewkg.answers.eligibility import check
+
+    today = as_of.isoformat()
+    out = []
+    for cid, wid in replaced_today(law, answer).items():
+        if cid in person.certificates:
+            continue
+        first = {"certificate": cid, "provision": law.citation(law.pathways[wid].provision), "remaining": [],
+                 "earliest": today}
+        if cid == target:
+            out.append(({"earliest": today, "steps": [first]}, [("", cid, wid)]))
+            continue
+        if cid not in g or target not in g:
+            continue
+        if cid not in memo:
+            holder = dataclasses.replace(person, certificates=[*person.certificates, cid],
+                                         certificate_issued={**person.certificate_issued, cid: as_of})
+            held_answer = check(law, [holder], as_of, lang)[0]
+            memo[cid] = (holder, held_answer, make_planner(law, holder, held_answer, as_of, pace, lang))
+        holder, held_answer, planner = memo[cid]
+        onward = plan(law, holder, held_answer, target, as_of, pace, graph=g, planner=planner, lang=lang, replaced=False)
+        for r in onward["routes"]:
+            if r["steps"]:
+                out.append(({"earliest": r["earliest"], "steps": [first, *r["steps"]]}, [("", cid, wid)]))
+    return out
 
 
 def replacements(law: Law, target: str) -> list[dict[str, str]]:

@@ -178,10 +178,11 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     eligible = {c["id"] for c in answer["certificates"] if c.get("eligible")}
     targets = [c["id"] for c in answer["certificates"] if c.get("covered") and c["id"] in g and g.in_degree(c["id"]) > 0]
     out: dict[str, Any] = {}
+    memo: dict = {}
     for cid in targets:
         if cid in eligible or cid in p.certificates or above.get(cid):
             continue
-        result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang)
+        result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang, memo=memo)
         best = result["routes"][0] if result["routes"] else None
         out[cid] = best
     top = _highest(law, targets)
