@@ -31,27 +31,29 @@ PREDICATES = {"proof_current": 2}
 MESSAGES = {
     "de": {
         "missing": "Nachweis fehlt oder liegt länger als {months} Monate zurück: {items}",
-        "summary": "Nachweis {items} (höchstens {months} Monate alt)",
+        "summary": "{items} (höchstens {months} Monate alt)",
         "facts": "Nachweise = {items}",
         "missing_before": "Nachweis fehlt oder ist nicht vor dem {before} datiert: {items}",
-        "summary_before": "Nachweis {items} (vor dem {before})",
+        "summary_before": "{items} (vor dem {before})",
         "hours": " (mindestens {hours} Stunden)",
         "short_hours": "{item}: {hours} Stunden nachgewiesen, mindestens {minimum} verlangt",
         "taken_too_late": "{item}: mit {taken} datiert, zählt nur vor dem {before}",
         "by_service": "Schifferdienstbuch: {role} ab {start}",
         "or_service": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}, begonnen vor dem {before}",
+        "or_service_undated": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
-        "summary": "proof {items} (at most {months} months old)",
+        "summary": "{items} (at most {months} months old)",
         "facts": "proofs = {items}",
         "missing_before": "proof missing or not dated before {before}: {items}",
-        "summary_before": "proof {items} (before {before})",
+        "summary_before": "{items} (before {before})",
         "hours": " (at least {hours} hours)",
         "short_hours": "{item}: {hours} hours proven, at least {minimum} required",
         "taken_too_late": "{item}: dated {taken}, counts only before {before}",
         "by_service": "service log: {role} from {start}",
         "or_service": " or a validated service-log entry as {role} begun before {before}",
+        "or_service_undated": " or a validated service-log entry as {role}",
     },
 }
 
@@ -179,10 +181,12 @@ def facts(req, p, lang):
 def summary(law, r, lang):
     from crewkg.rules.kinds import say
 
-    named = _items(law, r.exams, lang) + _hours(r.min_hours, lang) + _or_service(
-        law, r.proven_by_service_as, r.taken_before.isoformat() if r.taken_before else None, lang)
+    named = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
     if r.taken_before is not None and not r.max_months:
+        if r.proven_by_service_as is not None:  # one cut-off day for the proof and the service: said once, after both
+            named += say(NAME, lang, "or_service_undated", role=law.label(r.proven_by_service_as, lang))
         return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=named)
+    named += _or_service(law, r.proven_by_service_as, r.taken_before.isoformat() if r.taken_before else None, lang)
     return say(NAME, lang, "summary", months=r.max_months, items=named)
 
 

@@ -16,8 +16,8 @@ met(P, R) <= req_kind(R, 'FunctionHeld') & req_held_function(R, F) & holds_funct
 """
 PREDICATES = {"req_held_function": 2, "holds_function": 2}
 MESSAGES = {
-    "de": {"missing": "Befähigung fehlt: {items}", "summary": "Befähigung {items}", "facts": "Befähigungen = {items}"},
-    "en": {"missing": "qualification missing: {items}", "summary": "qualification {items}", "facts": "functions = {items}"},
+    "de": {"missing": "Befähigung fehlt: {items}", "summary": "{items}", "facts": "Befähigungen = {items}"},
+    "en": {"missing": "qualification missing: {items}", "summary": "{items}", "facts": "functions = {items}"},
 }
 
 
