@@ -25,6 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 WACHAU = EXAMPLES / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
 SUBSTITUTION = EXAMPLES / "rosters" / "01-ms-wachau-substitution.yaml"
 SHORT = EXAMPLES / "rosters" / "01-ms-wachau-short.yaml"
+FULL = EXAMPLES / "rosters" / "01-ms-wachau-full.yaml"
 ENNS = EXAMPLES / "vessels" / "07-gms-enns-motor-cargo.yaml"
 DAY_TRIP = {"id": "v", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 40, "passengers": 100, "standard": "S1",
             "engine_kw": 300}
@@ -90,6 +91,23 @@ def test_the_text_of_a_failing_roster_in_english():
     assert result.exit_code == 0, result.output
     assert "✗ not satisfied" in result.stdout
     assert "aged 16, at least 17 needed (reached on 2027-03-01)" in result.stdout
+
+
+@pytest.mark.parametrize("lang, satisfied, first_aid", [
+    ("de", "✓ erfüllt", "✓ Ersthelferin bzw. Ersthelfer (§ 40 Abs. 2 AStV): 2/2 (kapitaen-huber, sophie) (§ 43 Abs. 11 SchBV)"),
+    ("en", "✓ satisfied", "✓ first-aider: 2/2 (kapitaen-huber, sophie) (§ 43 Abs. 11 SchBV)")])
+def test_the_text_counts_a_declared_fahrgast_ersthelfer_as_first_aider(tmp_path, lang, satisfied, first_aid):
+    """§ 43 Abs. 11 SchBV with § 29 Abs. 3 SchBV: the captain and the Fahrgast-Ersthelferin are the two first-aiders."""
+    roster = yaml.safe_load(FULL.read_text(encoding="utf-8"))
+    for p in roster["crew"]:
+        if p["id"] == "maria":
+            p["functions"] = ["MatroseMotorwart"]
+    result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(_write(tmp_path, roster, "r.yaml")), "--as-of", "2026-11-30",
+                                 "--lang", lang])
+    assert result.exit_code == 0, result.output
+    roster_part = result.stdout.split(satisfied, 1)[1]
+    assert first_aid in roster_part
+    assert "✗" not in roster_part.split("\n\n", 1)[0]
 
 
 def test_the_text_of_a_vessel_not_covered_marks_the_last_known_table_as_not_the_answer():
