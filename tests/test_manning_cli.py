@@ -25,6 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 WACHAU = EXAMPLES / "vessels" / "01-ms-wachau-danube-day-trip.yaml"
 SUBSTITUTION = EXAMPLES / "rosters" / "01-ms-wachau-substitution.yaml"
 SHORT = EXAMPLES / "rosters" / "01-ms-wachau-short.yaml"
+FULL = EXAMPLES / "rosters" / "01-ms-wachau-full.yaml"
 ENNS = EXAMPLES / "vessels" / "07-gms-enns-motor-cargo.yaml"
 DAY_TRIP = {"id": "v", "kind": "day_trip_passenger", "waters": "waterway", "length_m": 40, "passengers": 100, "standard": "S1",
             "engine_kw": 300}
@@ -72,7 +73,8 @@ def test_a_vessel_no_table_covers_answers_not_covered_with_the_provisions():
     # the table governs the motor vessel, only the sources lack it: § 45 SchBV and § 16 Abs. 1 SchBesV ('Fahrzeuge, die
     # nicht unter die §§ 12 bis 14 fallen') are for vessels no table governs, so only the deviation provisions are named
     a = crew_json(str(ENNS), "--as-of", "2015-06-01")
-    assert "§ 12 Abs. 1 SchBesV" in a["reason"] and a["provisions"] == ["§ 17 SchBesV"]
+    # the authority fixes the minimum crew with the admission (§ 3 Abs. 1 SchBesV) and may depart from §§ 12-15 (§ 17)
+    assert "§ 12 Abs. 1 SchBesV" in a["reason"] and a["provisions"] == ["§ 17 SchBesV", "§ 3 Abs. 1 SchBesV"]
 
 
 def test_the_text_says_which_row_applies_why_and_the_roster_verdict():
@@ -92,10 +94,35 @@ def test_the_text_of_a_failing_roster_in_english():
     assert "aged 16, at least 17 needed (reached on 2027-03-01)" in result.stdout
 
 
+@pytest.mark.parametrize("lang, satisfied, first_aid", [
+    ("de", "✓ erfüllt", "✓ Ersthelferin bzw. Ersthelfer (§ 40 Abs. 2 AStV): 2/2 (kapitaen-huber, sophie) (§ 43 Abs. 11 SchBV)"),
+    ("en", "✓ satisfied", "✓ first-aider: 2/2 (kapitaen-huber, sophie) (§ 43 Abs. 11 SchBV)")])
+def test_the_text_counts_a_declared_fahrgast_ersthelfer_as_first_aider(tmp_path, lang, satisfied, first_aid):
+    """§ 43 Abs. 11 SchBV with § 29 Abs. 3 SchBV: the captain and the Fahrgast-Ersthelferin are the two first-aiders."""
+    roster = yaml.safe_load(FULL.read_text(encoding="utf-8"))
+    for p in roster["crew"]:
+        if p["id"] == "maria":
+            p["functions"] = ["MatroseMotorwart"]
+    result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(_write(tmp_path, roster, "r.yaml")), "--as-of", "2026-11-30",
+                                 "--lang", lang])
+    assert result.exit_code == 0, result.output
+    roster_part = result.stdout.split(satisfied, 1)[1]
+    assert first_aid in roster_part
+    assert "✗" not in roster_part.split("\n\n", 1)[0]
+
+
 def test_the_text_of_a_vessel_not_covered_marks_the_last_known_table_as_not_the_answer():
     result = runner.invoke(app, ["crew", str(EXAMPLES / "vessels" / "06-sb-linz-push-convoy-2026.yaml"), "--as-of", "2026-11-30"])
     assert result.exit_code == 0, result.output
     assert "nicht abgedeckt" in result.stdout and "NICHT die Antwort" in result.stdout and "§ 13 Abs. 1 SchBesV, Stufe 5" in result.stdout
+
+
+@pytest.mark.parametrize("lang, says", [("de", "Die Behörde entscheidet nach: § 17 SchBesV, § 3 Abs. 1 SchBesV"),
+                                         ("en", "The authority decides under: § 17 SchBesV, § 3 Abs. 1 SchBesV")])
+def test_the_missing_table_of_paragraph_12_schbesv_names_the_admission_and_paragraph_17(lang, says):
+    result = runner.invoke(app, ["crew", str(ENNS), "--as-of", "2015-06-01", "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert says in result.stdout
 
 
 def test_school_attendance_applies_the_temporary_reduction_only_when_asked():

@@ -193,7 +193,9 @@ def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
 
 def test_the_provision_for_vessels_no_table_governs_is_the_regulations_own():
     """§ 16 Abs. 1 SchBesV ('Fahrzeuge, die nicht unter die §§ 12 bis 14 fallen') and § 45 SchBV are named only for a
-    vessel no table governs; a table's own gap names the deviation provision alone (§ 17 SchBesV, § 46 SchBV)."""
+    vessel no table governs; a table's own gap names the deviation provision (§ 17 SchBesV, § 46 SchBV), and the
+    missing table of § 12 Abs. 1 SchBesV also the minimum crew the authority fixes with the admission (§ 3 Abs. 1)."""
     ml = load_manning(load_law())
     assert ml.other_vessels == {"SchBesV2004": ("SchBesV2004-P16-Abs1",), "SchBV2022": ("SchBV2022-P45",)}
-    assert {p for t in ml.tables.values() for p in t.authority} == {"SchBesV2004-P17", "SchBV2022-P46"}
+    assert {p for t in ml.tables.values() for p in t.authority} == {"SchBesV2004-P17", "SchBesV2004-P3-Abs1", "SchBV2022-P46"}
+    assert ml.tables["SchBesV2004-P12-Table"].authority == ("SchBesV2004-P17", "SchBesV2004-P3-Abs1")

@@ -266,10 +266,56 @@ def test_the_cabin_ship_takes_the_alternative_the_roster_can_fill():
 
 # --- qualifications: first aid, engine, LNG -------------------------------------------------------------------------------
 def test_two_first_aiders_on_waterways_one_is_not_enough():
-    r = check("small", [SF, P("ma", "1990-01-01", "UBZ-Matrose"), SACHKUNDIG, ERSTHELFER])
+    # the Fahrgast-Ersthelfer is the one first-aider (§ 29 Abs. 3 SchBV); the Schiffsführer has no first-aid training
+    r = check("small", [SF_PLAIN, P("ma", "1990-01-01", "UBZ-Matrose"), SACHKUNDIG, ERSTHELFER])
     assert r["satisfied"] is False
     (q,) = r["missing"]
     assert (q["kind"], q["role"], q["needed"], q["have"], q["provision"]) == ("qualification", "FirstAid", 2, 1, "§ 43 Abs. 11 SchBV")
+    assert next(x["have"] for x in r["qualifications"] if x["function"] == "FirstAid") == ["eh"]
+
+
+# --- § 43 Abs. 11 SchBV: a Fahrgast-Ersthelfer (§ 29 Abs. 3 SchBV) has the first-aid training of § 40 Abs. 2 AStV -----
+MA_NO_FIRST_AID = P("ma", "1990-01-01", "UBZ-Matrose", functions=["MatroseMotorwart"])
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_declared_fahrgast_ersthelfer_counts_as_one_of_the_two_first_aiders(lang):
+    r = check("wachau", [SF, MA_NO_FIRST_AID, LM_YOUNG, SACHKUNDIG, ERSTHELFER], lang=lang)
+    first_aid = next(q for q in r["qualifications"] if q["function"] == "FirstAid")
+    assert (first_aid["have"], first_aid["met"], first_aid["provision"]) == (["sf", "eh"], True, "§ 43 Abs. 11 SchBV")
+    assert r["satisfied"] is True and r["missing"] == []
+    assert r["assignment"]["eh"] == ["FahrgastErsthelfer", "FirstAid"]
+
+
+@pytest.mark.parametrize("lang, accepts", [("de", "oder Fahrgast-Ersthelferin bzw. Fahrgast-Ersthelfer"),
+                                           ("en", "or passenger first-aider")])
+def test_a_fahrgast_ersthelfer_as_the_only_person_with_first_aid_is_one_first_aider_not_two(lang, accepts):
+    r = check("wachau", [SF_PLAIN, MA_NO_FIRST_AID, LM_YOUNG, SACHKUNDIG, ERSTHELFER], lang=lang)
+    assert r["satisfied"] is False and missing(r) == [("qualification", "FirstAid")]
+    (q,) = r["missing"]
+    assert (q["needed"], q["have"], q["provision"]) == (2, 1, "§ 43 Abs. 11 SchBV")
+    assert q["fill_with"].endswith(accepts)
+
+
+def test_a_fahrgast_ersthelfer_qualification_of_the_schbesv_2004_is_no_first_aid_training_under_the_schbv():
+    """§ 4 Abs. 2 Z 10 SchBesV asked for an instruction under § 6 FSG-DV, not the training of § 40 Abs. 2 AStV: the
+    certificate kept by § 47 Abs. 2 SchBV fills the Fahrgast-Ersthelfer, but does not count as first-aider."""
+    old = P("eh", "1999-01-01", "SchBesV2004-FahrgastErsthelfer")
+    r = check("wachau", [SF, MA_NO_FIRST_AID, LM_YOUNG, SACHKUNDIG, old])
+    assert r["satisfied"] is False and missing(r) == [("qualification", "FirstAid")]
+    assert "FahrgastErsthelfer" in r["assignment"]["eh"]
+    assert next(q["have"] for q in r["qualifications"] if q["function"] == "FirstAid") == ["sf"]
+
+
+def test_under_the_schbesv_2004_a_fahrgast_ersthelfer_does_not_count_as_first_aider():
+    """§ 13 Abs. 5 SchBesV asks for the training of § 40 Abs. 2 AStV; the Fahrgast-Ersthelfer of § 4 Abs. 2 Z 10 SchBesV
+    proves an instruction under § 6 FSG-DV only."""
+    crew = [SF, P("d1", "1990-01-01", "UBZ-Decksmann"), P("lm", "1999-01-01", "UBZ-Leichtmatrose")]
+    r = check("convoy4", [*crew, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FahrgastErsthelfer"])], OLD)
+    assert r["satisfied"] is False and missing(r) == [("qualification", "FirstAid")]
+    assert (r["missing"][0]["have"], r["missing"][0]["provision"]) == (1, "§ 13 Abs. 5 SchBesV")
+    ok = check("convoy4", [*crew, P("st", "1980-01-01", "UBZ-Steuermann", functions=["FirstAid"])], OLD)
+    assert ok["satisfied"] is True
 
 
 def test_one_first_aider_is_enough_on_other_waters():

@@ -82,6 +82,10 @@ class People:
     #: person -> role -> (the provision of the vessel's proof, what the record lacks of the certificate's pathway that
     #: lacks least) for the certificates the vessel's waters let a person prove and the record does not
     proof_lacks: dict[str, dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]]] = field(default_factory=dict)
+    #: functions a person holds only through a held certificate of another regulation than the one in force (kept
+    #: by a transitional rule): a function rule accepts another function (crew:acceptsFunction) as its regulation
+    #: defines it, which such a certificate need not rest on
+    earlier: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None,
@@ -118,6 +122,11 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
                 out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
         out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
+        if reg is not None:
+            roles = [(law.certificates[c].role, law.certificates[c].regulation in (None, reg.id))
+                     for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role]
+            out.earlier[p.id] = ({r for r, own in roles if not own} - {r for r, own in roles if own} - set(p.functions)
+                                 - by_exam - set(out.proven[p.id]))
         for c, provision in sorted((proofs or {}).items()) if reg else ():
             role = law.certificates[c].role or ""
             if role and role not in out.proven[p.id] and role not in fills:
@@ -316,7 +325,8 @@ def _qualifications(law: Law, rules: list[FunctionRule], people: People, anchor:
         for pid in people.persons:
             if pid in excluded:
                 continue
-            held = r.role in people.functions[pid] or any(f in people.functions[pid] for f in r.accepts_functions)
+            held = r.role in people.functions[pid] or any(f in people.functions[pid] - people.earlier.get(pid, set())
+                                                           for f in r.accepts_functions)
             if not held and r.accepts_at_least:  # a certificate of the current law, not a legacy qualification
                 held = r.accepts_at_least in people.certified[pid] and any(
                     (t == r.accepts_at_least or r.accepts_at_least in people.below.get(t, set()))
