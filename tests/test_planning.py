@@ -266,13 +266,13 @@ BERTA = {"id": "berta", "birth_date": "2000-01-15", "medical_fitness": True,
 
 @pytest.mark.parametrize(("lang", "sentence"), [
     ("de", "Nur dieser eine Weg der Laufbahn führt zu UBZ Decksmann; die Ersetzung einer Befähigung nach älterem Recht "
-           "(§ 47 Abs. 4 SchBV) plant crewkg nicht, `crewkg check` prüft sie."),
+           "(§ 47 Abs. 4 SchBV) ist am Stichtag nicht erfüllt, `crewkg check` sagt, was fehlt."),
     ("en", "Only this one career route leads to UBZ deckhand; replacing a qualification held under earlier law "
-           "(§ 47 Abs. 4 SchBV) is not planned, `crewkg check` checks it."),
+           "(§ 47 Abs. 4 SchBV) is not met on the evaluation date, `crewkg check` says what is missing."),
 ])
 def test_a_single_route_does_not_claim_to_be_the_only_way_when_a_replacement_pathway_exists(lang, sentence):
-    """`check` lists § 10 and § 47 Abs. 4 for the UBZ Decksmann; the plan leaves the replacement of an earlier
-    qualification out, and says so instead of calling its one route the only way."""
+    """`check` lists § 10 and § 47 Abs. 4 for the UBZ Decksmann; the replacement of an earlier qualification is not
+    met, so the plan has one route, and says so instead of calling it the only way."""
     result = record(BERTA, "UBZ-Decksmann")
     assert len(result["routes"]) == 1
     assert replacements(load_law(), "UBZ-Decksmann") == [
@@ -393,3 +393,21 @@ def test_a_replacement_not_met_today_is_not_planned():
     """Without the Anlage 7 medical fitness § 47 Abs. 6 is not met: no route begins with it."""
     result = record({**KAPITAEN, "medical_fitness": False}, "UBZ-Schiffsfuehrer")
     assert all(s["provision"] != "§ 47 Abs. 6 Z 2 SchBV" for r in result["routes"] for s in r["steps"])
+
+
+@pytest.mark.parametrize(("fit", "first"), [(True, "§ 47 Abs. 7 SchBV"), (False, None)])
+def test_a_certificate_only_a_replacement_leads_to_is_a_target(fit, first, tmp_path):
+    """The Schiffsführerpatent – AT has no career pathway, only § 47 Abs. 7, 10 and 12: planned when one is met
+    today, else no route and a sentence that says why."""
+    rec = {**KAPITAEN, "functions": ["Eignung-SchBV-P30-Abs4"] if fit else []}
+    result = record(rec, "Schiffsfuehrerpatent-AT")
+    assert [chain(r) for r in result["routes"]] == ([[(first, day(0))]] if first else [])
+    if not first:
+        assert why_first(load_law(), result, "en") == (
+            "Only replacing a qualification held under earlier law leads to Schiffsführerpatent – AT (national boatmaster's patent) "
+            "(§ 47 Abs. 7 SchBV, "
+            "§ 47 Abs. 10 SchBV, § 47 Abs. 12 SchBV), not met on the evaluation date; `crewkg check` says what is missing.")
+    path = tmp_path / "kapitaen.yaml"
+    path.write_text(yaml.safe_dump(rec), encoding="utf-8")
+    cli = runner.invoke(app, ["plan", str(path), "--target", "Schiffsfuehrerpatent-AT", "--as-of", AS_OF.isoformat(), "--lang", "en"])
+    assert cli.exit_code == 0, cli.output

@@ -194,13 +194,18 @@ def why_first(law: Law, result: dict[str, Any], lang: str = "de") -> str:
     t = TEXT[lang]
     routes = result["routes"]
     target = certificate_short(law, result["target"], lang)
+    left_out = replacements(law, result["target"])
+    if not routes and left_out:
+        provs = ", ".join(dict.fromkeys(w["provision"] for w in left_out))
+        return t["only_replacement"].format(target=target, provs=provs)
     if not routes:
         return t["none"].format(target=target)
     r1 = routes[0]
     if r1["earliest"] is None:
         return t["blocked_all"].format(what=_blocker(law, r1, lang))
-    left_out = replacements(law, result["target"])
-    if len(routes) == 1 and left_out:  # the only route planned, not the only way to the certificate
+    replacing = {w["provision"] for w in left_out}
+    if len(routes) == 1 and left_out and not any(s["provision"] in replacing for s in r1["steps"]):
+        # the only route planned, not the only way to the certificate
         provs = ", ".join(dict.fromkeys(w["provision"] for w in left_out))
         return t["only_planned"].format(target=target, provs=provs)
     if len(routes) == 1:
@@ -256,5 +261,6 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
                 lines.append(f"       {missing_sentence(law, m, lang)}{follows} {when}")
             if not s["remaining"]:
                 lines.append(t["nothing"])
-    lines.append(t["why"].format(s=why_first(law, result, lang)))
+    why = why_first(law, result, lang)
+    lines.append(t["why"].format(s=why) if routes else why)  # without a route, no "why route 1"
     return lines

@@ -67,9 +67,11 @@ def _target(law, g, target: str, day) -> str:
     `day` (the career graph holds only its pathways: a certificate of a later regulation is refused with the day that
     regulation applies from, never planned with the law of another day)."""
     from crewkg.answers.eligibility import regulation_in_force
+    from crewkg.careers.routes import replacements
     from crewkg.records.persons import near
 
-    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
+    # a certificate only a replacement of earlier law leads to (§ 47 SchBV) is planned when the check meets it
+    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0 or (n in law.certificates and replacements(law, n)))
     target = law.certificate_named(target) or target
     own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
     in_force = regulation_in_force(law, day)
