@@ -114,7 +114,8 @@ def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: 
 
 def replacements(law: Law, target: str) -> list[dict[str, str]]:
     """The pathways to `target` the career graph leaves out: those replacing a qualification held under earlier law
-    (crew:ReplacementPathway, § 47 SchBV), which no route plans; `crewkg check` answers them."""
+    (crew:ReplacementPathway, § 47 SchBV). They accrue nothing: a route begins with one only when the check answer
+    meets it on the evaluation date (`plan`); otherwise `crewkg check` says what it lacks."""
     ws = sorted((w for w in law.pathways.values() if w.certificate == target and w.replacement), key=lambda w: w.order)
     return [{"pathway": w.id, "provision": law.citation(w.provision)} for w in ws]
 
