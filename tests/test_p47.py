@@ -74,6 +74,28 @@ def test_the_replacement_is_open_up_to_and_including_17_january_2032(law, on, op
         assert "UBZ-Matrose" not in {c["id"] for c in a["certificates"] if c["eligible"]}
 
 
+# --- Abs. 4 last sentence: a similar certificate for the Matrosen-Motorwart -------------------------------------------
+LAST = "§ 47 Abs. 4 letzter Satz SchBV"
+
+
+@pytest.mark.parametrize("record, on, satisfied", [
+    ({"medical_fitness": FIT, "certificates": ["SchBesV2004-MatroseMotorwart"]}, ON, True),
+    ({"certificates": ["SchBesV2004-MatroseMotorwart"]}, ON, False),  # the Anlage 7 proof, as the identical one
+    ({"medical_fitness": FIT, "certificates": ["SchBesV2004-MatroseMotorwart"]}, "2032-01-17", True),
+    ({"medical_fitness": FIT, "certificates": ["SchBesV2004-MatroseMotorwart"]}, "2032-01-18", False),
+    ({"medical_fitness": FIT, "certificates": ["SchBesV2004-Matrose"]}, ON, False),  # has its identical UBZ instead
+], ids=["Motorwart, fit", "Motorwart, no medical proof", "on 17 Jan 2032", "on 18 Jan 2032", "a Matrose"])
+def test_the_matrosen_motorwart_is_replaced_by_the_ubz_matrose_under_the_last_sentence(law, record, on, satisfied):
+    """Seed text: 'Können die in Z 1 bis Z 3 geforderten Fahrzeiten nicht nachgewiesen werden, so besteht die
+    Möglichkeit einer Ersetzung durch ein Unionsbefähigungszeugnis, dessen Voraussetzungen den Anforderungen des
+    bestehenden Befähigungsnachweises ähneln': with no Fahrzeit at all, the Matrosen-Motorwart's similar UBZ is the
+    Matrose's."""
+    a = answer(law, record, on)
+    assert pathway(a, "UBZ-Matrose", LAST)["satisfied"] is satisfied
+    identical = record["certificates"] == ["SchBesV2004-Matrose"]  # fit, on ON: the first sentence gives it
+    assert ("UBZ-Matrose" in {c["id"] for c in a["certificates"] if c["eligible"]}) is (satisfied or identical)
+
+
 def test_a_replacement_does_not_lower_the_roles_minimum_age(law):
     """§ 47 Abs. 4 names no age, yet the Decksmann role keeps the 18 years of § 10 and the Leichtmatrose role the 15
     of § 11: a 14-year-old holding UBZ-Matrose fills neither (crew:ReplacementPathway sets no role's age)."""
