@@ -278,7 +278,7 @@ def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict
     import dataclasses
 
     from crewkg.records.dated import at, ledger
-    from crewkg.rules.eligibility import derive_dated
+    from crewkg.rules.eligibility import eligible_among
 
     reg = regulation_in_force(law, as_of)
     if reg is None or not eligible:
@@ -286,7 +286,7 @@ def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict
     scopes = ledger(p, law)
     dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
     records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
-    found = derive_dated(records, law).eligible
+    found = eligible_among(records, law, eligible)
     out: dict[str, str] = {}
     for cert in eligible:
         since = as_of

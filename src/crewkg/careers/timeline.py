@@ -140,18 +140,17 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
 
     from crewkg.answers.eligibility import event_dates, regulation_in_force
     from crewkg.records.dated import at
-    from crewkg.rules.eligibility import derive_dated
+    from crewkg.rules.eligibility import eligible_among
 
     reg = regulation_in_force(law, as_of)
     if reg is None or not p.dated:
         return {}
     dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
     records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
-    found = derive_dated(records, law).eligible
+    wanted = [c for c in law.certificates_in_order() if c.regulation == reg.id and c.pathways]
+    found = eligible_among(records, law, {c.id for c in wanted})
     out: dict[str, list[list[str | None]]] = {}
-    for c in law.certificates_in_order():
-        if c.regulation != reg.id or not c.pathways:
-            continue
+    for c in wanted:
         runs: list[list[str | None]] = []
         for i, on in enumerate(dates):
             ok = (f"{p.id}@{i}", c.id) in found

@@ -233,8 +233,15 @@ def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozens
                  extra_facts: list[tuple] | None = None) -> Derived:
     """Run the program once for persons each evaluated on their own date (the planner's projected records),
     on every pathway or only on the named ones."""
-    facts = kb_facts(law, pathways) + (extra_facts or []) + [fact for p, on in records for fact in person_facts(p, law, on)]
-    rows = evaluate(rules(), fact_predicates(), facts, "derived(P, K, X, V)")
+    own = [fact for p, on in records for fact in person_facts(p, law, on)]
+    if pathways is None and not extra_facts:  # the whole law: its facts stay loaded for the next whole check
+        base = law.__dict__.get("_kb_base")
+        if base is None:
+            base = law.__dict__["_kb_base"] = kb_facts(law)
+        rows = evaluate(rules(), fact_predicates(), own, "derived(P, K, X, V)", base=base, base_key=base)
+    else:
+        rows = evaluate(rules(), fact_predicates(), kb_facts(law, pathways) + (extra_facts or []) + own,
+                        "derived(P, K, X, V)")
     have: dict[tuple[str, str], list] = {}
     sets: dict[str, set[tuple[str, str]]] = {
         k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill", "reached", "too_young", "by_proof")}
@@ -310,6 +317,17 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     planner's question about its projected records; it asks only for this, so nothing else is derived."""
     facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
     return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
+
+
+def eligible_among(records: list[tuple[Person, date]], law: Law, certificates: set[str]) -> set[tuple[str, str]]:
+    """Which of the named certificates each person can be issued on their own date: (person id, certificate id)
+    pairs. Whether a certificate can be issued depends only on its own pathways (no requirement kind reads another
+    certificate's eligibility), so the program runs over those pathways alone; a record's spells and
+    `eligible_since` ask this on every event date, and a whole program each time was most of an `explain`."""
+    chosen = frozenset(w.id for w in law.pathways.values() if w.certificate in certificates)
+    if not chosen or not records:
+        return set()
+    return {(pid, law.pathways[w].certificate) for pid, w in satisfied_pathways(records, law, chosen)}
 
 
 def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str | None = None,
