@@ -36,3 +36,40 @@ def test_aggregates_over_many_groups_in_turn():
     facts = [("days", f"p{i}", k, i) for i in range(300) for k in ("Matrose", "Bootsmann")] + [("minimum", 360)]
     got = {p for (p,) in evaluate(RULES, PREDICATES, facts, "enough(P)")}
     assert got == {f"p{i}" for i in range(180, 300)}
+
+
+OTHER_RULES = """
+short(P) <= days(P, K, D) & minimum(N) & (D < N)
+"""
+
+
+def test_the_rules_stay_loaded_and_a_new_base_replaces_the_last_one():
+    """Between calls only the base's facts are swapped: a base no longer named answers nothing, and other rules
+    in between (the manning program between two checks) leave no rule or fact behind."""
+    key = object()
+    facts = [("days", "a", "Matrose", 359)]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=[("minimum", 359)], base_key=key) == [("a",)]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=[("minimum", 360)]) == []  # the 359 base is gone
+    assert evaluate(OTHER_RULES, PREDICATES, facts, "short(P)", base=[("minimum", 360)]) == [("a",)]
+    with pytest.raises(Exception):  # noqa: B017 - `enough` is not a predicate of the other program
+        evaluate(OTHER_RULES, PREDICATES, facts, "enough(P)", base=[("minimum", 1)])
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=[("minimum", 359)], base_key=key) == [("a",)]
+    assert evaluate(RULES, PREDICATES, facts + [("minimum", 359)], "enough(P)") == [("a",)]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)") == []  # the last call's minimum went with its facts
+
+
+def test_each_thread_has_its_own_database():
+    """pyDatalog's database is per thread: a base kept in one thread is loaded again in another, not assumed."""
+    import threading
+
+    key = object()
+    base = [("minimum", 360)]
+    facts = [("days", "a", "Matrose", 360)]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=base, base_key=key) == [("a",)]
+    got: list = []
+    thread = threading.Thread(target=lambda: got.append(evaluate(RULES, PREDICATES, facts, "enough(P)", base=base,
+                                                                 base_key=key)))
+    thread.start()
+    thread.join()
+    assert got == [[("a",)]]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=base, base_key=key) == [("a",)]
