@@ -22,6 +22,7 @@ from crewkg.careers.planning import Pace
 from crewkg.careers.programmes import check_programme, load_programme, programme_from_mapping
 from crewkg.cli.common import app
 from crewkg.law.statute import load_law
+from crewkg.records.persons import person_from_mapping
 
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,23 +88,45 @@ def test_23_months_lack_one_month_of_12_Z1_lit_b():
     assert (lit_b["provision"], lit_b["needed"], lit_b["have"]) == ("§ 12 Z 1 lit. b SchBV", 24, 23)
 
 
-def test_entrants_of_15_are_only_17_on_completion_so_12_Z1_lit_a_is_missing():
-    (age,) = _pathway(_check(MATROSE_24 | {"entry": {"min_age": 15}}), "§ 12 Z 1 SchBV")["missing"]
-    assert (age["provision"], age["needed"], age["have"]) == ("§ 12 Z 1 lit. a SchBV", 18, 17)
+def test_a_programme_entered_at_15_serves_12_Z1_and_dates_the_18th_birthday_as_a_wait():
+    """§ 12 Z 1 lit. a asks the applicant's age ("das 18. Lebensjahr vollendet hat"), not the programme's: the
+    programme serves the pathway, and the answer says from which day its youngest graduates can apply."""
+    result = _check(MATROSE_24 | {"entry": {"min_age": 15}})
+    assert result["serves"] == ["§ 12 Z 1 SchBV"]
+    z1 = _pathway(result, "§ 12 Z 1 SchBV")
+    assert z1["served"] is True and z1["missing"] == []
+    (age,) = z1["age_waits"]
+    assert (age["provision"], age["needed"], age["have"]) == ("§ 12 Z 1 lit. a SchBV", 18, 16)
 
 
-@pytest.mark.parametrize(("months", "completed", "lacks_age"), [
-    pytest.param(35, "2029-10-30", True, id="35 months: completed the month before the 18th birthday, aged 17"),
-    pytest.param(36, "2029-11-30", False, id="36 months: completed on the 18th birthday"),
+def test_a_programme_ends_on_the_day_before_the_same_day_months_later_as_check_counts_it():
+    """Entering on 2026-11-30, a 24-month programme ends on 2028-11-29: `check` counts a dated programme from
+    2026-11-30 to 2028-11-29 as 24 months (design: months to the day after `to`), and an entrant of 16 then reaches
+    18 the next day."""
+    (age,) = _pathway(_check(MATROSE_24), "§ 12 Z 1 SchBV")["age_waits"]
+    assert (age["entry_on"], age["completed_on"], age["reached_on"], age["have"]) == (
+        "2026-11-30", "2028-11-29", "2028-11-30", 17)
+    law = load_law()
+    for to, months in (("2028-11-28", 23), ("2028-11-29", 24)):
+        person = person_from_mapping({"id": "t", "birth_date": "2000-01-01", "programmes": [{
+            "for": "Matrose", "from": "2026-11-30", "to": to}]}, law, date(2028, 12, 1), "t")
+        assert person.programmes[0].months == months, to
+
+
+@pytest.mark.parametrize(("months", "completed"), [
+    pytest.param(35, "2029-10-29", id="35 months: completed a month before the 18th birthday"),
+    pytest.param(36, "2029-11-29", id="36 months: completed the day before the 18th birthday"),
+    pytest.param(37, None, id="37 months: 18 on completion, no wait"),
 ])
-def test_an_entrant_of_15_turns_18_three_years_after_entry_not_after_completion(months, completed, lacks_age):
+def test_an_entrant_of_15_turns_18_three_years_after_entry_not_after_completion(months, completed):
     """Entering on the evaluation date aged 15, the youngest entrant turns 18 three years later (2029-11-30),
-    whatever the programme's length; the age compared is the one on completion."""
-    ages = [m for m in _pathway(_check(MATROSE_24 | {"months": months, "entry": {"min_age": 15}}),
-                                "§ 12 Z 1 SchBV")["missing"] if m["kind"] == "MinimumAge"]
-    assert bool(ages) is lacks_age
-    if lacks_age:
-        (age,) = ages
+    whatever the programme's length."""
+    z1 = _pathway(_check(MATROSE_24 | {"months": months, "entry": {"min_age": 15}}), "§ 12 Z 1 SchBV")
+    assert z1["served"] is True
+    if completed is None:
+        assert z1["age_waits"] == []
+    else:
+        (age,) = z1["age_waits"]
         assert (age["needed"], age["have"], age["entry_on"], age["completed_on"], age["reached_on"]) == (
             18, 17, "2026-11-30", completed, "2029-11-30")
 
@@ -111,22 +134,23 @@ def test_an_entrant_of_15_turns_18_three_years_after_entry_not_after_completion(
 def test_a_schiffsfuehrer_programme_dates_the_18th_birthday_not_the_completion():
     result = _check({"id": "p4", "for": "Schiffsfuehrer", "months": 18, "sailing_days": 180, "sailing_days_after": 180,
                      "entry": {"min_age": 15}})
-    (age,) = [m for m in _pathway(result, "§ 15 Z 1 SchBV")["missing"] if m["kind"] == "MinimumAge"]
-    assert (age["have"], age["completed_on"], age["reached_on"]) == (16, "2028-05-30", "2029-11-30")
+    (age,) = _pathway(result, "§ 15 Z 1 SchBV")["age_waits"]
+    assert (age["have"], age["completed_on"], age["reached_on"]) == (16, "2028-05-29", "2029-11-30")
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [
-    ("de", "das 18. Lebensjahr ist bei Abschluss noch nicht vollendet (18 Jahre verlangt, bei Abschluss 17; wer am "
-           "2026-11-30 mit 15 Jahren eintritt, schließt am 2028-11-30 ab und vollendet es am 2029-11-30) "
-           "(§ 12 Z 1 lit. a SchBV)"),
-    ("en", "not yet 18 years of age on completion (18 required, 17 on completion; entering on 2026-11-30 aged 15, one "
-           "completes the programme on 2028-11-30 and reaches that age on 2029-11-30) (§ 12 Z 1 lit. a SchBV)"),
+    ("de", "wer am 2026-11-30 mit 15 Jahren eintritt, schließt am 2028-11-29 ab und vollendet das 18. Lebensjahr am "
+           "2029-11-30; erst ab diesem Tag kann der Antrag gestellt werden (§ 12 Z 1 lit. a SchBV)"),
+    ("en", "entering on 2026-11-30 aged 15, one completes the programme on 2028-11-29 and reaches 18 years of age on "
+           "2029-11-30; only from that day can one apply (§ 12 Z 1 lit. a SchBV)"),
 ])
-def test_the_programme_text_says_the_age_needed_and_on_completion(tmp_path, lang, sentence):
+def test_the_programme_text_says_when_its_youngest_graduates_can_apply(tmp_path, lang, sentence):
     design = tmp_path / "p.yaml"
     design.write_text(yaml.safe_dump(MATROSE_24 | {"entry": {"min_age": 15}}), encoding="utf-8")
     result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
     assert result.exit_code == 0, result.output
+    served = "✓ dient § 12 Z 1 SchBV" if lang == "de" else "✓ serves § 12 Z 1 SchBV"
+    assert served in result.stdout
     assert "    " + sentence + "\n" in result.stdout
 
 

@@ -5,8 +5,11 @@ trainees serve within it and after it, and what its trainees bring on entry (age
 training, sea time). crewkg builds the graduate this programme produces, asks the eligibility engine about them,
 and reports which pathways the programme serves — the pathways with an approved-programme requirement for that role
 (crew:ProgrammeRequirement) that the graduate satisfies — and, for every other such pathway, exactly what it lacks,
-in the same needed/have/provision items as `crewkg check`. A minimum age the graduate lacks is compared on
-completion and dated for the youngest entrant entering on the evaluation date (`entrant_age`).
+in the same needed/have/provision items as `crewkg check`. A programme of N months ends on the day before the same
+day N months after entry, as `check` counts a dated programme's months. A minimum age is the applicant's (§ 12 Z 1
+lit. a: "das 18. Lebensjahr vollendet hat"), not the programme's: a pathway the graduate meets but for their age is
+served, and the answer dates when the youngest entrant, entering on the evaluation date, completes the programme and
+reaches that age (`entrant_age`).
 
 Documents (medical fitness, Sprechfunkzeugnis) belong to the trainee, not to the programme: the graduate is assumed to
 hold them and the report lists them as what graduates must also hold. Fahrzeit served in a programme is entered in
@@ -110,8 +113,11 @@ def load_programme(path: Path, law: Law) -> ProgrammeDesign:
 
 
 def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str, Any]:
-    """The person record of someone completing the programme on `as_of`: entry facts, the programme, its Fahrzeit,
-    and the documents every candidate needs anyway."""
+    """The person record of someone completing the programme on `as_of` (having entered on the day after the same
+    day `months` earlier, aged entry.min_age): entry facts, the programme, its Fahrzeit, and the documents every
+    candidate needs anyway."""
+    from datetime import timedelta
+
     from crewkg.careers.planning import add_months, role_depths
 
     depths = role_depths(law)
@@ -130,7 +136,7 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
         back = 12 * design.entry["min_age"] + design.months
         if back >= 12 * (as_of.year - 1) + as_of.month - 1:  # born before the calendar begins
             raise InputError(design.source, "months", "programme_span", design.months, min_age=design.entry["min_age"])
-        rec["birth_date"] = add_months(as_of, -back).isoformat()
+        rec["birth_date"] = add_months(as_of + timedelta(days=1), -back).isoformat()
     for k in ("professional_experience_years", "vocational_training_years", "sea_days"):
         if k in design.entry:
             rec[k] = design.entry[k]
@@ -138,9 +144,12 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
 
 
 def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> dict[str, Any]:
-    """A minimum age the graduate lacks, dated for the youngest entrant entering on `as_of` aged entry.min_age: the
-    day they complete the programme (`completed_on`) and the day they complete the years asked (`reached_on`). The
-    age compared (`have`) is the age on completion, which does not depend on the day of entry."""
+    """A minimum age the graduate has not reached on completion, dated for the youngest entrant entering on `as_of`
+    aged entry.min_age: the day they complete the programme (`completed_on`, the day before the same day `months`
+    later) and the day they complete the years asked (`reached_on`), from which they can apply. `have` is the age on
+    completion, which does not depend on the day of entry."""
+    from datetime import timedelta
+
     from crewkg.careers.planning import BeyondCalendar, add_months
     from crewkg.law.age import birthday
 
@@ -149,7 +158,7 @@ def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> d
     try:
         born = add_months(as_of, -12 * design.entry["min_age"])
         return item | {"min_age": design.entry["min_age"], "entry_on": as_of.isoformat(),
-                       "completed_on": add_months(as_of, design.months).isoformat(),
+                       "completed_on": (add_months(as_of, design.months) - timedelta(days=1)).isoformat(),
                        "reached_on": birthday(born, item["needed"]).isoformat()}
     except (BeyondCalendar, ValueError, OverflowError):  # after 31 December 9999: no day to name
         return {k: v for k, v in item.items() if k != "reached_on"} | {"min_age": design.entry["min_age"]}
@@ -164,7 +173,8 @@ def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
 
 
 def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = "de") -> dict[str, Any]:
-    """Which pathways the programme serves and, for the others that accept a programme for its role, what it lacks."""
+    """Which pathways the programme serves and, for the others that accept a programme for its role, what it lacks;
+    on each, the minimum ages its youngest graduates reach only after completion (`age_waits`)."""
     from crewkg.answers.eligibility import check
 
     graduate = person_from_mapping(graduate_record(design, law, as_of), law, as_of, design.source or design.id)
@@ -180,10 +190,11 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         if ages:
             unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT[lang]["no_min_age"]} for m in ages]
             missing = [m for m in missing if m not in ages]
-        missing = [entrant_age(design, m, as_of) if m["kind"] == "MinimumAge" else m for m in missing]
+        waits = [entrant_age(design, m, as_of) for m in missing if m["kind"] == "MinimumAge"]
+        missing = [m for m in missing if m["kind"] != "MinimumAge"]
         served = not missing
         pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
-                         "served": served, "missing": missing})
+                         "served": served, "missing": missing, "age_waits": waits})
         if served:
             docs += [r for r in entry["requirements"] if r["kind"] == "Document" and r["text"] not in {d["text"] for d in docs}]
     return {
@@ -217,11 +228,12 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
     for p in result["pathways"]:
         if p["served"]:
             lines.append(t["serves"].format(prov=p["provision"], label=p["label"]))
+            lines += ["    " + _age_sentence(m, lang) for m in p["age_waits"]]
     for p in result["pathways"]:
         if not p["served"]:
             lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
-            lines += ["    " + (_age_sentence(m, lang) if "min_age" in m else missing_sentence(law, m, lang))
-                      for m in p["missing"]]
+            lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
+            lines += ["    " + _age_sentence(m, lang) for m in p["age_waits"]]
     for u in result["not_checked"]:
         lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=t["no_min_age"]))
     if result["graduates_must_hold"]:
@@ -230,9 +242,10 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
 
 
 def _age_sentence(m: dict[str, Any], lang: str) -> str:
-    """The minimum age a graduate lacks: needed, the age on completion and, for an entrant entering on the
-    evaluation date, the day of completion and the day the age is reached."""
+    """A minimum age the youngest graduates reach only after completion: for an entrant entering on the evaluation
+    date, the day of completion and the day from which they can apply; else the age on completion."""
     t = TEXT[lang]
-    dates = t["age_dates"].format(entry=m["entry_on"], min_age=m["min_age"], end=m["completed_on"], needed=m["needed"],
-                                  on=m["reached_on"]) if m.get("reached_on") else ""
-    return t["age"].format(needed=m["needed"], have=m["have"], dates=dates) + f" ({m['provision']})"
+    if m.get("reached_on"):
+        return t["age_wait"].format(entry=m["entry_on"], min_age=m["min_age"], end=m["completed_on"], needed=m["needed"],
+                                    on=m["reached_on"], prov=m["provision"])
+    return t["age"].format(needed=m["needed"], have=m["have"], prov=m["provision"])
