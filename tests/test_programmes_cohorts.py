@@ -154,6 +154,44 @@ def test_the_programme_text_says_when_its_youngest_graduates_can_apply(tmp_path,
     assert "    " + sentence + "\n" in result.stdout
 
 
+@pytest.mark.parametrize(("months", "days", "most"), [
+    pytest.param(24, 361, None, id="24 months from 2026-11-30 (731 days) credit 180 + 180 + 1: 361 stand"),
+    pytest.param(24, 362, 361, id="362 days in 24 months: one more than § 6 Abs. 4 can credit"),
+    pytest.param(9, 200, 180, id="9 months: at most 180"),
+    pytest.param(0, 90, 0, id="0 months: nothing within the programme"),
+])
+def test_days_within_a_programme_are_counted_only_as_far_as_its_months_can_credit_them(months, days, most):
+    result = _check(MATROSE_24 | {"months": months, "sailing_days": days})
+    if most is None:
+        assert "credit_cap" not in result
+    else:
+        assert result["credit_cap"] == {"days": days, "at_most": most, "provision": "§ 6 Abs. 4 SchBV"}
+    assert result["sailing_days"] == days  # the design as given
+
+
+def test_a_capped_design_is_checked_with_the_days_it_can_credit():
+    """89 creditable days are one short of § 12 Z 1 lit. c, whatever the design claims: a 24-month programme with
+    900 days serves § 12 Z 1 (361 count), one of 0 months with 90 days does not (none count)."""
+    assert _check(MATROSE_24 | {"sailing_days": 900})["serves"] == ["§ 12 Z 1 SchBV"]
+    (lit_c,) = [m for m in _pathway(_check(MATROSE_24 | {"months": 0}), "§ 12 Z 1 SchBV")["missing"]
+                if m["provision"] == "§ 12 Z 1 lit. c SchBV"]
+    assert (lit_c["needed"], lit_c["have"]) == (90, 0)
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("de", "Das Programm gibt 900 Tage Fahrzeit im Programm an; in 24 Monaten können höchstens 361 angerechnet werden "
+           "(§ 6 Abs. 4 SchBV), geprüft wird mit 361"),
+    ("en", "The design gives 900 days of sailing time within the programme; at most 361 can be credited in 24 months "
+           "(§ 6 Abs. 4 SchBV), so it is checked with 361"),
+])
+def test_the_programme_text_says_how_many_days_its_months_can_credit(tmp_path, lang, sentence):
+    design = tmp_path / "p.yaml"
+    design.write_text(yaml.safe_dump(MATROSE_24 | {"sailing_days": 900}), encoding="utf-8")
+    result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert sentence + "\n" in result.stdout
+
+
 def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():
     result = _check({"id": "d", "for": "Decksmann", "months": 6})
     assert result["covered"] is False and "Decksmann" in result["reason"]

@@ -112,6 +112,25 @@ def load_programme(path: Path, law: Law) -> ProgrammeDesign:
     return programme_from_mapping(read_mapping(path), law, str(path))
 
 
+def creditable_within(design: ProgrammeDesign, as_of: date) -> dict[str, Any]:
+    """The most days of Fahrzeit the programme's months can credit to an entrant entering on `as_of`: every day from
+    entry to completion sailed, credited under the kb's inland crediting limit in force then (§ 6 Abs. 4 SchBV: at
+    most so many days in any so many consecutive days). A design may not give its trainees more."""
+    from crewkg.careers.planning import BeyondCalendar, add_months
+    from crewkg.law.crediting import credited_days, limit_on
+
+    lim = limit_on("InlandNavigation", as_of)
+    try:
+        length = (add_months(as_of, design.months) - as_of).days  # entry to completion, both counted
+    except (BeyondCalendar, ValueError, OverflowError):
+        length = (date.max - as_of).days + 1
+    # every day sailed, credited chronologically, credits the same days in each period: count one period's and the rest
+    whole, rest = divmod(length, lim.period)
+    most = whole * len(credited_days(list(range(lim.period)), lim.days, lim.period)) + len(
+        credited_days(list(range(rest)), lim.days, lim.period))
+    return {"days": design.sailing_days, "at_most": most, "provision": lim.citation}
+
+
 def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str, Any]:
     """The person record of someone completing the programme on `as_of` (having entered on the day after the same
     day `months` earlier, aged entry.min_age): entry facts, the programme, its Fahrzeit, and the documents every
@@ -174,10 +193,15 @@ def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
 
 def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = "de") -> dict[str, Any]:
     """Which pathways the programme serves and, for the others that accept a programme for its role, what it lacks;
-    on each, the minimum ages its youngest graduates reach only after completion (`age_waits`)."""
+    on each, the minimum ages its youngest graduates reach only after completion (`age_waits`). Days within the
+    programme beyond what its months can credit (`creditable_within`) are not counted (`credit_cap`)."""
+    import dataclasses
+
     from crewkg.answers.eligibility import check
 
-    graduate = person_from_mapping(graduate_record(design, law, as_of), law, as_of, design.source or design.id)
+    cap = creditable_within(design, as_of)
+    capped = dataclasses.replace(design, sailing_days=min(design.sailing_days, cap["at_most"]))
+    graduate = person_from_mapping(graduate_record(capped, law, as_of), law, as_of, design.source or design.id)
     answer = check(law, [graduate], as_of, lang)[0]
     by_id = {w["id"]: w for c in answer["certificates"] for w in c["pathways"]}
     candidates = [w for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order))
@@ -201,6 +225,7 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
         "programme": design.id, "title": design.title, "for": design.role, "months": design.months,
         "sailing_days": design.sailing_days, "sailing_days_after": design.sailing_days_after, "entry": design.entry,
         "as_of": as_of.isoformat(),
+        **({"credit_cap": cap} if design.sailing_days > cap["at_most"] else {}),
         "serves": [p["provision"] for p in pathways if p["served"]],
         "pathways": pathways,
         "graduates_must_hold": [{"text": d["text"], "provision": d["provision"]} for d in docs],
@@ -223,6 +248,10 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
                               within=result["sailing_days"], after=result["sailing_days_after"])]
     if not result["covered"]:
         return lines + [t["no_pathway"].format(role=law.label(result["for"], lang))]
+    if "credit_cap" in result:
+        cap = result["credit_cap"]
+        lines.append(t["capped"].format(days=cap["days"], months=result["months"], most=cap["at_most"],
+                                        prov=cap["provision"]))
     if not result["serves"]:
         lines.append(t["none"])
     for p in result["pathways"]:

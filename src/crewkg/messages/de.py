@@ -244,6 +244,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.age": "erst nach Abschluss {needed} Jahre alt ({needed} Jahre verlangt, bei Abschluss {have}) ({prov})",
     "careers.programme.age_wait": "wer am {entry} mit {min_age} Jahren eintritt, schließt am {end} ab und vollendet das {needed}. Lebensjahr am {on}; erst ab diesem Tag kann der Antrag gestellt werden ({prov})",
     "careers.programme.unchecked": "nicht geprüft: {text} ({prov}) — {reason}",
+    "careers.programme.capped": "Das Programm gibt {days} Tage Fahrzeit im Programm an; in {months} Monaten können höchstens {most} angerechnet werden ({prov}), geprüft wird mit {most}",
     "careers.cohort.id": "Auszubildende",
     "careers.cohort.today": "am Stichtag ausstellbar",
     "careers.cohort.target_today": "Ziel am Stichtag",

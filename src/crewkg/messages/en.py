@@ -244,6 +244,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.age": "{needed} years of age only after completion ({needed} required, {have} on completion) ({prov})",
     "careers.programme.age_wait": "entering on {entry} aged {min_age}, one completes the programme on {end} and reaches {needed} years of age on {on}; only from that day can one apply ({prov})",
     "careers.programme.unchecked": "not checked: {text} ({prov}) — {reason}",
+    "careers.programme.capped": "The design gives {days} days of sailing time within the programme; at most {most} can be credited in {months} months ({prov}), so it is checked with {most}",
     "careers.cohort.id": "trainee",
     "careers.cohort.today": "can be issued on the evaluation date",
     "careers.cohort.target_today": "target on the evaluation date",
