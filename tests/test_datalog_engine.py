@@ -73,3 +73,26 @@ def test_each_thread_has_its_own_database():
     thread.join()
     assert got == [[("a",)]]
     assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=base, base_key=key) == [("a",)]
+
+
+def test_a_swap_interrupted_half_way_is_loaded_afresh_by_the_next_call(monkeypatch):
+    """An interrupt (Ctrl-C, an error) while one kept base's facts are taken back must not leave the next call
+    with that base believing it whole."""
+    from pyDatalog import pyEngine
+
+    first, second = [("minimum", 1), ("minimum", 361)], [("minimum", 500)]  # without its 1, the first answers []
+    facts = [("days", "a", "Matrose", 360)]
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=first, base_key=first) == [("a",)]
+    real, calls = pyEngine.retract, []
+
+    def interrupted(clause):
+        calls.append(clause)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(clause)
+
+    monkeypatch.setattr(pyEngine, "retract", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(RULES, PREDICATES, facts, "enough(P)", base=second, base_key=second)
+    monkeypatch.setattr(pyEngine, "retract", real)
+    assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=first, base_key=first) == [("a",)]

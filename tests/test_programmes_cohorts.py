@@ -139,10 +139,10 @@ def test_a_schiffsfuehrer_programme_dates_the_18th_birthday_not_the_completion()
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [
-    ("de", "wer am 2026-11-30 mit 15 Jahren eintritt, schließt am 2028-11-29 ab und vollendet das 18. Lebensjahr am "
-           "2029-11-30; erst ab diesem Tag kann der Antrag gestellt werden (§ 12 Z 1 lit. a SchBV)"),
-    ("en", "entering on 2026-11-30 aged 15, one completes the programme on 2028-11-29 and reaches 18 years of age on "
-           "2029-11-30; only from that day can one apply (§ 12 Z 1 lit. a SchBV)"),
+    ("de", "wer am 2026-11-30 mit 15 Jahren eintritt, schließt am 2028-11-29 ab und ist erst ab 2029-11-30 18 Jahre "
+           "alt; vorher kann der Antrag nicht gestellt werden (§ 12 Z 1 lit. a SchBV)"),
+    ("en", "entering on 2026-11-30 aged 15, one completes the programme on 2028-11-29 and is 18 years of age only from "
+           "2029-11-30; no application before that day (§ 12 Z 1 lit. a SchBV)"),
 ])
 def test_the_programme_text_says_when_its_youngest_graduates_can_apply(tmp_path, lang, sentence):
     design = tmp_path / "p.yaml"
@@ -165,7 +165,8 @@ def test_days_within_a_programme_are_counted_only_as_far_as_its_months_can_credi
     if most is None:
         assert "credit_cap" not in result
     else:
-        assert result["credit_cap"] == {"days": days, "at_most": most, "provision": "§ 6 Abs. 4 SchBV"}
+        cap = result["credit_cap"]
+        assert (cap["days"], cap["at_most"], cap["from"], cap["provision"]) == (days, most, "2026-11-30", "§ 6 Abs. 4 SchBV")
     assert result["sailing_days"] == days  # the design as given
 
 
@@ -179,10 +180,10 @@ def test_a_capped_design_is_checked_with_the_days_it_can_credit():
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [
-    ("de", "Das Programm gibt 900 Tage Fahrzeit im Programm an; in 24 Monaten können höchstens 361 angerechnet werden "
-           "(§ 6 Abs. 4 SchBV), geprüft wird mit 361"),
-    ("en", "The design gives 900 days of sailing time within the programme; at most 361 can be credited in 24 months "
-           "(§ 6 Abs. 4 SchBV), so it is checked with 361"),
+    ("de", "Das Programm gibt 900 Tage Fahrzeit im Programm an; in den 24 Monaten ab 2026-11-30 können höchstens 361 "
+           "angerechnet werden (§ 6 Abs. 4 SchBV), geprüft wird mit 361"),
+    ("en", "The design gives 900 days of sailing time within the programme; at most 361 can be credited in the 24 months "
+           "from 2026-11-30 (§ 6 Abs. 4 SchBV), so it is checked with 361"),
 ])
 def test_the_programme_text_says_how_many_days_its_months_can_credit(tmp_path, lang, sentence):
     design = tmp_path / "p.yaml"
@@ -190,6 +191,39 @@ def test_the_programme_text_says_how_many_days_its_months_can_credit(tmp_path, l
     result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
     assert result.exit_code == 0, result.output
     assert sentence + "\n" in result.stdout
+
+
+@pytest.mark.parametrize(("start", "months", "end"), [
+    pytest.param(date(2026, 11, 30), 24, date(2028, 11, 29), id="the day before the same day"),
+    pytest.param(date(2028, 2, 29), 24, date(2030, 2, 28), id="29 Feb: 2030-02-27 completes only 23 months"),
+    pytest.param(date(2026, 5, 31), 9, date(2027, 2, 28), id="31 May: the months are completed on 1 March"),
+    pytest.param(date(2026, 1, 31), 1, date(2026, 2, 28), id="31 Jan, one month"),
+])
+def test_a_programmes_last_day_is_the_one_that_completes_its_months_as_check_counts_them(start, months, end):
+    from datetime import timedelta
+
+    from crewkg.law.crediting import completed_months, programme_end
+
+    assert programme_end(start, months) == end
+    assert completed_months(start, end + timedelta(days=1)) == months
+    assert completed_months(start, end) == months - 1
+    law = load_law()
+    design = programme_from_mapping(MATROSE_24 | {"months": months, "entry": {"min_age": 15}}, law, "t.yaml")
+    z1 = _pathway(check_programme(law, design, start), "§ 12 Z 1 SchBV")
+    assert [w["completed_on"] for w in z1["age_waits"]] == [end.isoformat()]
+
+
+def test_a_pathway_not_served_says_the_age_on_completion_but_no_day_to_apply(tmp_path):
+    """23 months do not serve § 12 Z 1 (lit. b): no application is possible, so no day to apply is named."""
+    design = tmp_path / "p.yaml"
+    design.write_text(yaml.safe_dump(MATROSE_24 | {"months": 23, "entry": {"min_age": 15}}), encoding="utf-8")
+    for lang, plain, wait in (("de", "erst nach Abschluss 18 Jahre alt (18 Jahre verlangt, bei Abschluss 16)",
+                               "vorher kann der Antrag nicht gestellt werden"),
+                              ("en", "18 years of age only after completion (18 required, 16 on completion)",
+                               "no application before that day")):
+        result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert plain in result.stdout and wait not in result.stdout
 
 
 def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():

@@ -275,9 +275,11 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
     running = _running_programme(ctx, state, prog, within)
     if running is not None:
         return running
-    # a programme from the step's start lasting N months ends the day before the same day N months later: its last day
-    # completes the months (as crewkg.law.crediting.completed_months counts a dated programme's), not the day after
-    end = ctx.offset(add_months(ctx.date(state.t), int(prog["needed"])) - timedelta(days=1))
+    # a programme from the step's start lasting N months ends on the day that completes them, as
+    # crewkg.law.crediting.completed_months counts a dated programme's (programme_end)
+    from crewkg.law.crediting import programme_end
+
+    end = ctx.offset(programme_end(ctx.date(state.t), int(prog["needed"])))
     days_within = max((int(w["needed"]) for w in within), default=0)
     if days_within:
         end = max(end, kth_day(state.ledger, state.t + 1, days_within, ctx.pace))
@@ -288,7 +290,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
     """A dated programme of the record for the role, running when the route starts (nothing planned before this step),
     long enough once it ends, and whose days within can still be credited by its last day: the step goes on in it
     rather than in a new one."""
-    from crewkg.law.crediting import completed_months
+    from crewkg.law.crediting import completed_months, programme_end
     from crewkg.rules.kinds.programme_fahrzeit import phase_days
 
     p = ctx.person
@@ -306,7 +308,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
         rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
         if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
-        long_enough = ctx.offset(add_months(g.start, needed) - timedelta(days=1))
+        long_enough = ctx.offset(programme_end(g.start, needed))
         return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t))
     return None
 

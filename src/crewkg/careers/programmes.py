@@ -116,19 +116,20 @@ def creditable_within(design: ProgrammeDesign, as_of: date) -> dict[str, Any]:
     """The most days of Fahrzeit the programme's months can credit to an entrant entering on `as_of`: every day from
     entry to completion sailed, credited under the kb's inland crediting limit in force then (§ 6 Abs. 4 SchBV: at
     most so many days in any so many consecutive days). A design may not give its trainees more."""
-    from crewkg.careers.planning import BeyondCalendar, add_months
-    from crewkg.law.crediting import credited_days, limit_on
+    from crewkg.law.crediting import credited_days, limit_on, programme_end
 
     lim = limit_on("InlandNavigation", as_of)
     try:
-        length = (add_months(as_of, design.months) - as_of).days  # entry to completion, both counted
-    except (BeyondCalendar, ValueError, OverflowError):
-        length = (date.max - as_of).days + 1
+        end = programme_end(as_of, design.months)
+    except (ValueError, OverflowError):
+        end = date.max
+    length = (end - as_of).days + 1  # entry to completion, both counted
     # every day sailed, credited chronologically, credits the same days in each period: count one period's and the rest
     whole, rest = divmod(length, lim.period)
     most = whole * len(credited_days(list(range(lim.period)), lim.days, lim.period)) + len(
         credited_days(list(range(rest)), lim.days, lim.period))
-    return {"days": design.sailing_days, "at_most": most, "provision": lim.citation}
+    return {"days": design.sailing_days, "at_most": most, "from": as_of.isoformat(), "to": end.isoformat(),
+            "provision": lim.citation}
 
 
 def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str, Any]:
@@ -164,20 +165,19 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
 
 def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> dict[str, Any]:
     """A minimum age the graduate has not reached on completion, dated for the youngest entrant entering on `as_of`
-    aged entry.min_age: the day they complete the programme (`completed_on`, the day before the same day `months`
-    later) and the day they complete the years asked (`reached_on`), from which they can apply. `have` is the age on
-    completion, which does not depend on the day of entry."""
-    from datetime import timedelta
-
+    aged entry.min_age: the day they complete the programme (`completed_on`, `law.crediting.programme_end`) and the
+    day they are of that age (`reached_on`), before which they cannot apply (Fahrzeit after the programme may ask
+    more). `have` is the age on completion, which does not depend on the day of entry."""
     from crewkg.careers.planning import BeyondCalendar, add_months
     from crewkg.law.age import birthday
+    from crewkg.law.crediting import programme_end
 
     if item.get("have") is None or "min_age" not in design.entry:
         return item
     try:
         born = add_months(as_of, -12 * design.entry["min_age"])
         return item | {"min_age": design.entry["min_age"], "entry_on": as_of.isoformat(),
-                       "completed_on": (add_months(as_of, design.months) - timedelta(days=1)).isoformat(),
+                       "completed_on": programme_end(as_of, design.months).isoformat(),
                        "reached_on": birthday(born, item["needed"]).isoformat()}
     except (BeyondCalendar, ValueError, OverflowError):  # after 31 December 9999: no day to name
         return {k: v for k, v in item.items() if k != "reached_on"} | {"min_age": design.entry["min_age"]}
@@ -251,7 +251,7 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
     if "credit_cap" in result:
         cap = result["credit_cap"]
         lines.append(t["capped"].format(days=cap["days"], months=result["months"], most=cap["at_most"],
-                                        prov=cap["provision"]))
+                                        start=cap["from"], prov=cap["provision"]))
     if not result["serves"]:
         lines.append(t["none"])
     for p in result["pathways"]:
@@ -262,7 +262,7 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
         if not p["served"]:
             lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
             lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
-            lines += ["    " + _age_sentence(m, lang) for m in p["age_waits"]]
+            lines += ["    " + _age_sentence(m, lang, served=False) for m in p["age_waits"]]
     for u in result["not_checked"]:
         lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=t["no_min_age"]))
     if result["graduates_must_hold"]:
@@ -270,11 +270,12 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
     return lines
 
 
-def _age_sentence(m: dict[str, Any], lang: str) -> str:
-    """A minimum age the youngest graduates reach only after completion: for an entrant entering on the evaluation
-    date, the day of completion and the day from which they can apply; else the age on completion."""
+def _age_sentence(m: dict[str, Any], lang: str, served: bool = True) -> str:
+    """A minimum age the youngest graduates reach only after completion: under a served pathway, for an entrant
+    entering on the evaluation date, the day of completion and the day before which they cannot apply; else (or
+    without a day to name) the age on completion."""
     t = TEXT[lang]
-    if m.get("reached_on"):
+    if served and m.get("reached_on"):
         return t["age_wait"].format(entry=m["entry_on"], min_age=m["min_age"], end=m["completed_on"], needed=m["needed"],
                                     on=m["reached_on"], prov=m["provision"])
     return t["age"].format(needed=m["needed"], have=m["have"], prov=m["provision"])

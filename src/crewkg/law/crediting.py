@@ -125,6 +125,21 @@ def credited_days(days: list[int], cap: int, period: int) -> list[int]:
     return out
 
 
+def programme_end(start: date, months: int) -> date:
+    """The last day of a programme of `months` months from `start`: the day before the first day on which
+    `completed_months` reaches them (24 months from 2026-11-30 end on 2028-11-29; from 2028-02-29 on 2030-02-28, as
+    2030-02-27 completes only 23)."""
+    from datetime import timedelta
+
+    y, m = divmod(start.month - 1 + months, 12)
+    year, month = start.year + y, m + 1
+    try:
+        after = date(year, month, start.day)
+    except ValueError:  # that month lacks the day: the months are completed on the first day of the next
+        after = date(year + (month == 12), month % 12 + 1, 1)
+    return after - timedelta(days=1)
+
+
 def completed_months(start: date, after_end: date) -> int:
     """Completed calendar months from `start` to `after_end` (the day after the last day): 2023-09-01 to 2025-09-01
     is 24 months, to 2025-08-31 is 23."""

@@ -106,9 +106,9 @@ def _use(rules: str, predicates: Mapping[str, int], base: list[tuple], key: Any)
         loaded = (rules, dict(predicates), None, frozenset(), [])
     elif key is not None and loaded[2] is key:
         return
+    _STATE.loaded = None  # until the new base is whole: an interrupted swap is loaded afresh by the next call
     for clause in loaded[4]:
         pyEngine.retract(clause)
-    _STATE.loaded = None  # until the new base is whole
     clauses = [_clause(fact) for fact in base]
     for clause in clauses:
         pyEngine.assert_(clause)

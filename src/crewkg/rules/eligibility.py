@@ -3,7 +3,7 @@
 No certificate, day count or age is written here: thresholds, roles and the pathway structure are facts
 loaded from the kb (`law.py`); a changed number in `kb/` changes the answer.
 
-Every evaluation is a fresh database (`datalog.evaluate`), so one call's facts never leak into another; facts
+Every evaluation answers as a fresh database would (`datalog.evaluate`), so one call's facts never leak into another; facts
 are keyed by person id, so a batch of persons can share one evaluation. Comparisons are always made on bound
 variables (docs/architecture.md, engine notes).
 """
@@ -225,7 +225,7 @@ def fact_predicates() -> dict[str, int]:
 
 
 def derive(persons: list[Person], law: Law, as_of: date, *, extra_facts: list[tuple] | None = None) -> Derived:
-    """Run the program once for a batch of persons (a fresh database each call)."""
+    """Run the program once for a batch of persons (answers as a fresh database's: `datalog.evaluate`)."""
     return derive_dated([(p, as_of) for p in persons], law, extra_facts=extra_facts)
 
 

@@ -376,7 +376,7 @@ _KINDS = {  # derived kind -> how it is stored in Derived
 
 def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool = False,
            amended: frozenset[str] = frozenset()) -> dict[str, Derived]:
-    """Run the program once for a batch of vessels on one date and amendment scenario (a fresh database each call)."""
+    """Run the program once for a batch of vessels on one date and amendment scenario (answers as a fresh database's: `datalog.evaluate`)."""
     from crewkg.rules.datalog import evaluate  # pyDatalog is imported only when a vessel is evaluated
 
     windows = tuple(sorted((r.id, r.in_force_from.toordinal(), (r.in_force_until or date.max).toordinal())
