@@ -49,6 +49,15 @@ def _pathway(result: dict, provision: str) -> dict:
     return next(p for p in result["pathways"] if p["provision"] == provision)
 
 
+def _programme_text(tmp_path: Path, design: dict, lang: str) -> str:
+    """What `crewkg programme` prints for the design on AS_OF."""
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(design), encoding="utf-8")
+    result = runner.invoke(app, ["programme", str(path), "--as-of", AS_OF.isoformat(), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
 # --- programmes ------------------------------------------------------------------------------------------------
 
 
@@ -145,13 +154,9 @@ def test_a_schiffsfuehrer_programme_dates_the_18th_birthday_not_the_completion()
            "2029-11-30; no application before that day (§ 12 Z 1 lit. a SchBV)"),
 ])
 def test_the_programme_text_says_when_its_youngest_graduates_can_apply(tmp_path, lang, sentence):
-    design = tmp_path / "p.yaml"
-    design.write_text(yaml.safe_dump(MATROSE_24 | {"entry": {"min_age": 15}}), encoding="utf-8")
-    result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
-    assert result.exit_code == 0, result.output
-    served = "✓ dient § 12 Z 1 SchBV" if lang == "de" else "✓ serves § 12 Z 1 SchBV"
-    assert served in result.stdout
-    assert "    " + sentence + "\n" in result.stdout
+    text = _programme_text(tmp_path, MATROSE_24 | {"entry": {"min_age": 15}}, lang)
+    assert ("✓ dient § 12 Z 1 SchBV" if lang == "de" else "✓ serves § 12 Z 1 SchBV") in text
+    assert "    " + sentence + "\n" in text
 
 
 @pytest.mark.parametrize(("months", "days", "most"), [
@@ -186,11 +191,7 @@ def test_a_capped_design_is_checked_with_the_days_it_can_credit():
            "from 2026-11-30 (§ 6 Abs. 4 SchBV), so it is checked with 361"),
 ])
 def test_the_programme_text_says_how_many_days_its_months_can_credit(tmp_path, lang, sentence):
-    design = tmp_path / "p.yaml"
-    design.write_text(yaml.safe_dump(MATROSE_24 | {"sailing_days": 900}), encoding="utf-8")
-    result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
-    assert result.exit_code == 0, result.output
-    assert sentence + "\n" in result.stdout
+    assert sentence + "\n" in _programme_text(tmp_path, MATROSE_24 | {"sailing_days": 900}, lang)
 
 
 @pytest.mark.parametrize(("start", "months", "end"), [
@@ -215,15 +216,12 @@ def test_a_programmes_last_day_is_the_one_that_completes_its_months_as_check_cou
 
 def test_a_pathway_not_served_says_the_age_on_completion_but_no_day_to_apply(tmp_path):
     """23 months do not serve § 12 Z 1 (lit. b): no application is possible, so no day to apply is named."""
-    design = tmp_path / "p.yaml"
-    design.write_text(yaml.safe_dump(MATROSE_24 | {"months": 23, "entry": {"min_age": 15}}), encoding="utf-8")
     for lang, plain, wait in (("de", "erst nach Abschluss 18 Jahre alt (18 Jahre verlangt, bei Abschluss 16)",
                                "vorher kann der Antrag nicht gestellt werden"),
                               ("en", "18 years of age only after completion (18 required, 16 on completion)",
                                "no application before that day")):
-        result = runner.invoke(app, ["programme", str(design), "--as-of", AS_OF.isoformat(), "--lang", lang])
-        assert result.exit_code == 0, result.output
-        assert plain in result.stdout and wait not in result.stdout
+        text = _programme_text(tmp_path, MATROSE_24 | {"months": 23, "entry": {"min_age": 15}}, lang)
+        assert plain in text and wait not in text
 
 
 def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():
