@@ -5,8 +5,8 @@ trainees serve within it and after it, and what its trainees bring on entry (age
 training, sea time). crewkg builds the graduate this programme produces, asks the eligibility engine about them,
 and reports which pathways the programme serves — the pathways with an approved-programme requirement for that role
 (crew:ProgrammeRequirement) that the graduate satisfies — and, for every other such pathway, exactly what it lacks,
-in the same needed/have/provision items as `crewkg check`. A programme of N months ends on the day before the same
-day N months after entry, as `check` counts a dated programme's months. A minimum age is the applicant's (§ 12 Z 1
+in the same needed/have/provision items as `crewkg check`. A programme ends on the day that completes its months as
+`check` counts a dated programme's (`law.crediting.programme_end`). A minimum age is the applicant's (§ 12 Z 1
 lit. a: "das 18. Lebensjahr vollendet hat"), not the programme's: a pathway the graduate meets but for their age is
 served, and the answer dates when the youngest entrant, entering on the evaluation date, completes the programme and
 reaches that age (`entrant_age`).

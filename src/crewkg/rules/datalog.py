@@ -7,8 +7,9 @@ call leaks into the next, and the two programs never see each other's facts (doc
 A call may name a base (`base`, `base_key`): facts that stay the same from call to call (the kb). The rules and the
 base are then kept loaded after the call, and the next call with the same rules and base key asserts and retracts only
 its own facts — a register's batches skip parsing the program (≈ 40 ms) and asserting the kb each time. The rules stay
-loaded after every call: a call with the same rules and another base swaps only the base's facts. pyDatalog tables nothing between two queries (every ask starts with fresh subgoals),
-so a kept base gives the answers a fresh database gives (tests/test_datalog_engine.py, tests/test_register.py)."""
+loaded after every call: a call with the same rules and another base swaps only the base's facts. pyDatalog tables
+nothing between two queries (every ask starts with fresh subgoals), so a kept base gives the answers a fresh database
+gives (tests/test_datalog_engine.py, tests/test_register.py)."""
 
 from __future__ import annotations
 
