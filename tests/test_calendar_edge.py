@@ -39,3 +39,17 @@ def test_a_record_with_numbers_beyond_what_the_law_can_mean_exits_2_and_the_boun
     assert decksmann["eligible"] is True
     plan = runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", "2026-11-30", "--format", "json"])
     assert plan.exit_code == 0, plan.output
+
+
+def test_a_programme_checked_on_the_last_day_of_the_calendar_is_answered_or_refused_without_a_traceback(tmp_path):
+    """31 December 9999 has no day after it: a design with an entry age gives a graduate born after today (exit 2,
+    the field named); one without is answered, its months crediting the one day left."""
+    design = tmp_path / "p.json"
+    base = {"id": "p", "for": "Matrose", "months": 24, "sailing_days": 90}
+    design.write_text(json.dumps(base | {"entry": {"min_age": 16}}), encoding="utf-8")
+    refused = runner.invoke(app, ["programme", str(design), "--as-of", "9999-12-31"])
+    assert refused.exit_code == 2 and "birth_date" in refused.output and "Traceback" not in refused.output
+    design.write_text(json.dumps(base), encoding="utf-8")
+    answered = runner.invoke(app, ["programme", str(design), "--as-of", "9999-12-31", "--format", "json"])
+    assert answered.exit_code == 0, answered.output
+    assert json.loads(answered.stdout)["credit_cap"]["at_most"] == 1

@@ -174,6 +174,17 @@ class BeyondCalendar(ArithmeticError):
     """A step would end after 31 December 9999, the last day a date can name: it cannot be planned."""
 
 
+def programme_last_day(start: date, months: int) -> date:
+    """The last day of a programme of `months` months from `start` (`law.crediting.programme_end`); one ending after
+    31 December 9999 cannot be planned."""
+    from crewkg.law.crediting import programme_end
+
+    try:
+        return programme_end(start, months)
+    except (ValueError, OverflowError):
+        raise BeyondCalendar(months) from None
+
+
 def add_months(d: date, months: int) -> date:
     """The same day `months` calendar months later; the last day of the month where it lacks that day."""
     y, m = divmod(d.month - 1 + months, 12)
@@ -276,10 +287,8 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
     if running is not None:
         return running
     # a programme from the step's start lasting N months ends on the day that completes them, as
-    # crewkg.law.crediting.completed_months counts a dated programme's (programme_end)
-    from crewkg.law.crediting import programme_end
-
-    end = ctx.offset(programme_end(ctx.date(state.t), int(prog["needed"])))
+    # crewkg.law.crediting.completed_months counts a dated programme's (programme_last_day)
+    end = ctx.offset(programme_last_day(ctx.date(state.t), int(prog["needed"])))
     days_within = max((int(w["needed"]) for w in within), default=0)
     if days_within:
         end = max(end, kth_day(state.ledger, state.t + 1, days_within, ctx.pace))
@@ -290,7 +299,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
     """A dated programme of the record for the role, running when the route starts (nothing planned before this step),
     long enough once it ends, and whose days within can still be credited by its last day: the step goes on in it
     rather than in a new one."""
-    from crewkg.law.crediting import completed_months, programme_end
+    from crewkg.law.crediting import completed_months
     from crewkg.rules.kinds.programme_fahrzeit import phase_days
 
     p = ctx.person
@@ -308,7 +317,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
         rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
         if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
-        long_enough = ctx.offset(programme_end(g.start, needed))
+        long_enough = ctx.offset(programme_last_day(g.start, needed))
         return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t))
     return None
 

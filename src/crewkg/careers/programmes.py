@@ -156,7 +156,8 @@ def graduate_record(design: ProgrammeDesign, law: Law, as_of: date) -> dict[str,
         back = 12 * design.entry["min_age"] + design.months
         if back >= 12 * (as_of.year - 1) + as_of.month - 1:  # born before the calendar begins
             raise InputError(design.source, "months", "programme_span", design.months, min_age=design.entry["min_age"])
-        rec["birth_date"] = add_months(as_of + timedelta(days=1), -back).isoformat()
+        after = as_of + timedelta(days=1) if as_of < date.max else as_of  # 31 Dec 9999 has no day after
+        rec["birth_date"] = add_months(after, -back).isoformat()
     for k in ("professional_experience_years", "vocational_training_years", "sea_days"):
         if k in design.entry:
             rec[k] = design.entry[k]
