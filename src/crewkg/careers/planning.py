@@ -90,9 +90,9 @@ class Pace:
     @classmethod
     def from_kb(cls, kb: Path | None = None, days: int | None = None) -> Pace:
         """The inland crediting limit of the kb; `days` (from `--days-per-year`) may lower it, never raise it."""
-        from crewkg.law.crediting import crediting_limits
+        from crewkg.law.crediting import AREAS, crediting_limits
 
-        inland = crediting_limits(kb).get("InlandNavigation")
+        inland = crediting_limits(kb).get(AREAS["inland"])
         if inland is None:
             raise InputError("kb", "crew:CreditingLimit", "crediting_limit")
         if days is None:
@@ -732,8 +732,8 @@ def _sailing_on(ctx: Context, res: StepResult, unmet: list[dict[str, Any]]):
     """The step's projected record with sailing going on, every day, in the step's role after its planned date, the
     scopes of that log, and the dates (after the planned one) on which a scope's credited days reach a number an unmet
     requirement names, in order."""
-    from crewkg.law.crediting import crediting_limits
-    from crewkg.records.dated import AREAS, ledger
+    from crewkg.law.crediting import AREAS, crediting_limits
+    from crewkg.records.dated import ledger
     from crewkg.records.persons import ServiceEntry
 
     q = res.projected

@@ -116,9 +116,9 @@ def creditable_within(design: ProgrammeDesign, as_of: date) -> dict[str, Any]:
     """The most days of Fahrzeit the programme's months can credit to an entrant entering on `as_of`: every day from
     entry to completion sailed, credited under the kb's inland crediting limit in force then (§ 6 Abs. 4 SchBV: at
     most so many days in any so many consecutive days). A design may not give its trainees more."""
-    from crewkg.law.crediting import credited_days, limit_on, programme_end
+    from crewkg.law.crediting import AREAS, credited_days, limit_on, programme_end
 
-    lim = limit_on("InlandNavigation", as_of)
+    lim = limit_on(AREAS["inland"], as_of)
     try:
         end = programme_end(as_of, design.months)
     except (ValueError, OverflowError):

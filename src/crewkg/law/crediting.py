@@ -12,6 +12,10 @@ from crewkg.law.cache import compiled, load_graph
 from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir, ontology_dir
 
+#: the navigation area (the ontology's crew:NavigationArea) whose crediting limit governs each kind of waters a
+#: service log names; the one home of this mapping, asked by crediting, checking and planning alike
+AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
+
 
 @dataclass(frozen=True)
 class CreditingLimit:

@@ -18,15 +18,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from crewkg.law.crediting import Credit, completed_months, credited_days, crediting_limits
+from crewkg.law.crediting import AREAS, Credit, completed_months, credited_days, crediting_limits
 from crewkg.law.statute import Law
 
 #: a person record (records.persons.Person; not imported: persons calls this module)
 Person = Any
-
-#: the navigation area of the kb's crediting limit that governs each kind of waters of the log
-AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
-
 
 @dataclass(frozen=True)
 class Scope:

@@ -23,6 +23,7 @@ def person_graph(p: Person, subject=None):
     from rdflib import BNode, Graph, Literal
     from rdflib.namespace import RDF, XSD
 
+    from crewkg.law.crediting import AREAS
     from crewkg.law.namespaces import CREW, KB, PERSON
 
     g = Graph()
@@ -76,7 +77,7 @@ def person_graph(p: Person, subject=None):
         g.add((b, RDF.type, CREW.ServiceEntry))
         g.add((b, CREW.servedFrom, Literal(e.start, datatype=XSD.date)))
         g.add((b, CREW.servedTo, Literal(e.end, datatype=XSD.date)))
-        g.add((b, CREW.servedOnWaters, CREW.SeaNavigation if e.waters == "sea" else CREW.InlandNavigation))
+        g.add((b, CREW.servedOnWaters, CREW[AREAS[e.waters]]))
         if e.role:
             g.add((b, CREW.servedAs, KB[e.role]))
         if e.capacity:

@@ -235,9 +235,7 @@ def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozens
     on every pathway or only on the named ones."""
     own = [fact for p, on in records for fact in person_facts(p, law, on)]
     if pathways is None and not extra_facts:  # the whole law: its facts stay loaded for the next whole check
-        base = law.__dict__.get("_kb_base")
-        if base is None:
-            base = law.__dict__["_kb_base"] = kb_facts(law)
+        base = kept_kb_facts(law)
         rows = evaluate(rules(), fact_predicates(), own, "derived(P, K, X, V)", base=base, base_key=base)
     else:
         rows = evaluate(rules(), fact_predicates(), kb_facts(law, pathways) + (extra_facts or []) + own,
@@ -268,14 +266,9 @@ def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law, as_of: date 
     reads: satisfied pathways, eligible certificates, roles that can be filled. Given the evaluation date, only the
     pathways a register line can read are in the program (`register_pathways`). The program and the kb stay loaded
     for the next batch of the same law and date (`datalog.evaluate`'s base)."""
-    key = _outcome_bases.get((id(law), as_of))
-    if key is None or key[0] is not law:
-        pathways = None if as_of is None else register_pathways(law, as_of)
-        key = (law, kb_facts(law, pathways))
-        _outcome_bases.clear()
-        _outcome_bases[(id(law), as_of)] = key
+    base = kept_kb_facts(law, None if as_of is None else register_pathways(law, as_of))
     facts = [fact for facts in person_fact_lists for fact in facts]
-    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)", base=key[1], base_key=key)
+    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)", base=base, base_key=base)
     sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("pathway_satisfied", "eligible", "can_fill")}
     for pid, what, x in rows:
         sets[what].add((pid, x))
@@ -283,8 +276,14 @@ def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law, as_of: date 
                    can_fill=sets["can_fill"])
 
 
-#: the kb facts of derive_outcomes for the last law and date: (law, facts), the base key datalog.evaluate keeps
-_outcome_bases: dict[tuple[int, date | None], tuple[Law, list[tuple]]] = {}
+def kept_kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
+    """The kb's facts for the whole law or the named pathways, built once per law and kept on it: the same list
+    object is the base key `datalog.evaluate` compares by identity, so the next call with it keeps the kb loaded.
+    Kept on the law, not in a module cache, so a law dropped (another kb) takes its facts with it."""
+    kept = law.__dict__.setdefault("_kept_kb_facts", {})
+    if pathways not in kept:
+        kept[pathways] = kb_facts(law, pathways)
+    return kept[pathways]
 
 
 def register_pathways(law: Law, as_of: date) -> frozenset[str]:

@@ -180,18 +180,14 @@ def credit_fields(p: Any, scope: str, waters: str, as_of: Any = None) -> dict[st
 def cap_provision(waters: str, as_of: Any) -> str:
     """The provision of the crediting limit for `waters` (inland | sea) that the law in force on `as_of` sets (§ 3
     Abs. 6 SchBesV 2004 before 17 Jan 2022, § 6 Abs. 4 SchBV from then)."""
-    from crewkg.law.crediting import limit_on
+    from crewkg.law.crediting import AREAS, limit_on
 
-    return limit_on(_AREAS[waters], as_of).citation
-
-
-#: the crediting limit's navigation area for the waters of a log
-_AREAS = {"inland": "InlandNavigation", "sea": "SeaNavigation"}
+    return limit_on(AREAS[waters], as_of).citation
 
 
 def credit_gap(req: dict[str, Any], lang: str) -> str:
     """The part of a missing sentence that explains the gap between the days recorded and the days credited."""
-    from crewkg.law.crediting import crediting_limits
+    from crewkg.law.crediting import AREAS, crediting_limits
     from crewkg.messages.wording import amount
 
     t = catalogue(lang)
@@ -203,7 +199,7 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
     if req.get("not_validated"):
         out += t["credit.not_validated"].format(n=days(req["not_validated"]))
     if req.get("capped"):
-        area = "SeaNavigation" if req.get("kind") == "SeaTime" else "InlandNavigation"
+        area = AREAS["sea" if req.get("kind") == "SeaTime" else "inland"]
         lim = crediting_limits()[area]
         out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period,
                                          provision=req.get("cap_provision") or lim.citation)
