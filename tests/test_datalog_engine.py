@@ -96,3 +96,25 @@ def test_a_swap_interrupted_half_way_is_loaded_afresh_by_the_next_call(monkeypat
         evaluate(RULES, PREDICATES, facts, "enough(P)", base=second, base_key=second)
     monkeypatch.setattr(pyEngine, "retract", real)
     assert evaluate(RULES, PREDICATES, facts, "enough(P)", base=first, base_key=first) == [("a",)]
+
+
+def test_the_kb_facts_kept_as_a_base_are_one_object_per_law_and_pathways():
+    """The base key is compared by identity: a new list each call would parse nothing again but swap the whole kb."""
+    import copy
+    from datetime import date
+
+    from crewkg.law.statute import load_law
+    from crewkg.rules.eligibility import kb_facts, kept_kb_facts, register_pathways
+
+    law = load_law()
+    whole = kept_kb_facts(law)
+    assert kept_kb_facts(law) is whole and whole == kb_facts(law)
+    today, earlier = register_pathways(law, date(2026, 11, 30)), register_pathways(law, date(2022, 1, 17))
+    assert today == earlier  # one regulation in force: the same pathways...
+    assert kept_kb_facts(law, earlier) is kept_kb_facts(law, today)  # ...and the same base, whatever the date
+    assert kept_kb_facts(law, today) is not whole and kept_kb_facts(law, today) == kb_facts(law, today)
+    old = register_pathways(law, date(2021, 6, 1))  # SchBesV 2004: other pathways, another base
+    assert old != today and kept_kb_facts(law, old) == kb_facts(law, old)
+    other = copy.copy(law)
+    other.__dict__.pop("_kept_kb_facts", None)
+    assert kept_kb_facts(other) is not whole  # a law of its own keeps its own facts
