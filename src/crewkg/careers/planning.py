@@ -262,7 +262,7 @@ class Programme:
     end: int = 0
     #: a dated programme of the record still running when the route starts (its index): planned within it, not anew
     running: int | None = None
-    #: running: the day offset its completed months reach the minimum
+    #: running: the day offset it is completed and counts (its last day, or the step's start if later)
     long_enough: int = 0
 
 
@@ -317,8 +317,8 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
         rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
         if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
-        long_enough = ctx.offset(programme_last_day(g.start, needed))
-        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(long_enough, state.t))
+        # completed ("absolviert") on its last day, not when its months so far reach the minimum
+        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(end, state.t))
     return None
 
 

@@ -99,7 +99,8 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
     for q in a.get("qualification_proofs", []):
         con.print(f"{t['proofs']}: {q['text']}")
     f = a["functions"]
-    parts = [f"{n} {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
+    # 'n × label' as _counts writes roles: the kb's labels are singular
+    parts = [f"{n} × {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
     parts.append(f"{t['first_aid']}: {f['FirstAid']}")
     parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")
     if f.get("SachkundigerLNG"):
@@ -143,7 +144,7 @@ def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -
             alts = " | ".join(_counts(law, alt, lang) for alt in u["alternatives"])
             con.print(f"    {t['reading_would']}: {u['provision']}, Stufe {u['stufe']}: {alts}")
             f = u["functions"]
-            parts = [f"{n} {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and k != "FirstAid"
+            parts = [f"{n} × {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and k != "FirstAid"
                      and n != a["functions"].get(k)] if a.get("functions") else []
             if a.get("functions") and f.get("engine") != a["functions"].get("engine"):
                 parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")

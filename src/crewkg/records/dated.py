@@ -100,10 +100,12 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
 
 def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None) -> Person:
     """Fill the totals of a record from its dated evidence as of `on` (in place; returns the record). A record
-    without a log keeps its totals; dated programmes get their months (completed by `on`) either way."""
+    without a log keeps its totals; dated programmes get their months (completed by `on`) either way, and are
+    completed once their last day is reached."""
     for g in p.programmes:
         if g.start is not None and g.end is not None:
             g.months = completed_months(g.start, date.fromordinal(min(g.end, on).toordinal() + 1))
+            g.completed = g.end <= on
     if p.service is None:
         return p
     scopes = ledger(p, law) if scopes is None else scopes

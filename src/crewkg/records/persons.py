@@ -37,6 +37,9 @@ class Programme:
     end: date | None = None
     #: with a service log: the credited days within or after it (the cap applies to them together)
     within_or_after: int | None = None
+    #: a dated programme is completed ("absolviert", §§ 12–15 SchBV) on its last day; one still running on the
+    #: evaluation date counts for no requirement yet (records.dated.apply). An undated one is a completed one.
+    completed: bool = True
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,26 @@ def kb_facts(r):
 
 
 def person_facts(p, law, as_of):
-    """Every programme of the record (ProgrammeFahrzeit reads them too)."""
-    return [("programme", p.id, i, g.role, g.months, g.sailing_days, g.sailing_days_after)
+    """Every programme of the record (ProgrammeFahrzeit reads them too). One still running has completed nothing
+    the law asks ("absolviert"): it has no months for the program, so neither it nor the days within it count yet."""
+    return [("programme", p.id, i, g.role, g.months if g.completed else 0, g.sailing_days, g.sailing_days_after)
             for i, g in enumerate(p.programmes)]
+
+
+def full_months(g) -> int:
+    """The months a programme lasts from its first to its last day (a dated one still running: once completed)."""
+    from datetime import timedelta
+
+    from crewkg.law.crediting import completed_months
+
+    if g.start is None or g.end is None:
+        return g.months
+    return completed_months(g.start, g.end + timedelta(days=1))
+
+
+def runs_to(g, role: str | None, minimum: int | None) -> bool:
+    """A programme of the record for `role`, still running, that will have `minimum` months once completed."""
+    return g.role == role and not g.completed and full_months(g) >= (minimum or 0)
 
 
 def shown_scope(p, of, scope, have):
@@ -50,7 +67,7 @@ def shown_scope(p, of, scope, have):
     None where none did (the Datalog rule `qualifying` decides which count; this finds the one to explain)."""
     for i, g in enumerate(p.programmes):
         key = scope(i)
-        if g.role == of.programme_for and g.months >= (of.minimum or 0) and key in p.credits \
+        if g.role == of.programme_for and g.completed and g.months >= (of.minimum or 0) and key in p.credits \
                 and p.credits[key].credited == have:
             return i, g, key
     return None
@@ -59,15 +76,25 @@ def shown_scope(p, of, scope, have):
 def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import have_value as requirement_have
 
-    return {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "role": r.programme_for}
+    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "role": r.programme_for}
+    # a running programme that will be long enough: the day it is completed, and its months so far
+    running = [g for g in p.programmes if runs_to(g, r.programme_for, r.minimum)]
+    if running and (out["have"] or 0) < (r.minimum or 0):
+        g = min(running, key=lambda g: g.end)
+        out |= {"programme_runs_until": g.end.isoformat(), "months_so_far": g.months}
+    return out
 
 
 def missing(law, req, lang):
     """Said in the requirement's own words: an approved programme (§ 132 SchFG) under the SchBV, a completed
-    apprenticeship under § 4 Abs. 2 Z 5 lit. a SchBesV 2004 — each label names its length."""
+    apprenticeship under § 4 Abs. 2 Z 5 lit. a SchBesV 2004 — each label names its length. A programme still
+    running counts only once completed, on its last day: that day is named."""
     r = law.requirements[req["id"]]
-    return catalogue(lang)["programme"].format(what=r.label.get(lang) or r.label.get("de", r.id),
-                                               have=number(req["have"], lang))
+    what = r.label.get(lang) or r.label.get("de", r.id)
+    if req.get("programme_runs_until"):
+        return catalogue(lang)["programme_running"].format(what=what, until=req["programme_runs_until"],
+                                                           months=number(req["months_so_far"], lang))
+    return catalogue(lang)["programme"].format(what=what, have=number(req["have"], lang))
 
 
 def facts(req, p, lang):
@@ -86,9 +113,9 @@ def based_on(law, r, nodes):
 
 
 def project(ctx, state, it, prog, n):
-    """Met by a completed programme; a new one (planned by the planner) is met on its last day, the record's running
-    one on the day its completed months reach the minimum."""
-    if prog is not None and prog.running is not None:  # the record's running programme: met once long enough
+    """Met by a completed programme; a new one (planned by the planner) and the record's running one are met on
+    their last day, when they are completed."""
+    if prog is not None and prog.running is not None:  # the record's running programme: met once completed
         n.met = bool(it.get("met")) or prog.long_enough <= state.t
         n.not_before = 0 if n.met else prog.long_enough
     elif prog is not None and prog.new:

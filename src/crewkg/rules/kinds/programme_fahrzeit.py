@@ -45,7 +45,7 @@ def kb_facts(r):
 def answer(law, r, p, d, as_of):
     from crewkg.rules.kinds import credit_fields
     from crewkg.rules.kinds import have_value as requirement_have
-    from crewkg.rules.kinds.programme import shown_scope
+    from crewkg.rules.kinds.programme import runs_to, shown_scope
 
     out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "phase": r.phase}
     if r.of_programme:
@@ -55,13 +55,14 @@ def answer(law, r, p, d, as_of):
         shown = shown_scope(p, of, lambda i: f"programme:{i}:{r.phase}", out["have"])
         if shown is not None:
             out |= credit_fields(p, shown[2], "inland", as_of)
-        # days recorded in a programme of the role that has not the length asked (yet): name them, not just 0
-        short = [g for g in p.programmes if g.role == of.programme_for and g.months < (of.minimum or 0)
-                 and phase_days(g, r.phase) > 0]
+        # days recorded in a programme of the role that does not count (yet): too short, or still running (not
+        # completed); name them, not just 0
+        short = [g for g in p.programmes if g.role == of.programme_for
+                 and (g.months < (of.minimum or 0) or not g.completed) and phase_days(g, r.phase) > 0]
         if not out["have"] and short:
             g = max(short, key=lambda g: phase_days(g, r.phase))
             out["in_short_programme"] = phase_days(g, r.phase)
-            if g.end is not None and g.end > as_of:  # still running: its months grow until its last day
+            if runs_to(g, of.programme_for, of.minimum):  # still running, long enough once completed
                 out["programme_runs_until"] = g.end.isoformat()
     return out
 
