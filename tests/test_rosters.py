@@ -572,3 +572,22 @@ def test_the_minimum_crew_answer_names_the_proof_these_waters_allow():
         "text": "Decksmann auf anderen Gewässern durch Mindestalter und ärztliches Gutachten (§ 6 Abs. 6 SchBesV)"}]
     assert "qualification_proofs" not in _req("lake", NOW)[2].answer
     assert "qualification_proofs" not in _req("convoy4", OLD)[2].answer
+
+
+# --- rule role-age: a higher qualification held fills a lower post only at that post's age, and says so --------------
+@pytest.mark.parametrize(("born", "fills"), [("1996-06-01", True), ("1996-06-02", False)])
+def test_a_bootsmann_too_young_for_the_matrose_post_is_named_with_the_age_and_its_provision(born, fills):
+    """§ 4 Abs. 2 Z 5 lit. a SchBesV gives the Bootsmann without an age, § 4 Abs. 2 Z 3 asks the Matrose to be 19
+    (the role-age reading of kb:RoleHierarchy). On his 19th birthday (2015-06-01) the Bootsmann fills the Matrose post
+    of § 13 Abs. 1 Stufe 1; one born a day later is 18 on that day: the post is missing, and the answer says why and
+    by which provision, not only who would be accepted."""
+    VESSELS["convoy1"] = {"kind": "pushed_convoy", "waters": "waterway", "length_m": 37, "breadth_m": 15, "standard": "S1",
+                          "engine_kw": 300, "convoy": {"propelled_by": "pusher", "barges": 1}}
+    boots = P("boots", born, "SchBesV2004-Bootsmann", functions=["FirstAid"])
+    r = check("convoy1", [KAPITAEN, boots], as_of=OLD, lang="en")
+    if fills:
+        assert r["satisfied"] is True and ("Matrose", "hierarchy", None) in via(r, "boots")
+    else:
+        (gap,) = [m for m in r["missing"] if m["role"] == "Matrose"]
+        assert [(m["person"], m["as"], m["provision"], m["lacks"]) for m in gap["near_misses"]][0] == (
+            "boots", "Matrose", "§ 4 Abs. 2 Z 3 SchBesV", ["aged 18, at least 19 needed (reached on 2015-06-02)"])

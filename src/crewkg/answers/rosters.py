@@ -86,6 +86,9 @@ class People:
     #: by a transitional rule): a function rule accepts another function (crew:acceptsFunction) as its regulation
     #: defines it, which such a certificate need not rest on
     earlier: dict[str, set[str]] = field(default_factory=dict)
+    #: person -> role -> (the provision of the role's minimum age, the age lacked) for the roles below a role held
+    #: that the person is too young for (rule role-age): said as a near miss, not left unexplained
+    too_young: dict[str, dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]]] = field(default_factory=dict)
 
 
 def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None,
@@ -96,7 +99,7 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
     vessel's waters let a person prove by their requirements (`proofs`: certificate -> provision,
     crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
     from crewkg.answers.eligibility import regulation_in_force
-    from crewkg.rules.eligibility import derive_roles
+    from crewkg.rules.eligibility import derive_roles, role_ages
     from crewkg.rules.kinds.certificate_held import held
     from crewkg.rules.kinds.exam import passed
 
@@ -105,12 +108,17 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
     below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
     deck = set(law.ids_of("DeckCrewRole"))
     out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
+    ages = role_ages(law) | (role_ages(law, reg.id) if reg else {})  # the ages the rule role-age reads
     for p in persons:
         certified = {role for pid, role in d.can_fill if pid == p.id}
         top = {law.certificates[c].role for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role}
         out.stated[p.id] = {f for f in p.functions if f in deck} - top
         top |= out.stated[p.id]
         fills = set(certified) | top | {r for t in top for r in below.get(t, set()) if (p.id, r) not in d.too_young}
+        for r in {r for t in top for r in below.get(t, set())} - fills:
+            if r in ages and (lack := _age_lack(p, ages[r].years, as_of)) is not None:
+                provision = law.requirements[ages[r].requirements[0]].provision if ages[r].requirements else ""
+                out.too_young.setdefault(p.id, {})[r] = (provision, [lack])
         out.certified[p.id] = certified
         out.top[p.id] = top
         out.fills[p.id] = fills
@@ -215,6 +223,9 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
                 break
         if best is None and slot.role in people.proof_lacks.get(pid, {}):  # the waters' proof, not yet met
             provision, lacks = people.proof_lacks[pid][slot.role]
+            near.setdefault(slot.id, []).append((pid, slot.role, provision, lacks))
+        elif best is None and slot.role in people.too_young.get(pid, {}):  # a higher role held, too young for this one
+            provision, lacks = people.too_young[pid][slot.role]
             near.setdefault(slot.id, []).append((pid, slot.role, provision, lacks))
         if best is not None:
             out.append(best)

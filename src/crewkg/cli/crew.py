@@ -207,4 +207,4 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
             con.print(f"   [red]✗[/red] {count}{m['fill_with']} ({m['provision']})")
             for nm in m.get("near_misses", []):
                 con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
-                                                   lacks="; ".join(nm["lacks"])))
+                                                   lacks="; ".join(nm["lacks"]), provision=nm["provision"]))

@@ -198,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.no_regulation": "no encoded regulation in force",
     "crew.cli.proofs": "Proof on these waters",
     "crew.cli.rows": "Rows that apply",
-    "crew.cli.near_miss": "almost: {person} as {role}: {lacks}",
+    "crew.cli.near_miss": "almost: {person} as {role}: {lacks} ({provision})",
     "crew.cli.transitional_line": "Transition ({provision}, until {until}): {reason}",
     "crew.cli.readings": "Doubtful provisions",
     "crew.cli.reading_applied": "reading applied",
