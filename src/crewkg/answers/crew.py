@@ -448,7 +448,22 @@ def _notes(ask: _Ask, req: Requirement, row: Row) -> list[str]:
     if req.function_table is not None:
         sources.append(req.function_table.notes)
     sources += [r.notes for r in req.rules]
+    tables = {t.id for t in (req.table, req.function_table) if t is not None}
+    sources += [ask.ml.cases[c].notes for c in _amended_cases(ask, tables)]
     return _unique(n for notes in sources for n in notes_in(notes, ask.lang))
+
+
+def _amended_cases(ask: _Ask, tables: set[str]) -> list[str]:
+    """The cases of the tables' rows worded by an amendment in force on the date: their wording may come from outside
+    the bundled texts, and it decides which row applies (a row it narrows may not apply), so the answer says so even
+    where such a case did not hold."""
+    out = []
+    for row in sorted((r for r in ask.ml.rows.values() if r.table in tables), key=lambda r: r.id):
+        for c in row.cases:
+            m = ask.ml.amendments.get(ask.ml.cases[c].introduced_by or "") if c in ask.ml.cases else None
+            if m is not None and m.in_force_from is not None and m.in_force_from <= ask.as_of:
+                out.append(c)
+    return out
 
 
 def _unique(items) -> list:
