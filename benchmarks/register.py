@@ -108,7 +108,7 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
 
         def qualifying(rid: str) -> list:
             r = reqs[rid]
-            return [g for g in p.programmes if g.role == r.programme_for and g.months >= (r.minimum or 0)]
+            return [g for g in p.programmes if g.role == r.programme_for and g.completed and g.months >= (r.minimum or 0)]
 
         def met(rid: str) -> bool:
             if rid in memo:
@@ -133,7 +133,7 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
             elif k == "VocationalTraining":
                 ok = p.vocational_training_years >= n
             elif k == "Programme":
-                ok = any(g.role == r.programme_for and g.months >= n for g in p.programmes)
+                ok = any(g.role == r.programme_for and g.completed and g.months >= n for g in p.programmes)
             elif k == "ProgrammeFahrzeit":
                 values = []
                 for g in qualifying(r.of_programme):
