@@ -364,6 +364,19 @@ def test_a_running_programme_is_planned_to_its_end_not_started_anew():
     assert item(route["steps"][0], "§ 15 Z 4 lit. b SchBV")["met_on"] == "2027-02-28"
 
 
+def test_a_running_programme_longer_than_asked_counts_on_its_last_day_not_when_its_months_reach_the_minimum():
+    """'absolviert' (§ 12 Z 1 lit. b SchBV): a Matrosen programme of 36 months from 1 Jan 2024 to 31 Dec 2026 has
+    more than the 24 months asked on the evaluation date (30 Nov 2026: 35), but counts only once completed, on
+    31 Dec 2026; the plan's § 12 Z 1 step is that day, and check answers it is not issuable yet."""
+    data = {"id": "lisa", "birth_date": "2000-01-01", "medical_fitness": True,
+            "programmes": [{"for": "Matrose", "from": "2024-01-01", "to": "2026-12-31"}],
+            "service": [{"from": "2024-04-01", "to": "2024-06-29", "role": "Leichtmatrose"}]}
+    result = record(data, "UBZ-Matrose")
+    route = next(r for r in result["routes"] if [s["provision"] for s in r["steps"]] == ["§ 12 Z 1 SchBV"])
+    assert chain(route) == [("§ 12 Z 1 SchBV", "2026-12-31")]
+    assert item(route["steps"][0], "§ 12 Z 1 lit. b SchBV")["met_on"] == "2026-12-31"
+
+
 # --- § 47 replacements met on the evaluation date are planned as a first step ------------------------------------
 KAPITAEN = {"id": "kapitaen", "birth_date": "1970-04-04", "medical_fitness": True, "radio_certificate": True,
             "certificates": [{"id": "Kapitaenspatent-B", "issued": "2001-05-01"}]}

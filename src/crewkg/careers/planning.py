@@ -263,7 +263,7 @@ class Programme:
     #: a dated programme of the record still running when the route starts (its index): planned within it, not anew
     running: int | None = None
     #: running: the day offset it is completed and counts (its last day, or the step's start if later)
-    long_enough: int = 0
+    completes: int = 0
 
 
 def _walk(items: list[dict[str, Any]]):
@@ -318,7 +318,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
         if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
         # completed ("absolviert") on its last day, not when its months so far reach the minimum
-        return Programme(prog["id"], new=True, end=end, running=i, long_enough=max(end, state.t))
+        return Programme(prog["id"], new=True, end=end, running=i, completes=max(end, state.t))
     return None
 
 

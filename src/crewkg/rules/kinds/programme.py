@@ -116,8 +116,8 @@ def project(ctx, state, it, prog, n):
     """Met by a completed programme; a new one (planned by the planner) and the record's running one are met on
     their last day, when they are completed."""
     if prog is not None and prog.running is not None:  # the record's running programme: met once completed
-        n.met = bool(it.get("met")) or prog.long_enough <= state.t
-        n.not_before = 0 if n.met else prog.long_enough
+        n.met = bool(it.get("met")) or prog.completes <= state.t
+        n.not_before = 0 if n.met else prog.completes
     elif prog is not None and prog.new:
         n.met = False
         n.not_before = prog.end
