@@ -402,10 +402,25 @@ def test_the_routes_onward_from_a_replacement_start_on_the_evaluation_date():
     assert without["routes"][0]["earliest"] > day(30)
 
 
-def test_a_replacement_not_met_today_is_not_planned():
-    """Without the Anlage 7 medical fitness § 47 Abs. 6 is not met: no route begins with it."""
+def test_a_replacement_lacking_only_the_medical_fitness_is_planned_today_with_it_remaining():
+    """Without the medical fitness § 47 Abs. 6 is not met ('bei Nachweis der Identität und der medizinischen
+    Tauglichkeit'); a document takes no time (the planning assumptions), so route 1 is still § 47 Abs. 6 Z 2 on the
+    evaluation date, with the medical fitness remaining, not § 15 two years later."""
     result = record({**KAPITAEN, "medical_fitness": False}, "UBZ-Schiffsfuehrer")
-    assert all(s["provision"] != "§ 47 Abs. 6 Z 2 SchBV" for r in result["routes"] for s in r["steps"])
+    first = result["routes"][0]
+    assert chain(first) == [("§ 47 Abs. 6 Z 2 SchBV", day(0))]
+    assert [(m["kind"], m["document"], m["met_on"]) for m in first["steps"][0]["remaining"]] == [
+        ("Document", "MedicalFitness", day(0))]
+
+
+def test_a_replacement_lacking_more_than_documents_is_not_planned():
+    """The Berechtigung Maritim replaces a Kapitänspatent A (§ 47 Abs. 6 Z 1); a holder of the Kapitänspatent B lacks
+    that certificate, which no time gives: no route begins with that replacement, with or without the medical."""
+    for fit in (True, False):
+        result = record({**KAPITAEN, "medical_fitness": fit}, "Berechtigung-Maritim")
+        assert all(s["provision"] != "§ 47 Abs. 6 Z 1 SchBV" for r in result["routes"] for s in r["steps"])
+    held_a = record({**KAPITAEN, "certificates": [{"id": "Kapitaenspatent-A", "issued": "2001-05-01"}]}, "Berechtigung-Maritim")
+    assert chain(held_a["routes"][0]) == [("§ 47 Abs. 6 Z 1 SchBV", day(0))]
 
 
 @pytest.mark.parametrize(("fit", "first"), [(True, "§ 47 Abs. 7 SchBV"), (False, None)])

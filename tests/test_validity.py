@@ -424,3 +424,31 @@ def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, a
     words = f"nach Vollendung des {age}. Lebensjahres am {renewal[0]} war er bis {renewal[1]} zu erneuern"
     assert words in said and words in x["text"]
     assert "15 Monate" not in said + x["text"]
+
+
+# --- a dated proof there but not counting: said with its date, not as missing --------------------------------------
+def _proof_sentences(law, a: dict[str, Any], lang: str) -> list[str]:
+    from crewkg.rules.kinds import missing_sentence
+
+    return [missing_sentence(law, m, lang) for c in a["certificates"] if c["id"] == "SchBV2022-Fahrgastbetreuer"
+            for w in c["pathways"] for m in w["missing"]]
+
+
+@pytest.mark.parametrize(("on", "said"), [
+    ("2030-03-01", None),
+    ("2030-03-02", "theoretical passenger attendant instruction (§ 29 Abs. 1 Z 1 SchBV): taken on 2025-03-01, counted up "
+                   "to and including 2030-03-01 (at most 60 months old)"),
+    ("2025-02-28", "theoretical passenger attendant instruction (§ 29 Abs. 1 Z 1 SchBV): dated 2025-03-01, after the "
+                   "evaluation date"),
+], ids=["§ 29 Abs. 1 SchBV: the instruction counts 60 months to the same day",
+        "the day after, the answer gives the proof's date and its last day, not 'missing or older'",
+        "before it was taken, the answer says it is dated after the evaluation date"])
+def test_a_dated_proof_that_does_not_count_is_named_with_its_date(law, on, said):
+    rec = {"birth_date": "1990-09-01", "exams": [{"id": "Unterweisung-Fahrgastbetreuer-Theorie", "passed": "2025-03-01", "hours": 4},
+                                                 {"id": "Unterweisung-Fahrgastbetreuer-Praxis", "passed": "2025-03-01", "hours": 4}]}
+    a = answer(law, rec, on, "en")
+    sentences = _proof_sentences(law, a, "en")
+    if said is None:
+        assert "SchBV2022-Fahrgastbetreuer" in {c["id"] for c in a["certificates"] if c["eligible"]}, sentences
+    else:
+        assert any(said in s for s in sentences), sentences

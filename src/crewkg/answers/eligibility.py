@@ -134,7 +134,7 @@ def not_yet_issued(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
 def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
     """The certificates the record holds that do not count on the date, each with why, since when, the last day it
     counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
-    from crewkg.rules.validity import all_lapses, renewal_missed
+    from crewkg.rules.validity import all_lapses, overdue_start, renewal_fields, schedule_on
 
     out = []
     for x in all_lapses(p, law, as_of):
@@ -154,11 +154,12 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                       "not_older_than_months": x.step.months}
             seen = (say(lang, "lapsed.examined", date=entry["examined"]) if x.examined
                     else say(lang, "lapsed.not_examined"))
-            missed = renewal_missed(p, x.step, as_of)
-            if missed is not None:  # examined before the birthday of the renewal: no renewal after it
-                entry |= {"renewal_age": missed[0], "birthday": missed[1].isoformat(), "renew_by": missed[2].isoformat()}
+            # the renewal missed when the proof's spell began (under the law then in force), else the latest one
+            renewal = renewal_fields(law, p, x.step, schedule_on(law, as_of), overdue_start(p, law, as_of), as_of)
+            if renewal:  # examined before the birthday of the renewal: no renewal after it
+                entry |= renewal
                 text = say(lang, "lapsed.medical_not_renewed", certificate=name, since=entry["since"],
-                           age=missed[0], birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
+                           age=renewal["renewal_age"], birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
             else:
                 text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
                            period=wording.period(x.step.months, lang), examined=seen)

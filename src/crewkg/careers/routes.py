@@ -69,13 +69,17 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     return result
 
 
-def replaced_today(law: Law, answer: dict[str, Any]) -> dict[str, str]:
-    """certificate -> the first replacement pathway (crew:ReplacementPathway) the check answer finds satisfied."""
-    out: dict[str, str] = {}
+def replaced_today(law: Law, answer: dict[str, Any]) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+    """certificate -> the first replacement pathway (crew:ReplacementPathway) the check answer finds satisfied, or
+    lacking documents only (the medical fitness of § 47 Abs. 6): a document takes no time (the planning assumptions,
+    kb/schbv2022/03_fahrzeit.ttl), so the replacement is planned on the evaluation date with the documents as remaining.
+    Satisfied ones come first."""
+    out: dict[str, tuple[str, list[dict[str, Any]]]] = {}
     for c in answer.get("certificates", []):
-        for w in c.get("pathways", []):
-            if w.get("satisfied") and w["id"] in law.pathways and law.pathways[w["id"]].replacement:
-                out.setdefault(c["id"], w["id"])
+        ws = [w for w in c.get("pathways", []) if w["id"] in law.pathways and law.pathways[w["id"]].replacement]
+        for w in sorted(ws, key=lambda w: not w.get("satisfied")):
+            if w.get("satisfied") or (w.get("missing") and all(m["kind"] == "Document" for m in w["missing"])):
+                out.setdefault(c["id"], (w["id"], [] if w.get("satisfied") else list(w["missing"])))
     return out
 
 
@@ -89,11 +93,11 @@ def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: 
 
     today = as_of.isoformat()
     out = []
-    for cid, wid in replaced_today(law, answer).items():
+    for cid, (wid, documents) in replaced_today(law, answer).items():
         if cid in person.certificates:
             continue
-        first = {"certificate": cid, "provision": law.citation(law.pathways[wid].provision), "remaining": [],
-                 "earliest": today}
+        first = {"certificate": cid, "provision": law.citation(law.pathways[wid].provision),
+                 "remaining": [m | {"met_on": today} for m in documents], "earliest": today}
         if cid == target:
             out.append(({"earliest": today, "steps": [first]}, [("", cid, wid)]))
             continue
@@ -115,7 +119,8 @@ def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: 
 def replacements(law: Law, target: str) -> list[dict[str, str]]:
     """The pathways to `target` the career graph leaves out: those replacing a qualification held under earlier law
     (crew:ReplacementPathway, § 47 SchBV). They accrue nothing: a route begins with one only when the check answer
-    meets it on the evaluation date (`plan`); otherwise `crewkg check` says what it lacks."""
+    meets it on the evaluation date, or finds only documents missing (`plan`); otherwise `crewkg check` says what it
+    lacks."""
     ws = sorted((w for w in law.pathways.values() if w.certificate == target and w.replacement), key=lambda w: w.order)
     return [{"pathway": w.id, "provision": law.citation(w.provision)} for w in ws]
 

@@ -319,7 +319,7 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
 def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) -> dict[str, Any]:
     """The medical proof: examined, the last day it counts (its stated end and the examination schedule of the law
     in force, `crewkg.rules.validity`) or since when it is overdue."""
-    from crewkg.rules.validity import medical_current, medical_last_day, medical_overdue_since, schedule_on
+    from crewkg.rules.validity import medical_current, medical_last_day, overdue_start, schedule_on
 
     t = TEXT[lang]
     schedule = schedule_on(law, as_of)
@@ -334,10 +334,11 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
         if current and last is not None:
             sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cite)
         elif not current and p.medical_fitness:
-            since = medical_overdue_since(p, law, as_of)
-            if since is not None:
-                sched |= {"overdue_since": since.isoformat(),
-                          "text": t["proof_overdue"].format(date=since.isoformat(), provision=cite)}
+            ov = overdue_start(p, law, as_of)
+            if ov is not None:  # the date with the schedule that set it (an earlier regulation's, if it began then)
+                then = law.citation(ov.schedule.provision) if ov.schedule is not None else cite
+                sched |= {"overdue_since": ov.since.isoformat(),
+                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=then)}
         out["schedule"] = sched
     else:
         out["schedule"] = {"covered": False, "provision": uncovered,

@@ -184,6 +184,44 @@ def medical_overdue_since(p: Person, law: Law, on: date) -> date | None:
     return _spell_start(lambda d: not medical_current(p, law, d), _change_days(p, law), on)
 
 
+@dataclass(frozen=True)
+class Overdue:
+    """How the spell of an overdue proof began: its first day, the schedule in force on that day (an earlier
+    regulation's, where the spell began under it) and its step, and the renewal then missed (age, birthday, last day)
+    where that was the reason. An answer says the date with the law that set it, not with the law of the evaluation
+    date."""
+
+    since: date
+    schedule: MedicalSchedule | None
+    step: ScheduleStep | None
+    renewal: tuple[int, date, date] | None
+
+
+def overdue_start(p: Person, law: Law, on: date) -> Overdue | None:
+    """Why the record proves no medical fitness on `on`, as of the first day of that spell (None: never proved, or
+    proved on `on`)."""
+    since = medical_overdue_since(p, law, on)
+    if since is None or medical_current(p, law, on):
+        return None
+    schedule = schedule_on(law, since)
+    step = step_on(schedule, p.birth_date, since)
+    return Overdue(since, schedule, step, renewal_missed(p, step, since))
+
+
+def renewal_fields(law: Law, p: Person, step: ScheduleStep | None, schedule: MedicalSchedule | None,
+                   ov: Overdue | None, as_of: date) -> dict:
+    """The renewal an overdue proof lacks, with the schedule that asked it: the one missed when the spell began, else
+    the latest one the step in force asks (examined before its birthday: no renewal after it)."""
+    if ov is not None and ov.renewal is not None and ov.schedule is not None:
+        missed, asked_by = ov.renewal, ov.schedule
+    else:
+        missed, asked_by = renewal_missed(p, step, as_of), schedule
+    if missed is None or asked_by is None:
+        return {}
+    return {"renewal_age": missed[0], "birthday": missed[1].isoformat(), "renew_by": missed[2].isoformat(),
+            "renewal_schedule": law.citation(asked_by.provision)}
+
+
 def medical_last_day(p: Person, law: Law, on: date) -> date | None:
     """The last day the proof held on `on` counts, looking ahead through the schedule's later steps; None when no
     end follows from the record and the kb."""

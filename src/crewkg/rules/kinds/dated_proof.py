@@ -38,6 +38,8 @@ MESSAGES = {
         "hours": " (mindestens {hours} Stunden)",
         "short_hours": "{item}: {hours} Stunden nachgewiesen, mindestens {minimum} verlangt",
         "taken_too_late": "{item}: mit {taken} datiert, zählt nur vor dem {before}",
+        "expired": "{item}: am {taken} erbracht, zählte bis einschließlich {until} (höchstens {months} Monate alt)",
+        "dated_later": "{item}: mit {taken} datiert, nach dem Stichtag",
         "by_service": "Schifferdienstbuch: {role} ab {start}",
         "or_service": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}, begonnen vor dem {before}",
         "or_service_undated": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}",
@@ -51,6 +53,8 @@ MESSAGES = {
         "hours": " (at least {hours} hours)",
         "short_hours": "{item}: {hours} hours proven, at least {minimum} required",
         "taken_too_late": "{item}: dated {taken}, counts only before {before}",
+        "expired": "{item}: taken on {taken}, counted up to and including {until} (at most {months} months old)",
+        "dated_later": "{item}: dated {taken}, after the evaluation date",
         "by_service": "service log: {role} from {start}",
         "or_service": " or a validated service-log entry as {role} begun before {before}",
         "or_service_undated": " or a validated service-log entry as {role}",
@@ -125,6 +129,14 @@ def answer(law, r, p, d, as_of):
     dated = {e: d_.isoformat() for e, d_ in ends.items() if d_ is not None}
     if dated:
         out["valid_until"] = dated
+    # a proof there but not counting on the date: too old, or dated after it (said as such, not as missing)
+    taken = {e: p.exam_passed[e] for e in r.exams if e in p.exams and e in p.exam_passed and e not in out["have"]}
+    expired = {e: d_.isoformat() for e, d_ in taken.items() if ends.get(e) is not None and ends[e] < as_of}
+    later = {e: d_.isoformat() for e, d_ in taken.items() if d_ > as_of}
+    if expired:
+        out["taken_expired"] = expired
+    if later:
+        out["taken_later"] = later
     return out
 
 
@@ -152,7 +164,12 @@ def missing(law, req, lang):
     late = {e: d for e, d in req.get("taken_too_late", {}).items() if e in lacking and e not in short}
     said += [say(NAME, lang, "taken_too_late", item=law.label(e, lang), taken=d, before=req["taken_before"])
              for e, d in late.items()]
-    rest = [e for e in lacking if e not in short and e not in late]
+    expired = {e: d for e, d in req.get("taken_expired", {}).items() if e in lacking and e not in short and e not in late}
+    said += [say(NAME, lang, "expired", item=law.label(e, lang), taken=d, until=req["valid_until"][e],
+                 months=req.get("not_older_than_months")) for e, d in expired.items()]
+    later = {e: d for e, d in req.get("taken_later", {}).items() if e in lacking and e not in short and e not in late}
+    said += [say(NAME, lang, "dated_later", item=law.label(e, lang), taken=d) for e, d in later.items()]
+    rest = [e for e in lacking if e not in short and e not in late and e not in expired and e not in later]
     if rest:
         named = _items(law, rest, lang) + _hours(least, lang) + _or_service(law, req.get("proven_by_service_as"),
                                                                             req.get("taken_before"), lang)

@@ -37,26 +37,25 @@ def answer(law, r, p, d, as_of):
     """The medical proof also says until when it counts, or since when it is overdue and what the schedule asks."""
     out = {"needed": True, "have": have(r, p, d, as_of, law), "document": r.document}
     if r.document == "MedicalFitness":
-        from crewkg.rules.validity import medical_last_day, medical_overdue_since, renewal_missed, schedule_on, step_on
+        from crewkg.rules.validity import medical_last_day, overdue_start, renewal_fields, schedule_on, step_on
 
         if out["have"]:
             end = medical_last_day(p, law, as_of)
             if end is not None:
                 out["valid_until"] = end.isoformat()
         elif p.medical_fitness and (p.medical_examined is None or p.medical_examined <= as_of):
-            since = medical_overdue_since(p, law, as_of)
-            if since is not None:
-                out |= {"valid_until": (since - timedelta(days=1)).isoformat(), "overdue_since": since.isoformat()}
+            ov = overdue_start(p, law, as_of)
+            if ov is not None:
+                out |= {"valid_until": (ov.since - timedelta(days=1)).isoformat(), "overdue_since": ov.since.isoformat()}
             schedule = schedule_on(law, as_of)
             step = step_on(schedule, p.birth_date, as_of)
             if step is not None and schedule is not None and p.medical_examined is not None and (
                     p.medical_valid_until is None or p.medical_valid_until >= as_of):
                 out |= {"examined": p.medical_examined.isoformat(), "from_age": step.from_age,
                         "not_older_than_months": step.months, "schedule": law.citation(schedule.provision)}
-                missed = renewal_missed(p, step, as_of)
-                if missed is not None:  # examined before the birthday of the renewal: no renewal after it
-                    out |= {"renewal_age": missed[0], "birthday": missed[1].isoformat(),
-                            "renew_by": missed[2].isoformat()}
+                if ov is not None and ov.schedule is not None and ov.schedule.id != schedule.id:
+                    out["overdue_under"] = law.citation(ov.schedule.provision)  # the spell began under that law
+                out |= renewal_fields(law, p, step, schedule, ov, as_of)
     return out
 
 
@@ -97,10 +96,13 @@ def missing(law, req, lang):
     if req.get("renew_by") and req.get("overdue_since"):
         return t["document_medical_not_renewed"].format(item=item, examined=req["examined"], since=req["overdue_since"],
                                                         age=req["renewal_age"], birthday=req["birthday"],
-                                                        deadline=req["renew_by"], schedule=req["schedule"])
+                                                        deadline=req["renew_by"],
+                                                        schedule=req.get("renewal_schedule") or req["schedule"])
     if req.get("from_age") is not None and req.get("overdue_since"):
         months = period(req["not_older_than_months"], lang)
-        return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=req["overdue_since"],
+        since = req["overdue_since"] if not req.get("overdue_under") else t["medical.since_under"].format(
+            date=req["overdue_since"], provision=req["overdue_under"])
+        return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=since,
                                                     age=req["from_age"], period=months, schedule=req["schedule"])
     if req.get("valid_until"):
         return t["document_expired"].format(item=item, until=req["valid_until"])

@@ -161,14 +161,18 @@ def missing(law, req, lang):
 
 
 def facts(req, p, lang):
+    """The days the record gives, and where a recognised training shortened the minimum (§ 47 Abs. 5 SchBV), by how
+    much: a met requirement says why it needed fewer days than its label names."""
     t = catalogue(lang)
+    cut = t["kind.facts.reduced"].format(minimum=req["minimum"], cut=req["reduced_by"], provision=req["reduction_provision"]) \
+        if req.get("reduced_by") else ""
     if req.get("role"):
-        return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0))
+        return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0)) + cut
     parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
     if req.get("with_sea"):
         sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
-        return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea)
-    return t["kind.facts.sailing"].format(n=req["have"], parts=parts)
+        return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea) + cut
+    return t["kind.facts.sailing"].format(n=req["have"], parts=parts) + cut
 
 
 def summary(law, r, lang):
