@@ -452,3 +452,20 @@ def test_a_dated_proof_that_does_not_count_is_named_with_its_date(law, on, said)
         assert "SchBV2022-Fahrgastbetreuer" in {c["id"] for c in a["certificates"] if c["eligible"]}, sentences
     else:
         assert any(said in s for s in sentences), sentences
+
+
+@pytest.mark.parametrize(("on", "born", "said"), [
+    ("2022-01-16", "1950-06-10", []),
+    ("2022-01-17", "1950-06-10", ["Kapitaenspatent-B", "SchBesV2004-Matrose"]),
+    ("2022-01-17", "1980-06-10", []),
+], ids=["under the SchBesV 2004 the overdue report ends the roles (§ 5 Abs. 3): a lapse, nothing unchecked",
+        "from 17 Jan 2022 § 22 Abs. 1 SchBV governs UBZ only: the kept qualifications fill roles, said as not checked",
+        "below the schedule's first age nothing is said"])
+def test_a_qualification_kept_valid_by_paragraph_47_says_its_medical_fitness_is_not_checked(law, on, born, said):
+    a = answer(law, {"birth_date": born, "medical_fitness": {"examined": "2020-01-01"},
+                     "certificates": [{"id": "Kapitaenspatent-B", "issued": "2000-01-01"},
+                                      {"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on, "en")
+    assert [x["certificate"] for x in a.get("medical_not_checked", [])] == said
+    if said:
+        assert "Schiffsfuehrer" in a["roles"]
+        assert all(x["provision"] == "§ 22 Abs. 1 SchBV" and "not check" in x["text"] for x in a["medical_not_checked"])

@@ -91,10 +91,35 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     lapsed = lapsed_entries(law, p, as_of, lang)
     later = not_yet_issued(law, p, as_of, lang)
     dated = dated_form_entries(law, p, lang)
+    unchecked = medical_not_checked(law, p, as_of, lang)
     return base | {"regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
                        {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | (
-                       {"dated_forms": dated} if dated else {})
+                       {"dated_forms": dated} if dated else {}) | ({"medical_not_checked": unchecked} if unchecked else {})
+
+
+def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """Held qualifications of an earlier regulation kept valid (crew:validUntil, § 47 SchBV) that fill roles while the
+    record's medical proof would be overdue under the schedule in force, which governs only the certificates it names
+    (the Union certificates): the kb records their medical fitness as not checked, and the answer says so rather
+    than let the roles stand unremarked."""
+    from crewkg.rules.kinds.certificate_held import held
+    from crewkg.rules.validity import medical_current, schedule_on, step_on
+
+    s = schedule_on(law, as_of)
+    reg = law.regulation_on(as_of)
+    if s is None or reg is None or step_on(s, p.birth_date, as_of) is None or medical_current(p, law, as_of):
+        return []
+    out = []
+    for cid in held(p, as_of, law):
+        c = law.certificates.get(cid)
+        if c is None or not c.role or cid in s.certificates or c.regulation == reg.id or c.valid_until is None:
+            continue
+        kept_by = law.citation(c.validity_provision or c.provision)
+        out.append({"certificate": cid, "provision": law.citation(s.provision), "kept_by": kept_by,
+                    "text": say(lang, "medical_not_checked.text", certificate=law.certificate_short(cid, lang),
+                                provision=law.citation(s.provision), kept_by=kept_by)})
+    return out
 
 
 def dated_form_entries(law: Law, p: Person, lang: str = "de") -> list[dict[str, Any]]:

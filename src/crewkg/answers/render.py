@@ -70,6 +70,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         console.print(f"{t['not_yet_issued']}: {x['text']}")
     for x in answer.get("dated_forms", []):
         console.print(f"{t['dated_form']}: {x['text']}")
+    for x in answer.get("medical_not_checked", []):
+        console.print(f"{t['medical_not_checked']}: {x['text']}")
     console.print()
 
 

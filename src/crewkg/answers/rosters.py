@@ -660,7 +660,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
             provision=law.citation(ml.standing_unknown[role][1]))
             for pid, role, target in unknown)
         answer["standing_unknown"] = [{"person": pid, "role": role, "as": target} for pid, role, target in unknown]
-    from crewkg.answers.eligibility import lapsed_entries, not_yet_issued
+    from crewkg.answers.eligibility import lapsed_entries, medical_not_checked, not_yet_issued
 
     lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}
     if lapsed:  # the members whose held certificate gives no role on the date, and why (§ 22, § 47 SchBV)
@@ -668,6 +668,9 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     later = {p.id: found for p in persons if (found := not_yet_issued(law, p, as_of, lang))}
     if later:  # the members whose certificate is issued only after the date: not held yet, as `check` says
         answer["not_yet_issued"] = later
+    unchecked = {p.id: found for p in persons if (found := medical_not_checked(law, p, as_of, lang))}
+    if unchecked:  # members filling roles by a qualification kept valid by § 47 whose medical fitness is not checked
+        answer["medical_not_checked"] = unchecked
     return {"satisfied": satisfied, "alternative": chosen.alternative.index, "assignment": assignment, "details": details,
             "qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in chosen.qualifications],
             "missing": missing, **answer}

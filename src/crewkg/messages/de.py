@@ -93,6 +93,8 @@ MESSAGES: dict[str, str] = {
     "document_medical_overdue": "fehlt: {item}: der am {examined} untersuchte Nachweis ist seit {since} überfällig; ab dem vollendeten {age}. Lebensjahr ist ein Nachweis nötig, der nicht älter als {period} ist ({schedule})",
     "lapsed": "Nicht mehr gültig",
     "not_yet_issued": "Noch nicht ausgestellt",
+    "medical_not_checked": "Nicht geprüft",
+    "medical_not_checked.text": "{certificate} berechtigt zu ihren Funktionen, obwohl der Tauglichkeitsnachweis des Datensatzes nach {provision} nicht zählte: diese Regel gilt für Unionsbefähigungszeugnisse, nicht für eine nach {kept_by} gültig gebliebene Befähigung, deren medizinische Tauglichkeit crewkg nicht prüft",
     "not_yet_issued.text": "{certificate} wird am {issued} ausgestellt, nach dem Stichtag {as_of}: an diesem Tag nicht vorhanden",
     "dated_form": "Ausstellungsdatum",
     "dated_form.text": "{named} mit Ausstellungsdatum {issued}: gelesen als {certificate} ({provision}), nicht nach {named_provision}",

@@ -93,6 +93,8 @@ MESSAGES: dict[str, str] = {
     "document_medical_overdue": "missing: {item}: the proof examined on {examined} is overdue since {since}; from age {age} a proof not older than {period} is needed ({schedule})",
     "lapsed": "No longer valid",
     "not_yet_issued": "Not yet issued",
+    "medical_not_checked": "Not checked",
+    "medical_not_checked.text": "{certificate} fills its roles although the record's medical proof would not count under {provision}: that schedule governs Union certificates, not a qualification kept valid by {kept_by}, whose medical fitness crewkg does not check",
     "not_yet_issued.text": "{certificate} is issued on {issued}, after the evaluation date {as_of}: not held on that date",
     "dated_form": "Issue date",
     "dated_form.text": "{named} issued on {issued}: read as {certificate} ({provision}), not under {named_provision}",
