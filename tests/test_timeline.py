@@ -262,3 +262,14 @@ def test_the_cap_is_cited_from_the_regulation_in_force_and_no_empty_regulation_s
     assert json.loads(later)["credited"][0]["cap_provision"] == "§ 6 Abs. 4 SchBV"
     before = CliRunner().invoke(app, ["timeline", str(f), "--as-of", "2004-12-31", "--lang", "de"]).stdout
     assert before.splitlines()[0] == "Zeitleiste von old zum 2004-12-31"
+
+
+@pytest.mark.parametrize(("as_of", "until"), [("2015-07-01", None), ("2022-01-16", None), ("2022-01-17", "2032-01-17")])
+def test_the_end_a_later_regulation_sets_is_not_said_before_that_regulation(tmp_path, as_of, until):
+    """§ 47 Abs. 2 SchBV ends SchBesV 2004 qualifications on 17 Jan 2032; on a day the SchBesV 2004 governs no law
+    says so yet, so the timeline gives no end (the law in force on the evaluation date decides)."""
+    record = tmp_path / "steuermann.yaml"
+    record.write_text("id: st\nbirth_date: 1960-01-01\nmedical_fitness: {examined: 2014-01-01}\n"
+                      "certificates: [{id: SchBesV2004-Steuermann, issued: 2006-01-01}]\n", encoding="utf-8")
+    held = json.loads(_run("timeline", str(record), "--as-of", as_of, "--format", "json"))["held"]
+    assert [h["valid_until"] for h in held] == [until]

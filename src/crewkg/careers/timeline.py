@@ -289,7 +289,8 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
         issued = p.certificate_issued.get(cid)
         c = law.certificates.get(cid)
         ends: list[tuple[date, str]] = []
-        if c is not None and c.valid_until is not None:
+        # a fixed end only from the day the provision setting it is law (§ 47 SchBV says nothing of 2015)
+        if c is not None and c.valid_until is not None and law.enacted_by(c.validity_provision or c.provision, as_of):
             ends.append((c.valid_until, law.citation(c.validity_provision or c.provision)))
         rules = [r for r in law.validity_rules.values() if cid in r.certificates]
         if issued is not None:

@@ -39,6 +39,8 @@ class Provision:
     wording_lang: str = "de"
     #: the German paraphrase of such a provision (crew:paraphrase), so that a German answer says it in German
     paraphrase: str | None = None
+    #: the regulation it belongs to (crew:inRegulation): what it sets is law only from that regulation's first day
+    regulation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,13 @@ class Law:
     medical_schedules: dict[str, MedicalSchedule] = field(default_factory=dict)
     #: rules that shorten a Fahrzeit minimum (crew:FahrzeitReduction), by id
     reductions: dict[str, Reduction] = field(default_factory=dict)
+
+    def enacted_by(self, provision: str | None, day: date) -> bool:
+        """Whether the provision is law by the day: its regulation in force from then or earlier (a provision of a
+        later regulation, e.g. the end § 47 SchBV sets an older qualification, says nothing on an earlier day)."""
+        p = self.provisions.get(provision or "")
+        reg = self.regulations.get(p.regulation or "") if p is not None else None
+        return reg is None or reg.in_force_from <= day
 
     def regulation_on(self, day: date) -> Regulation | None:
         """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
@@ -415,7 +424,8 @@ def _compile(g, version: str) -> Law:
             id=local(s), citation=str(one(s, CREW.citation) or labels(s).get("de", local(s))),
             wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf),
             wording_lang=getattr(one(s, CREW.wording), "language", None) or "de",
-            paraphrase=str(one(s, CREW.paraphrase)) if one(s, CREW.paraphrase) is not None else None)
+            paraphrase=str(one(s, CREW.paraphrase)) if one(s, CREW.paraphrase) is not None else None,
+            regulation=opt(s, CREW.inRegulation))
 
     kinds = {local(c)[: -len("Requirement")]: c for c in g.subjects(RDFS.subClassOf, CREW.Requirement)}
     requirements = {}
