@@ -189,7 +189,8 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
     for key in ("lapsed", "not_yet_issued", "medical_not_checked"):
         for pid, found in r.get(key, {}).items():
             for x in found:
-                con.print(f"  [yellow]![/yellow] {pid}: {x['text']}" + (f" ({x['provision']})" if x.get("provision") else ""))
+                cite = x.get("provision") if x.get("provision") and x["provision"] not in x["text"] else None
+                con.print(f"  [yellow]![/yellow] {pid}: {x['text']}" + (f" ({cite})" if cite else ""))
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "
