@@ -377,6 +377,20 @@ def test_a_running_programme_longer_than_asked_counts_on_its_last_day_not_when_i
     assert item(route["steps"][0], "§ 12 Z 1 lit. b SchBV")["met_on"] == "2026-12-31"
 
 
+def test_a_running_programme_of_a_record_with_totals_is_planned_to_its_last_day():
+    """The same for a record that gives totals (no service log): its running programme of 24 months completes on
+    31 Aug 2026 and § 12 Z 1 is route 1 on that day, as check says on that day."""
+    data = {"id": "ptot", "birth_date": "2000-01-01", "medical_fitness": True, "sailing_days": {"Decksmann": 100},
+            "programmes": [{"for": "Matrose", "from": "2024-09-01", "to": "2026-08-31", "sailing_days": 100}]}
+    law = load_law()
+    on = date(2026, 3, 1)
+    person = person_from_mapping(data, law, on, "test")
+    result = plan(law, person, check(law, [person], on)[0], "UBZ-Matrose", on, Pace.from_kb())
+    assert chain(result["routes"][0]) == [("§ 12 Z 1 SchBV", "2026-08-31")]
+    on_the_day = check(law, [person_from_mapping(data, law, date(2026, 8, 31), "test")], date(2026, 8, 31), "en")[0]
+    assert "UBZ-Matrose" in {c["id"] for c in on_the_day["certificates"] if c["eligible"]}
+
+
 # --- § 47 replacements met on the evaluation date are planned as a first step ------------------------------------
 KAPITAEN = {"id": "kapitaen", "birth_date": "1970-04-04", "medical_fitness": True, "radio_certificate": True,
             "certificates": [{"id": "Kapitaenspatent-B", "issued": "2001-05-01"}]}

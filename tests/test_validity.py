@@ -469,3 +469,13 @@ def test_a_qualification_kept_valid_by_paragraph_47_says_its_medical_fitness_is_
     if said:
         assert "Schiffsfuehrer" in a["roles"]
         assert all(x["provision"] == "§ 22 Abs. 1 SchBV" and "not check" in x["text"] for x in a["medical_not_checked"])
+
+
+def test_a_renewal_an_earlier_schedule_asked_is_cited_with_that_schedule_in_a_lapse(law):
+    """Born 1950-06-10, examined 2019-06-01: the renewal after the 69th birthday was due by 2019-09-10 under § 5
+    Abs. 3 SchBesV 2004; a UBZ issued in 2022 lapses under § 22 Abs. 1 SchBV, and the sentence names both laws."""
+    a = answer(law, {"birth_date": "1950-06-10", "medical_fitness": {"examined": "2019-06-01"},
+                     "certificates": [{"id": "UBZ-Matrose", "issued": "2022-03-01"}]}, "2026-11-30", "en")
+    (x,) = a["lapsed"]
+    assert (x["provision"], x["renewal_schedule"], x["renew_by"]) == ("§ 22 Abs. 1 SchBV", "§ 5 Abs. 3 SchBesV", "2019-09-10")
+    assert "renewed by 2019-09-10 under § 5 Abs. 3 SchBesV" in x["text"]

@@ -183,8 +183,12 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             renewal = renewal_fields(law, p, x.step, schedule_on(law, as_of), overdue_start(p, law, as_of), as_of)
             if renewal:  # examined before the birthday of the renewal: no renewal after it
                 entry |= renewal
-                text = say(lang, "lapsed.medical_not_renewed", certificate=name, since=entry["since"],
-                           age=renewal["renewal_age"], birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen)
+                # a renewal an earlier schedule asked names it: the lapse's own provision is the schedule in force
+                key = "lapsed.medical_not_renewed" if renewal["renewal_schedule"] == entry["provision"] \
+                    else "lapsed.medical_not_renewed_then"
+                text = say(lang, key, certificate=name, since=entry["since"], age=renewal["renewal_age"],
+                           birthday=entry["birthday"], deadline=entry["renew_by"], examined=seen,
+                           schedule=renewal["renewal_schedule"])
             else:
                 text = say(lang, "lapsed.medical_overdue", certificate=name, since=entry["since"], age=x.step.from_age,
                            period=wording.period(x.step.months, lang), examined=seen)

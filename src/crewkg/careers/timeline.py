@@ -340,6 +340,8 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
                 then = law.citation(ov.schedule.provision) if ov.schedule is not None else cite
                 sched |= {"overdue_since": ov.since.isoformat(),
                           "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=then)}
+                if then != cite:
+                    sched["overdue_under"] = then
         out["schedule"] = sched
     else:
         out["schedule"] = {"covered": False, "provision": uncovered,

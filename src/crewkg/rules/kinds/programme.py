@@ -81,7 +81,7 @@ def answer(law, r, p, d, as_of):
     running = [g for g in p.programmes if runs_to(g, r.programme_for, r.minimum)]
     if running and (out["have"] or 0) < (r.minimum or 0):
         g = min(running, key=lambda g: g.end)
-        out |= {"programme_runs_until": g.end.isoformat(), "months_so_far": g.months}
+        out |= {"programme_from": g.start.isoformat(), "programme_runs_until": g.end.isoformat(), "months_so_far": g.months}
     return out
 
 
@@ -92,7 +92,8 @@ def missing(law, req, lang):
     r = law.requirements[req["id"]]
     what = r.label.get(lang) or r.label.get("de", r.id)
     if req.get("programme_runs_until"):
-        return catalogue(lang)["programme_running"].format(what=what, until=req["programme_runs_until"],
+        return catalogue(lang)["programme_running"].format(what=what, start=req["programme_from"],
+                                                           until=req["programme_runs_until"],
                                                            months=number(req["months_so_far"], lang))
     return catalogue(lang)["programme"].format(what=what, have=number(req["have"], lang))
 
