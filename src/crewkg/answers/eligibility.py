@@ -115,10 +115,10 @@ def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> l
         c = law.certificates.get(cid)
         if c is None or not c.role or cid in s.certificates or c.regulation == reg.id or c.valid_until is None:
             continue
-        kept_by = law.citation(c.validity_provision or c.provision)
-        out.append({"certificate": cid, "provision": law.citation(s.provision), "kept_by": kept_by,
+        kept_by, schedule = law.citation(c.validity_provision or c.provision), law.citation(s.provision)
+        out.append({"certificate": cid, "provision": schedule, "kept_by": kept_by,
                     "text": say(lang, "medical_not_checked.text", certificate=law.certificate_short(cid, lang),
-                                provision=law.citation(s.provision), kept_by=kept_by)})
+                                provision=schedule, kept_by=kept_by)})
     return out
 
 

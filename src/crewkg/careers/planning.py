@@ -482,13 +482,12 @@ def _projected(ctx: Context, state: State, after: State, pathway_id: str, prog: 
                           within_or_after=None if g.within_or_after is None else g.within_or_after + after.credited)
                   for g in p.programmes]
     if prog is not None and prog.running is not None:  # the running programme: its full length, the days planned in it
-        from crewkg.law.crediting import completed_months
+        from crewkg.records.dated import programme_on
 
         g = p.programmes[prog.running]
         assert g.start is not None and g.end is not None
         programmes[prog.running] = replace(
-            g, months=completed_months(g.start, min(g.end, ctx.date(after.t)) + timedelta(days=1)),
-            completed=g.end <= ctx.date(after.t),  # as records.dated.apply says it of a dated programme
+            g, **programme_on(g, ctx.date(after.t)),
             sailing_days=(g.sailing_days or 0) + _count(ledger, state.t + 1, prog.end),
             sailing_days_after=(g.sailing_days_after or 0) + _count(ledger, prog.end + 1, after.t),
             within_or_after=None if g.within_or_after is None else g.within_or_after + after.credited)

@@ -98,14 +98,21 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
     return out
 
 
+def programme_on(g: Any, on: date) -> dict[str, Any]:
+    """A dated programme as of `on`: the calendar months it has completed by then, and whether it is completed
+    ("absolviert", on its last day). The one place both are said, for records and for the planner's projections."""
+    return {"months": completed_months(g.start, date.fromordinal(min(g.end, on).toordinal() + 1)),
+            "completed": g.end <= on}
+
+
 def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None) -> Person:
     """Fill the totals of a record from its dated evidence as of `on` (in place; returns the record). A record
     without a log keeps its totals; dated programmes get their months (completed by `on`) either way, and are
     completed once their last day is reached."""
     for g in p.programmes:
         if g.start is not None and g.end is not None:
-            g.months = completed_months(g.start, date.fromordinal(min(g.end, on).toordinal() + 1))
-            g.completed = g.end <= on
+            now = programme_on(g, on)
+            g.months, g.completed = now["months"], now["completed"]
     if p.service is None:
         return p
     scopes = ledger(p, law) if scopes is None else scopes
