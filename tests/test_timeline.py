@@ -273,3 +273,17 @@ def test_the_end_a_later_regulation_sets_is_not_said_before_that_regulation(tmp_
                       "certificates: [{id: SchBesV2004-Steuermann, issued: 2006-01-01}]\n", encoding="utf-8")
     held = json.loads(_run("timeline", str(record), "--as-of", as_of, "--format", "json"))["held"]
     assert [h["valid_until"] for h in held] == [until]
+
+
+@pytest.mark.parametrize(("as_of", "completes"), [("2026-08-30", "2026-08-31"), ("2026-08-31", None)])
+def test_days_in_a_running_programme_are_said_to_count_once_it_is_completed(as_of, completes):
+    """David's programme runs to 31 Aug 2026 (§ 12 Z 1 SchBV: 'absolviert'): the day before, its days are shown with
+    the day they start to count; on its last day they count."""
+    david = PERSONS / "22-david-programme-trainee.yaml"
+    t = json.loads(_run("timeline", str(david), "--as-of", as_of, "--format", "json", "--lang", "en"))
+    within = next(s for s in t["credited"] if s["scope"].endswith(":WithinProgramme"))
+    assert within["credited"] > 0 and within["completes"] == completes
+    text = _run("timeline", str(david), "--as-of", as_of, "--lang", "en")
+    assert ("these days count only once the programme is completed on 2026-08-31" in text) is (completes is not None)
+    de = _run("timeline", str(david), "--as-of", as_of)
+    assert ("diese Tage zählen erst, wenn das Ausbildungsprogramm am 2026-08-31 absolviert ist" in de) is (completes is not None)

@@ -104,6 +104,16 @@ def thresholds(law: Law) -> list[int]:
     return sorted({r.minimum for r in law.requirements.values() if r.minimum and kind(r.kind).unit == "days"})
 
 
+def _completes(key: str, p: Person, as_of: date) -> str | None:
+    """The last day of the dated programme of a programme scope when it is still running on the evaluation date (its
+    days count for no requirement before then, records.dated), else None."""
+    kind, _, rest = key.partition(":")
+    if kind != "programme":
+        return None
+    g = p.programmes[int(rest.partition(":")[0])]
+    return _iso(g.end) if g.end is not None and g.end > as_of else None
+
+
 def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: str) -> list[dict[str, Any]]:
     """Per scope of the log: the counts on the evaluation date, the runs of consecutive credited days (each with the
     credited count at its end) and the day each of the kb's day thresholds was reached."""
@@ -126,6 +136,7 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
                 runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
         out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
                     "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
+                    "completes": _completes(key, p, as_of),
                     "cap_provision": cap_provision("sea" if key.partition(":")[0] == "sea" else "inland", as_of),
                     "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
     return out
@@ -376,6 +387,8 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
             out.append("    " + t["not_validated"].format(n=s["not_validated"]))
         if s["capped"]:
             out.append("    " + t["capped"].format(n=s["capped"], provision=s["cap_provision"]))
+        if s.get("completes") and s["credited"]:
+            out.append("    " + t["running"].format(date=s["completes"]))
         for n, d in s["reached"].items():
             out.append("    " + t["reached"].format(n=n, date=d))
     out.append(t["certificates"])

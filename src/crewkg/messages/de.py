@@ -306,6 +306,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.scope_line": "{label}: {credited} Tage angerechnet, {recorded} eingetragen",
     "careers.timeline.not_validated": "{n} Tage eingetragen, aber nicht bestätigt (nie angerechnet)",
     "careers.timeline.capped": "{n} Tage wegen der Höchstgrenze nicht anrechenbar ({provision})",
+    "careers.timeline.running": "diese Tage zählen erst, wenn das Ausbildungsprogramm am {date} absolviert ist",
     "careers.timeline.reached": "{n}. Tag angerechnet am {date}",
     "careers.timeline.certificates": "Befähigungszeugnisse:",
     "careers.timeline.spell": "ausstellbar vom {start} bis {end}",

@@ -306,6 +306,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.scope_line": "{label}: {credited} days credited, {recorded} recorded",
     "careers.timeline.not_validated": "{n} days recorded but not validated (never credited)",
     "careers.timeline.capped": "{n} days not creditable because of the limit ({provision})",
+    "careers.timeline.running": "these days count only once the programme is completed on {date}",
     "careers.timeline.reached": "day {n} credited on {date}",
     "careers.timeline.certificates": "Certificates:",
     "careers.timeline.spell": "issuable from {start} to {end}",
