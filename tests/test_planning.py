@@ -391,6 +391,26 @@ def test_a_running_programme_of_a_record_with_totals_is_planned_to_its_last_day(
     assert "UBZ-Matrose" in {c["id"] for c in on_the_day["certificates"] if c["eligible"]}
 
 
+@pytest.mark.parametrize("record", [
+    {"sailing_days": {"Decksmann": 100},
+     "programmes": [{"for": "Matrose", "from": "2027-01-01", "to": "2028-12-31", "sailing_days": 0, "sailing_days_after": 0}]},
+    {"service": [{"from": "2025-03-01", "to": "2025-06-30", "role": "Decksmann"}],
+     "programmes": [{"for": "Matrose", "from": "2027-01-01", "to": "2028-12-31"}]}], ids=["totals", "log"])
+def test_a_programme_not_yet_begun_is_planned_from_its_first_day_not_replaced_by_a_new_one(record):
+    """A trainee enrolled in a Matrosen programme from 1 Jan 2027 to 31 Dec 2028 (§ 12 Z 1 SchBV): on 30 Nov 2026 the
+    plan waits for it rather than planning a new one from the evaluation date (which would end on 29 Nov 2028); its 90
+    days within (lit. c) are sailed from its first day, the 90th on 31 Mar 2027, and it counts once completed, on
+    its last day."""
+    data = {"id": "fut", "birth_date": "2000-01-01", "medical_fitness": True} | record
+    law = load_law()
+    person = person_from_mapping(data, law, AS_OF, "test")
+    result = plan(law, person, check(law, [person], AS_OF)[0], "UBZ-Matrose", AS_OF, Pace.from_kb())
+    route = next(r for r in result["routes"] if [s["provision"] for s in r["steps"]] == ["§ 12 Z 1 SchBV"])
+    assert chain(route) == [("§ 12 Z 1 SchBV", "2028-12-31")]
+    assert item(route["steps"][0], "§ 12 Z 1 lit. b SchBV")["met_on"] == "2028-12-31"
+    assert item(route["steps"][0], "§ 12 Z 1 lit. c SchBV")["met_on"] == "2027-03-31"
+
+
 # --- § 47 replacements met on the evaluation date are planned as a first step ------------------------------------
 KAPITAEN = {"id": "kapitaen", "birth_date": "1970-04-04", "medical_fitness": True, "radio_certificate": True,
             "certificates": [{"id": "Kapitaenspatent-B", "issued": "2001-05-01"}]}

@@ -21,7 +21,8 @@ skos:editorialNote on kb:CreditingLimit-Inland (kb/schbv2022/03_fahrzeit.ttl) an
   longer only if its days within cannot be credited at the pace in that time; days after it are credited from the
   day after it ends. A programme already completed counts as it is; one whose days within fall short is repeated.
   A dated programme of the record still running is planned to its last day with its days so far, where its length
-  is enough and its days within can be credited by then.
+  is enough and its days within can be credited by then; one not yet begun likewise, the step sailing from its first
+  day (the record says the person is enrolled in it: it is not replaced by a new one that would end sooner).
 - Age: the day of the birthday (`reached_on`). Exams are taken once the other requirements are met (no time).
   Documents (Sprechfunkzeugnis, medical fitness) take no time but are listed as remaining; a medical certificate that
   expires before a step's date is listed as remaining for that step.
@@ -264,6 +265,14 @@ class Programme:
     running: int | None = None
     #: running: the day offset it is completed and counts (its last day, or the step's start if later)
     completes: int = 0
+    #: the first day offset the step sails on: the first day of a programme of the record not yet begun (days on
+    #: board before it are not within it), else 0 (from the step's start)
+    first: int = 0
+
+
+def _first_day(state: State, prog: Programme | None) -> int:
+    """The first day the step sails: the day after its start, or the first day of the record's programme it waits for."""
+    return max(state.t + 1, prog.first if prog is not None else 0)
 
 
 def _walk(items: list[dict[str, Any]]):
@@ -296,9 +305,10 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
 
 
 def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within: list[dict[str, Any]]) -> Programme | None:
-    """A dated programme of the record for the role, running when the route starts (nothing planned before this step),
-    long enough once it ends, and whose days within can still be credited by its last day: the step goes on in it
-    rather than in a new one."""
+    """A dated programme of the record for the role, running or not yet begun when the route starts (nothing planned
+    before this step), long enough once it ends, and whose days within can still be credited by its last day: the step
+    goes on in it (or waits for it and sails from its first day) rather than in a new one: the record says the person
+    is enrolled in it."""
     from crewkg.law.crediting import completed_months
     from crewkg.rules.kinds.programme_fahrzeit import phase_days
 
@@ -309,16 +319,17 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
     role = ctx.law.requirements[prog["id"]].programme_for
     today = ctx.date(state.t)
     for i, g in enumerate(p.programmes):
-        if g.role != role or g.start is None or g.end is None or not g.start <= today < g.end:
+        if g.role != role or g.start is None or g.end is None or not today < g.end:
             continue
         if completed_months(g.start, g.end + timedelta(days=1)) < needed:
             continue
         end = ctx.offset(g.end)
+        first = ctx.offset(g.start) if today < g.start else 0
         rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
-        if rest > 0 and kth_day(state.ledger, state.t + 1, rest, ctx.pace) > end:
+        if rest > 0 and kth_day(state.ledger, max(state.t + 1, first), rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
         # completed ("absolviert") on its last day, not when its months so far reach the minimum
-        return Programme(prog["id"], new=True, end=end, running=i, completes=max(end, state.t))
+        return Programme(prog["id"], new=True, end=end, running=i, completes=max(end, state.t), first=first)
     return None
 
 
@@ -373,7 +384,7 @@ def _finish(ctx: Context, state: State, n: Need, prog: Programme | None, sailed:
         return state.t
     day = max(state.t, n.not_before)
     if n.sail:
-        day = max(day, kth_day(state.ledger, state.t + 1, n.sail, ctx.pace))
+        day = max(day, kth_day(state.ledger, _first_day(state, prog), n.sail, ctx.pace))
     if n.after and prog is not None:
         day = max(day, kth_day(state.ledger if sailed is None else sailed, prog.end + 1, n.after, ctx.pace))
     return day
@@ -420,7 +431,7 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
     after = max((n.after for n in open_), default=0)
     ledger, last = state.ledger, s
     if sail:
-        last, ledger = accrue(ledger, s + 1, sail, ctx.pace)
+        last, ledger = accrue(ledger, _first_day(state, prog), sail, ctx.pace)
     credited = sail
     sailed = ledger  # the step's days before its programme's end: the days after it are credited with them
     end = max([s, last] + [n.not_before for n in open_] + ([prog.end] if prog and prog.new else []))
