@@ -121,8 +121,11 @@ def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
                                                       since=first.in_force_from.isoformat())
 
 
-def _facts(req: dict[str, Any], p: Person, lang: str = "de") -> str:
-    """The record entries the requirement was decided on (said by its kind)."""
+def _facts(law: Law, req: dict[str, Any], p: Person, lang: str = "de") -> str:
+    """The record entries the requirement was decided on (said by its kind); a term of the ontology the answer names
+    by its id (the sea capacity) is said by its label."""
+    if req.get("capacity"):
+        req = req | {"capacity": law.label(req["capacity"], lang)}
     return kind(req["kind"]).facts(req, p, lang)
 
 
@@ -143,7 +146,7 @@ def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int
     unit = "" if listed else t.get(f"cli.unit.{req['unit']}", req["unit"])
     needed = t["cli.explain.needed"].format(needed=value(_named(law, req["needed"], lang), lang), unit=unit,
                                             have=value(_named(law, req["have"], lang), lang)).replace(" ,", ",")
-    console.print(f"{pad}    {_facts(req, p, lang)}; {needed}")
+    console.print(f"{pad}    {_facts(law, req, p, lang)}; {needed}")
     if not req["met"]:
         console.print(f"{pad}    → {missing_sentence(law, req, lang)}")
 

@@ -453,7 +453,7 @@ MESSAGES: dict[str, str] = {
     "service.career_note.failed": "der Laufbahngraph ist nicht verfügbar: {reason}",
     "service.career_note.failed_reason": "das Zeichnen ist gescheitert",
     "service.query.anlage9-pathways.title": "Welche Wege die Prüfung über Anlage 9 verlangen",
-    "service.query.anlage9-pathways.description": "Jeder Weg (Ziffer) des kodierten Rechts mit einer Voraussetzung, in beliebiger Tiefe, die die Prüfung nach § 134 SchFG über den Inhalt der Anlage 9 (Betriebsebene) verlangt, und die Litera, die das sagt.",
+    "service.query.anlage9-pathways.description": "Jeder Weg (Ziffer) des kodierten Rechts mit einer Voraussetzung, in beliebiger Tiefe, die die Prüfung nach § 134 SchFG über den Inhalt der Anlage 9 (Führungsebene) verlangt, und die Litera, die das sagt.",
     "service.query.blocked-by-medical-fitness.title": "Wer nur mangels Tauglichkeit kein Zeugnis bekommt",
     "service.query.blocked-by-medical-fitness.description": "Zeugnisse, die einer Person nur deshalb nicht ausgestellt werden können, weil der Nachweis der Tauglichkeit (Anlage 7 SchBV) am Stichtag fehlt oder abgelaufen ist: ein Weg, dem als einzige Voraussetzung die Tauglichkeit fehlt. Zeigt, bis wann der letzte Nachweis galt, wo der Datensatz es sagt.",
     "service.query.credited-days.title": "Wie viele Tage jedes Schifferdienstbuchs angerechnet sind",
