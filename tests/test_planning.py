@@ -473,3 +473,19 @@ def test_a_certificate_only_a_replacement_leads_to_is_a_target(fit, first, tmp_p
     path.write_text(yaml.safe_dump(rec), encoding="utf-8")
     cli = runner.invoke(app, ["plan", str(path), "--target", "Schiffsfuehrerpatent-AT", "--as-of", AS_OF.isoformat(), "--lang", "en"])
     assert cli.exit_code == 0, cli.output
+
+
+@pytest.mark.parametrize(("as_of", "lapsed"), [("2026-05-03", False), ("2026-05-04", True)])
+def test_a_held_target_that_does_not_count_is_said_so_with_its_provision(as_of, lapsed):
+    """Helga holds the UBZ Schiffsführer; from her 70th birthday (4 May 2026) her proof of 15 Apr 2024 is overdue
+    (§ 22 Abs. 1 SchBV): the plan says she holds it and, from that day, that it does not count and why."""
+    path = EXAMPLES / "32-helga-boatmaster-at-70.yaml"
+    out = runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", as_of, "--lang", "en"])
+    assert out.exit_code == 0, out.output
+    assert "helga-berger already holds UBZ boatmaster." in out.stdout
+    said = f"but it does not count on {as_of}: UBZ boatmaster gives no role while the proof of medical fitness is overdue"
+    assert (said in out.stdout) is lapsed
+    assert ("(§ 22 Abs. 1 SchBV)" in out.stdout) is lapsed
+    data = json.loads(runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", as_of,
+                                          "--format", "json"]).stdout)
+    assert [x["reason"] for x in data.get("held_not_counting", [])] == (["medical_overdue"] if lapsed else [])

@@ -30,6 +30,10 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
     if target in person.certificates:
         result["routes"] = [{"earliest": as_of.isoformat(), "steps": []}]
+        # held, but not counting on the date (lapsed, or issued later): the check answer says why
+        why = [x for key in ("lapsed", "not_yet_issued") for x in answer.get(key, []) if x["certificate"] == target]
+        if why:
+            result["held_not_counting"] = why
         return result
     planner = planner or make_planner(law, person, answer, as_of, pace, lang)
     held = [c for c in person.certificates if c in g]
@@ -254,7 +258,11 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
                                                                   prov=pace.citation, max=pace.legal)]
     routes = result["routes"]
     if routes and not routes[0]["steps"]:
-        return lines + [t["held"].format(person=result["person"], target=target)]
+        lines.append(t["held"].format(person=result["person"], target=target))
+        for x in result.get("held_not_counting", []):
+            text = f"{x['text']} ({x['provision']})" if x.get("provision") else x["text"]
+            lines.append("  " + t["held_not_counting"].format(as_of=result["as_of"], why=text))
+        return lines
     for i, r in enumerate(routes, 1):
         lines.append(t["route"].format(i=i, date=r["earliest"]) if r["earliest"] else t["route_blocked"].format(i=i))
         for n, s in enumerate(r["steps"], 1):

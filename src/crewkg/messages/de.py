@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "careers.plan.head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
     "careers.plan.head_assumed": "{person} → {target} — Stand {as_of}; angenommen {d} Tage Fahrzeit in {p} aufeinanderfolgenden Tagen (höchstens {max} nach {prov})",
     "careers.plan.held": "{person} hat {target} bereits.",
+    "careers.plan.held_not_counting": "es zählt aber am {as_of} nicht: {why}",
     "careers.plan.none": "Kein Weg der Wissensbasis führt zu {target}.",
     "careers.plan.route": "Weg {i} — frühestens {date}",
     "careers.plan.route_blocked": "Weg {i} — nicht planbar",

@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "careers.plan.head": "{person} → {target} — as of {as_of}; sailing time at most {d} days in {p} consecutive days ({prov})",
     "careers.plan.head_assumed": "{person} → {target} — as of {as_of}; assumed {d} days of sailing time in {p} consecutive days (at most {max} under {prov})",
     "careers.plan.held": "{person} already holds {target}.",
+    "careers.plan.held_not_counting": "but it does not count on {as_of}: {why}",
     "careers.plan.none": "No route in the kb leads to {target}.",
     "careers.plan.route": "Route {i} — earliest {date}",
     "careers.plan.route_blocked": "Route {i} — cannot be planned",
