@@ -295,3 +295,35 @@ def test_days_in_a_programme_still_running_say_until_when_it_runs(law):
                service=[inland("2026-03-01", "2026-08-31", role="Matrose")], professional_experience_years=6)
     r = requirement(check(law, [p], on)[0], "UBZ-Schiffsfuehrer", "§ 15 Z 4 lit. c", "ProgrammeFahrzeit")
     assert (r["have"], r["in_short_programme"], r["programme_runs_until"]) == (0, 180, "2027-02-28")
+
+
+@pytest.mark.parametrize(("passed", "later"), [("2026-11-30", None), ("2026-12-01", "2026-12-01")])
+def test_an_exam_passed_after_the_evaluation_date_is_named_with_its_date(law, passed, later):
+    """§ 12 Z 2 lit. b SchBV asks for the Anlage 8 exam: passed on the evaluation date it counts; passed the day after,
+    it is missing, and the answer says it was passed after that date rather than that there is none."""
+    from crewkg.rules.kinds import missing_sentence
+
+    on = date(2026, 11, 30)
+    p = person(law, on, sailing_days={"Decksmann": 400}, exams=[{"id": "Anlage8", "passed": passed}])
+    r = requirement(check(law, [p], on, "en")[0], "UBZ-Matrose", "§ 12 Z 2 lit. b", "Exam")
+    assert r["met"] is (later is None) and r.get("passed_later") == ({"Anlage8": later} if later else None)
+    if later:
+        assert missing_sentence(law, r, "en") == ("exam missing: exam Annex 8 (passed on 2026-12-01, after the "
+                                                  "evaluation date) (§ 12 Z 2 lit. b SchBV)")
+        assert "(am 2026-12-01 bestanden, nach dem Stichtag)" in missing_sentence(law, r, "de")
+
+
+@pytest.mark.parametrize(("examined", "later"), [("2026-11-30", None), ("2026-12-01", "2026-12-01")])
+def test_a_medical_examination_after_the_evaluation_date_is_named_with_its_date(law, examined, later):
+    """§ 10 Z 3 SchBV asks for medical fitness: a proof examined the day after the evaluation date is not yet there,
+    and the answer says when it was examined."""
+    from crewkg.rules.kinds import missing_sentence
+
+    on = date(2026, 11, 30)
+    p = person(law, on, medical_fitness={"examined": examined})
+    r = requirement(check(law, [p], on, "en")[0], "UBZ-Decksmann", "§ 10 Z 3", "Document")
+    assert r["met"] is (later is None) and r.get("examined_later") == later
+    if later:
+        assert missing_sentence(law, r, "en") == ("missing: medical fitness (examined on 2026-12-01, after the "
+                                                  "evaluation date) (§ 10 Z 3 SchBV)")
+        assert "(Untersuchung am 2026-12-01, nach dem Stichtag)" in missing_sentence(law, r, "de")

@@ -489,3 +489,13 @@ def test_a_held_target_that_does_not_count_is_said_so_with_its_provision(as_of, 
     data = json.loads(runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", as_of,
                                           "--format", "json"]).stdout)
     assert [x["reason"] for x in data.get("held_not_counting", [])] == (["medical_overdue"] if lapsed else [])
+
+
+def test_the_plan_says_what_its_dates_assume_and_not_when_nothing_is_planned():
+    anna = EXAMPLES / "anna-matrose.yaml"
+    en = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Steuermann", "--as-of", "2026-11-30", "--lang", "en"]).stdout
+    assert en.splitlines()[1].startswith("The dates assume: exams and proofs without a duration of their own")
+    de = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Steuermann", "--as-of", "2026-11-30"]).stdout
+    assert de.splitlines()[1].startswith("Die Daten nehmen an: Prüfungen und Nachweise, die keine eigene Dauer haben")
+    held = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"]).stdout
+    assert "already holds" in held and "The dates assume" not in held

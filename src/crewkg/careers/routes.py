@@ -257,6 +257,8 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
                                                                   as_of=result["as_of"], d=pace.days, p=pace.period,
                                                                   prov=pace.citation, max=pace.legal)]
     routes = result["routes"]
+    if any(r["steps"] for r in routes):  # what the dates assume, said before them
+        lines.append(t["assumes"])
     if routes and not routes[0]["steps"]:
         lines.append(t["held"].format(person=result["person"], target=target))
         for x in result.get("held_not_counting", []):

@@ -25,8 +25,10 @@ MESSAGES: dict[str, str] = {
     "programme": "fehlt: {what} (vorhanden: {have} Monate)",
     "programme_running": "fehlt: {what} (das Ausbildungsprogramm vom {start} bis {until} zählt erst, wenn es absolviert ist; bisher {months} Monate)",
     "exam": "Prüfung fehlt: {items}",
+    "exam_passed_later": "{item} (am {passed} bestanden, nach dem Stichtag)",
     "certificate": "Zeugnis fehlt: {items}",
     "document": "fehlt: {item}",
+    "document_examined_later": "fehlt: {item} (Untersuchung am {examined}, nach dem Stichtag)",
     "document_expired": "fehlt: {item} (gültig bis {until}, abgelaufen)",
     "any_of": "eine davon fehlt: {items}",
     "all_of": "{items}",
@@ -219,6 +221,7 @@ MESSAGES: dict[str, str] = {
     # ---- careers: graph, plans, programmes, cohorts, pictures ----
     "careers.plan.head": "{person} → {target} — Stand {as_of}; Fahrzeit höchstens {d} Tage in {p} aufeinanderfolgenden Tagen ({prov})",
     "careers.plan.head_assumed": "{person} → {target} — Stand {as_of}; angenommen {d} Tage Fahrzeit in {p} aufeinanderfolgenden Tagen (höchstens {max} nach {prov})",
+    "careers.plan.assumes": "Die Daten nehmen an: Prüfungen und Nachweise, die keine eigene Dauer haben (medizinische Tauglichkeit, Sprechfunkzeugnis, Sicherheitsausbildung, Lehrvertrag), werden am Tag des Schritts erlangt; Seefahrtszeit, Berufserfahrung und Berufsausbildung werden nicht geplant.",
     "careers.plan.held": "{person} hat {target} bereits.",
     "careers.plan.held_not_counting": "es zählt aber am {as_of} nicht: {why}",
     "careers.plan.none": "Kein Weg der Wissensbasis führt zu {target}.",

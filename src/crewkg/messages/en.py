@@ -25,8 +25,10 @@ MESSAGES: dict[str, str] = {
     "programme": "missing: {what} (has {have} months)",
     "programme_running": "missing: {what} (the programme from {start} to {until} counts only once it is completed; {months} months so far)",
     "exam": "exam missing: {items}",
+    "exam_passed_later": "{item} (passed on {passed}, after the evaluation date)",
     "certificate": "certificate missing: {items}",
     "document": "missing: {item}",
+    "document_examined_later": "missing: {item} (examined on {examined}, after the evaluation date)",
     "document_expired": "missing: {item} (valid until {until}, expired)",
     "any_of": "one of these is missing: {items}",
     "all_of": "{items}",
@@ -219,6 +221,7 @@ MESSAGES: dict[str, str] = {
     # ---- careers: graph, plans, programmes, cohorts, pictures ----
     "careers.plan.head": "{person} → {target} — as of {as_of}; sailing time at most {d} days in {p} consecutive days ({prov})",
     "careers.plan.head_assumed": "{person} → {target} — as of {as_of}; assumed {d} days of sailing time in {p} consecutive days (at most {max} under {prov})",
+    "careers.plan.assumes": "The dates assume: exams and proofs without a duration of their own (medical fitness, radio certificate, safety training, apprenticeship contract) are obtained on the step's date; sea time, professional experience and vocational training are not planned.",
     "careers.plan.held": "{person} already holds {target}.",
     "careers.plan.held_not_counting": "but it does not count on {as_of}: {why}",
     "careers.plan.none": "No route in the kb leads to {target}.",

@@ -56,6 +56,8 @@ def answer(law, r, p, d, as_of):
                 if ov is not None and ov.schedule is not None and ov.schedule.id != schedule.id:
                     out["overdue_under"] = law.citation(ov.schedule.provision)  # the spell began under that law
                 out |= renewal_fields(law, p, step, schedule, ov, as_of)
+        elif p.medical_fitness and p.medical_examined is not None and p.medical_examined > as_of:
+            out["examined_later"] = p.medical_examined.isoformat()  # not yet examined on the date: said as such
     return out
 
 
@@ -106,6 +108,8 @@ def missing(law, req, lang):
                                                     age=req["from_age"], period=months, schedule=req["schedule"])
     if req.get("valid_until"):
         return t["document_expired"].format(item=item, until=req["valid_until"])
+    if req.get("examined_later"):
+        return t["document_examined_later"].format(item=item, examined=req["examined_later"])
     return t["document"].format(item=item)
 
 

@@ -37,11 +37,18 @@ def have(r, p, d, as_of):
 
 
 def answer(law, r, p, d, as_of):
-    return {"needed": list(r.exams), "have": have(r, p, d, as_of)}
+    out = {"needed": list(r.exams), "have": have(r, p, d, as_of)}
+    # an exam the record dates after the evaluation date: not passed on it, said as such rather than left out
+    later = {e: p.exam_passed[e].isoformat() for e in r.exams if e in p.exam_passed and p.exam_passed[e] > as_of}
+    return out | ({"passed_later": later} if later else {})
 
 
 def missing(law, req, lang):
-    return catalogue(lang)["exam"].format(items=", ".join(law.label(e, lang) for e in req["needed"] if e not in req["have"]))
+    t = catalogue(lang)
+    lacking = [e for e in req["needed"] if e not in req["have"]]
+    later = req.get("passed_later", {})
+    return t["exam"].format(items=", ".join(t["exam_passed_later"].format(item=law.label(e, lang), passed=later[e])
+                                            if e in later else law.label(e, lang) for e in lacking))
 
 
 def facts(req, p, lang):
