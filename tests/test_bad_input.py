@@ -314,3 +314,13 @@ def test_a_sea_entry_whose_capacity_is_no_name_exits_2(tmp_path, capacity):
     r = _runner().invoke(app, ["check", str(f), "--as-of", AS_OF, "--lang", "en"])
     assert r.exit_code == 2, r.output
     assert "field 'service[0].capacity'" in _stderr(r) and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(("body", "got"), [("birth_date: 2000-01-01\n", "(got no value: the field is missing)"),
+                                           ("id: 'a b'\n", "(got 'a b')")])
+def test_a_missing_id_is_said_missing_and_a_bad_one_quoted(tmp_path, body, got):
+    path = tmp_path / "p.yaml"
+    path.write_text(body, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path), "--lang", "en"])
+    assert result.exit_code == 2
+    assert f"field 'id': expected an id of at most 128 letters, digits, _ and - {got}" in result.output

@@ -250,3 +250,13 @@ def test_no_case_file_exits_2(tmp_path):
     result = runner.invoke(app, ["test", str(tmp_path)])
     assert result.exit_code == 2
     assert "keine Falldatei" in result.stderr
+
+
+@pytest.mark.parametrize("body", ["cases:\n  - name: x\n", "cases:\n  a: 1\n"])
+def test_cases_under_a_key_are_refused_as_not_the_top_level_list(tmp_path, body):
+    path = tmp_path / "nested.yaml"
+    path.write_text(body, encoding="utf-8")
+    result = runner.invoke(app, ["test", str(path), "--lang", "en"])
+    assert result.exit_code == 2
+    assert "field 'cases': expected a YAML list of cases at the top level of the file" in result.output
+    assert "'name'" not in result.output

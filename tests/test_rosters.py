@@ -548,7 +548,7 @@ def test_a_decksmann_proven_on_other_waters_may_take_the_place_a_substitution_gi
     r = check("convoy4lake", crew, as_of=OLD)
     (d,) = [d for d in r["details"] if d["person"] == "dm"]
     assert (d["role"], d["via"], d["as"], d["substitution_provision"], d["proof_provision"]) == (
-        "Leichtmatrose", "substitution", "Decksmann", "§ 13 Abs. 1 SchBesV, Fußnote *1)", "§ 6 Abs. 6 SchBesV")
+        "Leichtmatrose", "substitution", "Decksmann", "§ 13 Abs. 1 SchBesV, Fn. *1", "§ 6 Abs. 6 SchBesV")
 
 
 def test_a_roster_complete_only_with_a_national_deckhand_in_a_decksmann_position_is_undecided():

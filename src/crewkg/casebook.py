@@ -112,6 +112,9 @@ def load_cases(path: Path) -> list[Case]:
 
     source = str(path)
     data = _yaml(read_text(path, "case"), source)
+    if isinstance(data, dict) and "name" not in data and len(data) == 1 and isinstance(next(iter(data.values())), (list, dict)):
+        # one key holding the cases ('cases: ...'): not a case, and not the list the file must be
+        raise InputError(source, next(iter(data)), "case_list")
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not data:

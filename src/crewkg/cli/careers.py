@@ -127,7 +127,7 @@ def plan(
     days_per_year: DaysPerYear = None,
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
     out: Annotated[Path | None, typer.Option("--out", help="Draw the fastest route on the career graph (.svg, .png or .html).")] = None,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """Every route from where the person stands to the target, fastest first, with the earliest date of each step."""
     day = _as_of(as_of, lang.value)
@@ -185,7 +185,7 @@ def programme(
     design: Annotated[Path, typer.Argument(help="A programme design (YAML or JSON): for, months, sailing_days, sailing_days_after, entry.")],
     as_of: AsOf = None,
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """Which pathways a training programme serves and, for the others, exactly what it lacks."""
     day = _as_of(as_of, lang.value)
@@ -217,7 +217,7 @@ def cohort(
     fmt: Annotated[CohortFormat, typer.Option("--format", help="Standard output: table, csv or json.")] = CohortFormat.table,
     days_per_year: DaysPerYear = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Processes for large cohorts; default one per core.")] = None,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """For every trainee: eligibility on the evaluation date, the earliest date for the target, and what is missing."""
     day = _as_of(as_of, lang.value)

@@ -88,7 +88,7 @@ def explain(
     person: Annotated[Path, typer.Argument(help="A person record (YAML, JSON or Turtle).")],
     certificate: Annotated[str, typer.Argument(help="Certificate id, e.g. UBZ-Steuermann.")],
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
     day = _as_of(as_of, lang.value)

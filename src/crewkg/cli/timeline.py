@@ -25,7 +25,7 @@ def timeline(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     fmt: Annotated[TimelineFormat, typer.Option("--format", help="text for people, json for programs, ics for a calendar.")] = TimelineFormat.text,
     out: Annotated[Path | None, typer.Option("--out", help="Draw the timeline (.svg, .png or .html).")] = None,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.de,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """Credited days per role over time, when each certificate was issuable, the certificates held, the medical
     fitness and the fastest planned route ahead; `--format ics` gives the coming dates for a calendar."""

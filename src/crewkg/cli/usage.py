@@ -35,6 +35,14 @@ class CatalogueGroup(TyperGroup):
         ctx.meta[_ARGS] = list(args)
         return ctx
 
+    #: the commands in `crewkg --help` in the order a user meets them: one person, a vessel, planning, then the rest
+    ORDER = ("check", "explain", "plan", "timeline", "crew", "programme", "cohort", "paths", "test", "export", "sparql",
+             "serve", "docs")
+
+    def list_commands(self, ctx):
+        names = list(super().list_commands(ctx))
+        return sorted(names, key=lambda n: (self.ORDER.index(n) if n in self.ORDER else len(self.ORDER), names.index(n)))
+
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
         if (self.get_command(ctx, name) is None and not name.startswith("-") and not ctx.resilient_parsing):

@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError, near  # noqa: F401  (near: the did-you-mean of every record check)
+from crewkg.errors import InputError, Phrase, near  # noqa: F401  (near: the did-you-mean of every record check)
 from crewkg.law.crediting import Credit
 from crewkg.law.statute import Law
 from crewkg.records.reading import MAX_NUMBER
@@ -227,7 +227,7 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
     c.mapping(data, "", TOP_KEYS)
     pid = data.get("id")
     if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise c.fail("id", "id", pid, most=ID_MAX)
+        raise c.fail("id", "id", pid if "id" in data else Phrase("error.field_absent"), most=ID_MAX)
     p = Person(id=pid, source=source)
     if "birth_date" in data:
         p.birth_date = c.day(data["birth_date"], "birth_date")
