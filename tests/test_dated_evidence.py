@@ -327,3 +327,22 @@ def test_a_medical_examination_after_the_evaluation_date_is_named_with_its_date(
         assert missing_sentence(law, r, "en") == ("missing: medical fitness (examined on 2026-12-01, after the "
                                                   "evaluation date) (§ 10 Z 3 SchBV)")
         assert "(Untersuchung am 2026-12-01, nach dem Stichtag)" in missing_sentence(law, r, "de")
+
+
+@pytest.mark.parametrize(("end", "sentence"), [
+    ("2025-05-29", "90 more days of sailing time within the programme for boatman (89 days recorded in the programme "
+                   "running until 2026-12-31; they count once it is completed)"),
+    ("2025-05-30", "90 days recorded in the programme for boatman running until 2026-12-31, enough for the 90 days "
+                   "needed; they count once it is completed")])
+def test_days_served_in_a_running_programme_are_said_enough_once_they_are(law, end, sentence):
+    """§ 12 Z 1 lit. c SchBV asks 90 days within the programme: 89 days in a running programme are named beside the 90
+    it lacks (none counts before it is completed); 90 are enough, and what is missing then is the programme's
+    completion, not days."""
+    from crewkg.rules.kinds import missing_sentence
+
+    on = date(2026, 11, 30)
+    p = person(law, on, programmes=[{"for": "Matrose", "from": "2025-01-01", "to": "2026-12-31"}],
+               service=[inland("2025-03-02", end)])
+    r = requirement(check(law, [p], on, "en")[0], "UBZ-Matrose", "§ 12 Z 1 lit. c", "ProgrammeFahrzeit")
+    assert r["met"] is False and r["have"] == 0
+    assert missing_sentence(law, r, "en") == sentence + " (§ 12 Z 1 lit. c SchBV)"

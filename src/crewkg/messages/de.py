@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "days_WithinProgramme": "noch {n} Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",
     "days_AfterProgramme": "noch {n} Fahrzeit nach Abschluss des Ausbildungsprogramms für {role}",
     "days_WithinOrAfterProgramme": "noch {n} Fahrzeit im Rahmen oder nach Abschluss des Ausbildungsprogramms für {role}",
+    "days_served_running": "{n} im bis {until} laufenden Ausbildungsprogramm für {role} eingetragen, genug für die verlangten {needed}; sie zählen, sobald es absolviert ist",
+    "days_served_short": "{n} in einem Ausbildungsprogramm für {role} eingetragen, das kürzer als verlangt ist, genug für die verlangten {needed}; sie zählen nur im Rahmen oder nach Abschluss eines Programms der verlangten Dauer",
     "days_in_short_programme": " ({n} in einem Ausbildungsprogramm eingetragen, das kürzer als verlangt ist; sie zählen nur im Rahmen oder nach Abschluss eines Programms der verlangten Dauer)",
     "days_in_running_programme": " ({n} im Ausbildungsprogramm eingetragen, das bis {until} läuft; sie zählen, sobald es absolviert ist)",
     "sea_AsDeckCrew": "noch {n} Berufserfahrung als Mitglied einer Decksmannschaft auf einem Seeschiff",

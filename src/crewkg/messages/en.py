@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "days_WithinProgramme": "{n} of sailing time within the programme for {role}",
     "days_AfterProgramme": "{n} of sailing time after completing the programme for {role}",
     "days_WithinOrAfterProgramme": "{n} of sailing time within or after the programme for {role}",
+    "days_served_running": "{n} recorded in the programme for {role} running until {until}, enough for the {needed} needed; they count once it is completed",
+    "days_served_short": "{n} recorded in a programme for {role} shorter than required, enough for the {needed} needed; they count only within or after a programme of the required length",
     "days_in_short_programme": " ({n} recorded in a programme shorter than required; they count only within or after a programme of the required length)",
     "days_in_running_programme": " ({n} recorded in the programme running until {until}; they count once it is completed)",
     "sea_AsDeckCrew": "{n} of experience as deck crew on a sea-going ship",

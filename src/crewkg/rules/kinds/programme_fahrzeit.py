@@ -83,6 +83,11 @@ def missing(law, req, lang):
 
     role = law.label(req["role"], lang) if req.get("role") else ""
     t = catalogue(lang)
+    if (req.get("in_short_programme") or 0) >= req["needed"] - req["have"] > 0:
+        # the days are there, in a programme that does not count (yet): the gap is the programme, not the days
+        key = "days_served_running" if req.get("programme_runs_until") else "days_served_short"
+        return t[key].format(n=amount(req["in_short_programme"], "days", lang), role=role,
+                             needed=amount(req["needed"], "days", lang), until=req.get("programme_runs_until")) + credit_gap(req, lang)
     out = t[f"days_{req['phase']}"].format(n=count(req["needed"] - req["have"], "days", lang), role=role)
     if req.get("in_short_programme"):
         days = amount(req["in_short_programme"], "days", lang)
