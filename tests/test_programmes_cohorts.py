@@ -16,7 +16,7 @@ import yaml
 from typer.testing import CliRunner
 
 from crewkg.careers import cohorts
-from crewkg.careers.cohorts import chart_certificates, evaluate_cohort, load_cohort, month_counts
+from crewkg.careers.cohorts import chart_certificates, evaluate_cohort, load_cohort, month_counts, row_cells
 from crewkg.careers.graph import career_graph
 from crewkg.careers.planning import Pace
 from crewkg.careers.programmes import check_programme, load_programme, programme_from_mapping
@@ -272,6 +272,18 @@ def test_hand_checked_trainees_of_the_example_cohort(example_rows):
     assert rows["matrose-03"]["reach"]["UBZ-Bootsmann"] == "2026-12-01"
     # a 24-month programme with 89 days does not make a Matrose: the helmsman programme of § 14 Z 2 is fastest
     assert rows["absolvent-03"]["eligible_today"] == [] and rows["absolvent-03"]["route"] == ["§ 14 Z 2 SchBV"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "not needed: UBZ helmsman held"), ("de", "nicht nötig: UBZ Steuermann vorhanden")])
+def test_a_trainee_holding_a_certificate_above_the_target_is_said_not_to_need_it(lang, said):
+    """steuermann-01 holds the UBZ Steuermann, a role above the Matrose's (crew:ranksAbove): for the target
+    UBZ-Matrose the row says it is not needed, as the timeline does, not that it can be issued; a Matrose trainee's
+    row is not touched."""
+    law = load_law()
+    rows = {r["id"]: r for r in evaluate_cohort(law, load_cohort(COHORT, law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb())}
+    assert rows["steuermann-01"]["held_above"] == "UBZ-Steuermann" and rows["steuermann-01"]["holds_target"] is False
+    assert row_cells(law, rows["steuermann-01"], lang)[2] == said
+    assert rows["lehrling-01"]["held_above"] is None
 
 
 def test_the_chart_counts_trainees_per_certificate_month_by_month(example_rows):

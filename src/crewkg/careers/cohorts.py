@@ -149,6 +149,7 @@ def _row(law: Law, g, p: Person, answer: dict[str, Any], target: str, as_of: dat
         "eligible_today": eligible,
         "target_today": target in eligible,
         "holds_target": target in p.certificates,
+        "held_above": _held_above(law, p, target, as_of),
         "earliest": best["earliest"] if best else None,
         "route": [s["provision"] for s in best["steps"]] if best else [],
         "missing": [m for s in best["steps"] for m in s["remaining"]] if best else [],
@@ -190,7 +191,7 @@ def _error_row(t: Trainee | Person, message: str, lang: str = "en") -> dict[str,
     entry = problem.entry(lang) if problem else {"errors": [message], "detail": message, "details": [message]}
     return {"id": t.id, "error": message, "errors": entry["errors"], "detail": entry["detail"],
             "details": entry["details"], "eligible_today": [], "target_today": None,
-            "holds_target": None, "earliest": None, "route": [], "missing": [], "reach": {}}
+            "holds_target": None, "held_above": None, "earliest": None, "route": [], "missing": [], "reach": {}}
 
 
 def evaluate_batch(persons: list[Person], target: str, as_of: date, pace: Pace, lang: str = "de",
@@ -267,6 +268,16 @@ def _short(law: Law, cid: str, lang: str) -> str:
     return certificate_short(law, cid, lang)
 
 
+def _held_above(law: Law, p: Person, target: str, as_of: date) -> str | None:
+    """The certificate held and counting on the date for a role above the target's (as the timeline says it)."""
+    from crewkg.careers.timeline import held_above
+    from crewkg.rules.validity import counts
+
+    if target not in law.certificates:
+        return None
+    return held_above(law, p, target, [h for h in p.certificates if counts(p, law, h, as_of)])
+
+
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
     """A row as texts: trainee, issuable on the evaluation date, the target then, earliest, route, missing, error."""
     from crewkg.rules.kinds import missing_sentence
@@ -275,7 +286,12 @@ def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
     if row["error"]:
         # a row without a readable id is named by its place, in English in the JSON ('row 7'): said in `lang` here
         return [place(row["id"], lang), "", "", "", "", "", row.get("detail") or row["error"]]
-    target_today = t["held"] if row["holds_target"] else (t["yes"] if row["target_today"] else t["no"])
+    if row["holds_target"]:
+        target_today = t["held"]
+    elif row.get("held_above"):  # a certificate for a role above it is held: it is not needed
+        target_today = t["held_above"].format(certificate=_short(law, row["held_above"], lang))
+    else:
+        target_today = t["yes"] if row["target_today"] else t["no"]
     return [row["id"], ", ".join(_short(law, c, lang) for c in row["eligible_today"]), target_today,
             row["earliest"] or t["never"], " → ".join(p.replace(" SchBV", "") for p in row["route"]),
             "; ".join(missing_sentence(law, m, lang) for m in row["missing"]), ""]

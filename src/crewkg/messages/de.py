@@ -267,6 +267,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.yes": "ja",
     "careers.cohort.no": "nein",
     "careers.cohort.held": "vorhanden",
+    "careers.cohort.held_above": "nicht nötig: {certificate} vorhanden",
     "careers.cohort.never": "nicht planbar",
     "careers.cohort.title": "Kohorte {name} → {target}",
     "careers.cohort.as_of": "Stand {as_of}; {pace}",

@@ -267,6 +267,7 @@ MESSAGES: dict[str, str] = {
     "careers.cohort.yes": "yes",
     "careers.cohort.no": "no",
     "careers.cohort.held": "held",
+    "careers.cohort.held_above": "not needed: {certificate} held",
     "careers.cohort.never": "cannot be planned",
     "careers.cohort.title": "Cohort {name} → {target}",
     "careers.cohort.as_of": "as of {as_of}; {pace}",
