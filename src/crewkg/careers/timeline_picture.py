@@ -14,6 +14,9 @@ from typing import Any
 from crewkg.careers.pictures import COLOR
 from crewkg.careers.timeline import TEXT, heading
 
+#: how far beyond the evaluation date a coming date (an event of the timeline) may widen the axis
+SPAN = timedelta(days=3 * 365)
+
 #: one colour per credited-days line (colour-blind safe, Okabe-Ito)
 LINES = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#f0e442")
 
@@ -36,7 +39,9 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     starts = [_d(r["from"]) for s in result.get("credited", []) for r in s["runs"][:1]]
     starts += [_d(a) for c in certs for a, _ in c["spells"]]
     ends = [_d(c["planned"]) for c in certs if c.get("planned")]
-    ends += [_d(e["date"]) for e in result.get("events", [])]
+    # a coming date decades ahead (a medical renewal at 60, a validity of 13 years) would squeeze the record's years
+    # into a sliver: dates within SPAN of the evaluation date set the axis, the calendar file (`ics`) has them all
+    ends += [d for d in (_d(e["date"]) for e in result.get("events", [])) if d <= as_of + SPAN]
     lo = min(starts + [as_of - timedelta(days=365)])
     hi = max(ends + [as_of + timedelta(days=180)])
     lo, hi = lo - timedelta(days=30), hi + timedelta(days=60)
@@ -77,7 +82,7 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     ax.grid(axis="x", color="#eeeeee")
 
     # certificates: spells, issue date, planned date
-    names = [c["label"] for c in certs]
+    names = [textwrap.fill(c["label"], 34, max_lines=2, placeholder=" …") for c in certs]
     for y, c in enumerate(certs):
         for a, b in c["spells"]:
             start, end = _d(a), _d(b) if b else as_of
@@ -89,7 +94,7 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
             day = _d(c["planned"])
             bx.plot([day], [y], marker=">", ms=8, mfc="white", mec=COLOR["hi"], mew=2)
             bx.text(day + timedelta(days=12), y, c["planned"], fontsize=9, va="center", color=COLOR["hi"])
-    bx.set_yticks(range(len(names)), names, fontsize=9)
+    bx.set_yticks(range(len(names)), names, fontsize=8)
     bx.set_ylim(-0.6, rows - 0.4)
     bx.invert_yaxis()
     bx.tick_params(axis="x", labelsize=9)
@@ -97,6 +102,8 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     bx.set_xlim(lo, hi)
 
     medical = result.get("medical", {}).get("valid_until")
+    if medical and _d(medical) > hi:  # beyond the axis: not drawn, not in the legend
+        medical = None
     for a in (ax, bx):
         a.axvline(as_of, color=COLOR["hi"], lw=1.5)
         if medical:

@@ -351,7 +351,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.picture.spell": "issuable",
     "careers.timeline.picture.planned": "planned earliest date",
     "careers.timeline.picture.issued": "issued",
-    "careers.timeline.picture.medical": "medical certificate expires",
+    "careers.timeline.picture.medical": "last day the medical proof counts",
     "careers.timeline.picture.threshold": "day count a requirement names",
     "careers.timeline.picture.legend": "Legend",
     "careers.programme.no_min_age": "entry.min_age not given",
