@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "age": "das {needed}. Lebensjahr ist noch nicht vollendet ({have} Jahre alt; vollendet es am {on})",
     "age_unknown": "Geburtsdatum fehlt (Mindestalter {needed} Jahre)",
     "experience": "noch {n} Berufserfahrung",
-    "vocational": "Berufsausbildung von mindestens {needed} Jahren fehlt (vorhanden: {have})",
+    "vocational": "Berufsausbildung von mindestens {needed} Jahren (vorhanden: {have})",
     "programme": "fehlt: {what} (vorhanden: {have} Monate)",
     "programme_running": "fehlt: {what} (das Ausbildungsprogramm vom {start} bis {until} zählt erst, wenn es absolviert ist; bisher {months} Monate)",
     "exam": "Prüfung fehlt: {items}",

@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "age": "not yet {needed} years of age (aged {have}; turns {needed} on {on})",
     "age_unknown": "birth date missing (minimum age {needed})",
     "experience": "{n} of professional experience",
-    "vocational": "vocational training of at least {needed} years missing (has {have})",
+    "vocational": "vocational training of at least {needed} years (has {have})",
     "programme": "missing: {what} (has {have} months)",
     "programme_running": "missing: {what} (the programme from {start} to {until} counts only once it is completed; {months} months so far)",
     "exam": "exam missing: {items}",
