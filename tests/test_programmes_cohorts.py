@@ -222,6 +222,9 @@ def test_a_pathway_not_served_says_the_age_on_completion_but_no_day_to_apply(tmp
                                "no application before that day")):
         text = _programme_text(tmp_path, MATROSE_24 | {"months": 23, "entry": {"min_age": 15}}, lang)
         assert plain in text and wait not in text
+        note = {"de": "kein Mangel des Programms (das Mindestalter ist das der Bewerberin bzw. des Bewerbers): ",
+                "en": "not a lack of the programme (a minimum age is the applicant's): "}[lang]
+        assert note + plain in text
 
 
 def test_a_programme_for_a_role_no_pathway_accepts_is_not_covered():

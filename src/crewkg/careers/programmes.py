@@ -263,7 +263,8 @@ def report_lines(law: Law, result: dict[str, Any], lang: str = "de") -> list[str
         if not p["served"]:
             lines.append(t["lacks"].format(prov=p["provision"], label=p["label"]))
             lines += ["    " + missing_sentence(law, m, lang) for m in p["missing"]]
-            lines += ["    " + _age_sentence(m, lang, served=False) for m in p["age_waits"]]
+            # an age is the applicant's, not a lack of the programme: marked so (no day to apply: none is possible)
+            lines += ["    " + t["age_note"].format(text=_age_sentence(m, lang, served=False)) for m in p["age_waits"]]
     for u in result["not_checked"]:
         lines.append(t["unchecked"].format(text=u["text"], prov=u["provision"], reason=t["no_min_age"]))
     if result["graduates_must_hold"]:

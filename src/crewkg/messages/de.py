@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.lacks": "✗ {label} — es fehlt:",
     "careers.programme.none": "✗ dient keinem Weg.",
     "careers.programme.hold": "Absolventinnen und Absolventen brauchen außerdem: {items}",
+    "careers.programme.age_note": "kein Mangel des Programms (das Mindestalter ist das der Bewerberin bzw. des Bewerbers): {text}",
     "careers.programme.age": "erst nach Abschluss {needed} Jahre alt ({needed} Jahre verlangt, bei Abschluss {have}) ({prov})",
     "careers.programme.age_wait": "wer am {entry} mit {min_age} Jahren eintritt, schließt am {end} ab und ist erst ab {on} {needed} Jahre alt; vorher kann der Antrag nicht gestellt werden ({prov})",
     "careers.programme.unchecked": "nicht geprüft: {text} ({prov}) — {reason}",

@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "careers.programme.lacks": "✗ {label} — lacks:",
     "careers.programme.none": "✗ serves no pathway.",
     "careers.programme.hold": "Graduates must also hold: {items}",
+    "careers.programme.age_note": "not a lack of the programme (a minimum age is the applicant's): {text}",
     "careers.programme.age": "{needed} years of age only after completion ({needed} required, {have} on completion) ({prov})",
     "careers.programme.age_wait": "entering on {entry} aged {min_age}, one completes the programme on {end} and is {needed} years of age only from {on}; no application before that day ({prov})",
     "careers.programme.unchecked": "not checked: {text} ({prov}) — {reason}",
