@@ -406,6 +406,10 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         elif not c["eligible"]:
             parts.append(t["planned"].format(date=c["planned"]) if c["planned"] else t["not_plannable"])
         out.append(head + "; ".join(parts))
+    if any(c.get("planned") and not c["eligible"] for c in result["certificates"]):
+        from crewkg.messages.catalogue import catalogue
+
+        out.append("  " + catalogue(lang)["careers.plan.assumes"])  # what the planned dates assume, as plan says it
     out.append(t["held"])
     if not result["held"]:
         out.append("  " + t["none"])
