@@ -156,8 +156,9 @@ BAD_VESSELS = {
     "unknown waters": (DAY_TRIP | {"waters": "sea"}, "field 'waters': expected one of waterway, other"),
     "missing id": ({k: v for k, v in DAY_TRIP.items() if k != "id"}, "field 'id'"),
     "passengers missing for a passenger vessel": ({k: v for k, v in DAY_TRIP.items() if k != "passengers"},
-                                                  "field 'passengers': expected a vessel record with what the minimum-crew "
-                                                  "tables need to know of it (required for this kind of vessel"),
+                                                  "field 'passengers': expected what the minimum-crew tables need to know "
+                                                  "of this vessel (the field is missing, and the minimum-crew tables for "
+                                                  "this kind of vessel ask for it)"),
     "more on board than permitted": (DAY_TRIP | {"passengers_on_board": 101}, "field 'passengers_on_board': expected at most the permitted number"),
     "a convoy on a day-trip ship": (DAY_TRIP | {"convoy": {"propelled_by": "pusher", "barges": 1}}, "only for pushed_convoy or coupled_convoy"),
     "s1_unmet with standard S1": (DAY_TRIP | {"s1_unmet": ["a"]}, "field 's1_unmet'"),

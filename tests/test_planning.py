@@ -266,17 +266,18 @@ BERTA = {"id": "berta", "birth_date": "2000-01-15", "medical_fitness": True,
 
 @pytest.mark.parametrize(("lang", "sentence"), [
     ("de", "Nur dieser eine Weg der Laufbahn führt zu UBZ Decksmann; die Ersetzung einer Befähigung nach älterem Recht "
-           "(§ 47 Abs. 4 SchBV) ist am Stichtag nicht erfüllt, `crewkg check` sagt, was fehlt."),
+           "(§ 47 Abs. 4 SchBV, § 47 Abs. 4 letzter Satz SchBV) ist am Stichtag nicht erfüllt, `crewkg check` sagt, was fehlt."),
     ("en", "Only this one career route leads to UBZ deckhand; replacing a qualification held under earlier law "
-           "(§ 47 Abs. 4 SchBV) is not met on the evaluation date, `crewkg check` says what is missing."),
+           "(§ 47 Abs. 4 SchBV, § 47 Abs. 4 letzter Satz SchBV) is not met on the evaluation date, `crewkg check` says what is missing."),
 ])
 def test_a_single_route_does_not_claim_to_be_the_only_way_when_a_replacement_pathway_exists(lang, sentence):
-    """`check` lists § 10 and § 47 Abs. 4 for the UBZ Decksmann; the replacement of an earlier qualification is not
+    """`check` lists § 10 and § 47 Abs. 4 (the identical and the lower UBZ) for the UBZ Decksmann; the replacement of an earlier qualification is not
     met, so the plan has one route, and says so instead of calling it the only way."""
     result = record(BERTA, "UBZ-Decksmann")
     assert len(result["routes"]) == 1
     assert replacements(load_law(), "UBZ-Decksmann") == [
-        {"pathway": "Pathway-SchBV2022-P47-Abs4-Decksmann", "provision": "§ 47 Abs. 4 SchBV"}]
+        {"pathway": "Pathway-SchBV2022-P47-Abs4-Decksmann", "provision": "§ 47 Abs. 4 SchBV"},
+        {"pathway": "Pathway-SchBV2022-P47-Abs4-Niedriger-Decksmann", "provision": "§ 47 Abs. 4 letzter Satz SchBV"}]
     assert why_first(load_law(), result, lang) == sentence
 
 
