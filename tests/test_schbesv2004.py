@@ -141,7 +141,8 @@ def test_the_matrosen_motorwart_needs_the_matrose_and_a_dkbg_qualification(law):
     ("SchBesV2004-FahrgastErsthelfer", [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2012-01-01"},
                                         {"id": "Unterweisung-Sofortmassnahmen", "passed": "2010-06-01"}], "2015-06-01"),
     ("SchBesV2004-Atemschutzgeraetetraeger", [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2012-01-01"},
-                                              {"id": "Uebung-Atemschutz", "passed": "2014-06-01"}], "2015-06-01"),
+                                              {"id": "Uebung-Atemschutz", "passed": "2014-06-01"},
+                                              {"id": "Gutachten-Atemschutz", "passed": "2014-07-01"}], "2015-06-01"),
 ], ids=["§ 4 Abs. 2 Z 9 SchBesV: instruction counts five years", "§ 4 Abs. 2 Z 10 SchBesV: first-aid instruction five years",
         "§ 4 Abs. 2 Z 11 SchBesV: the exercise counts one year"])
 def test_a_dated_proof_counts_up_to_the_same_day_later_and_lapses_the_day_after(law, cert, exams, last_day):
