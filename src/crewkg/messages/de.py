@@ -345,7 +345,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.open": "offen",
     "careers.timeline.calendar": "Befähigungszeugnisse von {person}",
     "careers.timeline.event_planned": "{certificate}: frühester geplanter Termin",
-    "careers.timeline.event_medical": "letzter Tag, an dem der Tauglichkeitsnachweis zählt",
+    "careers.timeline.event_medical": "Letzter Tag, an dem der Tauglichkeitsnachweis zählt",
     "careers.timeline.event_basis": "Rechtsgrundlage: {provision}. Geplant von crewkg am {date}.",
     "careers.timeline.picture.days": "angerechnete Tage",
     "careers.timeline.picture.today": "Stichtag",

@@ -345,7 +345,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.open": "open",
     "careers.timeline.calendar": "Certificates of {person}",
     "careers.timeline.event_planned": "{certificate}: earliest planned date",
-    "careers.timeline.event_medical": "Medical certificate expires",
+    "careers.timeline.event_medical": "Last day the medical proof counts",
     "careers.timeline.event_basis": "Legal basis: {provision}. Planned by crewkg on {date}.",
     "careers.timeline.picture.days": "credited days",
     "careers.timeline.picture.today": "evaluation date",
