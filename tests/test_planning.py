@@ -484,7 +484,7 @@ def test_a_held_target_that_does_not_count_is_said_so_with_its_provision(as_of, 
     out = runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", as_of, "--lang", "en"])
     assert out.exit_code == 0, out.output
     assert "helga-berger already holds UBZ boatmaster." in out.stdout
-    said = f"but it does not count on {as_of}: UBZ boatmaster gives no role while the proof of medical fitness is overdue"
+    said = f"But it does not count on {as_of}: UBZ boatmaster gives no role while the proof of medical fitness is overdue"
     assert (said in out.stdout) is lapsed
     assert ("(§ 22 Abs. 1 SchBV)" in out.stdout) is lapsed
     data = json.loads(runner.invoke(app, ["plan", str(path), "--target", "UBZ-Schiffsfuehrer", "--as-of", as_of,
@@ -497,6 +497,19 @@ def test_the_plan_says_what_its_dates_assume_and_not_when_nothing_is_planned():
     en = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Steuermann", "--as-of", "2026-11-30", "--lang", "en"]).stdout
     assert en.splitlines()[1].startswith("The dates assume: exams and proofs without a duration of their own")
     de = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Steuermann", "--as-of", "2026-11-30"]).stdout
-    assert de.splitlines()[1].startswith("Die Daten nehmen an: Prüfungen und Nachweise, die keine eigene Dauer haben")
+    assert de.splitlines()[1].startswith("Die Termine setzen voraus: Prüfungen und Nachweise, die keine eigene Dauer haben")
     held = runner.invoke(app, ["plan", str(anna), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"]).stdout
     assert "already holds" in held and "The dates assume" not in held
+
+
+@pytest.mark.parametrize(("issued", "held_from"), [("2026-11-30", None), ("2026-12-01", "2026-12-01")])
+def test_a_target_issued_after_the_evaluation_date_is_held_only_from_that_day(tmp_path, issued, held_from):
+    rec = tmp_path / "later.yaml"
+    rec.write_text(f"id: later\nbirth_date: 1990-01-01\nmedical_fitness: true\ncertificates: [{{id: UBZ-Matrose, issued: {issued}}}]\n",
+                   encoding="utf-8")
+    data = json.loads(runner.invoke(app, ["plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-11-30",
+                                          "--format", "json"]).stdout)
+    assert data.get("held_from") == held_from and data["routes"][0]["earliest"] == (held_from or "2026-11-30")
+    text = runner.invoke(app, ["plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"]).stdout
+    said = "later holds UBZ boatman only from 2026-12-01: on 2026-11-30 it is not yet issued."
+    assert (said in text) is (held_from is not None) and ("already holds" in text) is (held_from is None)

@@ -287,6 +287,10 @@ def test_a_trainee_holding_a_certificate_above_the_target_is_said_not_to_need_it
     assert rows["steuermann-01"]["held_above"] == "UBZ-Steuermann" and rows["steuermann-01"]["holds_target"] is False
     assert row_cells(law, rows["steuermann-01"], lang)[2] == said
     assert rows["lehrling-01"]["held_above"] is None
+    from crewkg.careers.cohorts import csv_text
+
+    table = {r["id"]: r for r in csv.DictReader(io.StringIO(csv_text(law, list(rows.values()), lang)))}
+    assert table["steuermann-01"]["held_above"] == "UBZ-Steuermann" and table["lehrling-01"]["held_above"] == ""
 
 
 def test_the_chart_counts_trainees_per_certificate_month_by_month(example_rows):
@@ -315,6 +319,7 @@ def test_cohort_cli_writes_a_self_contained_html_report_and_csv(tmp_path):
     assert page.count("<tr") == 31
     table = list(csv.DictReader(io.StringIO(csv_out.read_text(encoding="utf-8"))))
     assert len(table) == 30 and {r["id"] for r in table} >= {"lehrling-01", "steuermann-01"}
+    assert {r["id"]: r["held_above"] for r in table}["steuermann-01"] == ""  # the target itself is held (holds_target)
     stdout = list(csv.DictReader(io.StringIO(result.stdout)))
     assert stdout == table
 

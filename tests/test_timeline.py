@@ -287,3 +287,15 @@ def test_days_in_a_running_programme_are_said_to_count_once_it_is_completed(as_o
     assert ("these days count only once the programme is completed on 2026-08-31" in text) is (completes is not None)
     de = _run("timeline", str(david), "--as-of", as_of)
     assert ("diese Tage zählen erst, wenn das Ausbildungsprogramm am 2026-08-31 absolviert ist" in de) is (completes is not None)
+
+
+def test_days_in_a_running_programme_too_short_for_every_pathway_get_no_completion_day(tmp_path):
+    """A Bootsmann programme of 12 months (§ 13 Z 2 lit. a SchBV asks 36): its days never count, so the timeline does
+    not say they will once it is completed."""
+    rec = tmp_path / "short.yaml"
+    rec.write_text("id: short\nbirth_date: 1990-01-01\nmedical_fitness: true\n"
+                   "programmes: [{for: Bootsmann, from: 2026-01-01, to: 2026-12-31}]\n"
+                   "service: [{from: 2026-03-01, to: 2026-06-30, role: Matrose}]\n", encoding="utf-8")
+    t = json.loads(_run("timeline", str(rec), "--as-of", AS_OF, "--format", "json", "--lang", "en"))
+    within = next(s for s in t["credited"] if s["scope"].endswith(":WithinProgramme"))
+    assert within["credited"] > 0 and within["completes"] is None

@@ -306,7 +306,8 @@ def csv_text(law: Law, rows: list[dict[str, Any]], lang: str = "de") -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     # `error` in English, as every JSON answer names a bad record (programs match on it); `detail` in `lang`
-    w.writerow(["id", "eligible_today", "target_today", "holds_target", "earliest", "route", "missing", "error", "detail"])
+    w.writerow(["id", "eligible_today", "target_today", "holds_target", "held_above", "earliest", "route", "missing", "error",
+                "detail"])
 
     def flag(x: bool | None) -> str:  # machine-readable in every language, as the record CSV reads them
         return "" if x is None else ("true" if x else "false")
@@ -314,7 +315,7 @@ def csv_text(law: Law, rows: list[dict[str, Any]], lang: str = "de") -> str:
     for row in rows:
         cells = row_cells(law, row, lang)
         w.writerow([row["id"], " ".join(row["eligible_today"]), flag(row["target_today"]), flag(row["holds_target"]),
-                    row["earliest"] or "", cells[4], cells[5], row["error"] or "", (row.get("detail") or "") if row["error"] else ""])
+                    row.get("held_above") or "", row["earliest"] or "", cells[4], cells[5], row["error"] or "", (row.get("detail") or "") if row["error"] else ""])
     return buf.getvalue()
 
 

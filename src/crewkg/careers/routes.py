@@ -29,9 +29,14 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
     result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
     if target in person.certificates:
-        result["routes"] = [{"earliest": as_of.isoformat(), "steps": []}]
-        # held, but not counting on the date (lapsed, or issued later): the check answer says why
-        why = [x for key in ("lapsed", "not_yet_issued") for x in answer.get(key, []) if x["certificate"] == target]
+        # held from its issue date (a later one: held from then, not on the evaluation date)
+        issued = person.certificate_issued.get(target)
+        later = issued is not None and issued > as_of
+        result["routes"] = [{"earliest": (issued if later else as_of).isoformat(), "steps": []}]
+        if later:
+            result["held_from"] = issued.isoformat()
+        # held, but not counting on the date (lapsed): the check answer says why
+        why = [x for x in answer.get("lapsed", []) if x["certificate"] == target]
         if why:
             result["held_not_counting"] = why
         return result
@@ -260,6 +265,9 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
     if any(r["steps"] for r in routes):  # what the dates assume, said before them
         lines.append(t["assumes"])
     if routes and not routes[0]["steps"]:
+        if result.get("held_from"):
+            return lines + [t["held_from"].format(person=result["person"], target=target, date=result["held_from"],
+                                                  as_of=result["as_of"])]
         lines.append(t["held"].format(person=result["person"], target=target))
         for x in result.get("held_not_counting", []):
             text = f"{x['text']} ({x['provision']})" if x.get("provision") else x["text"]

@@ -104,14 +104,22 @@ def thresholds(law: Law) -> list[int]:
     return sorted({r.minimum for r in law.requirements.values() if r.minimum and kind(r.kind).unit == "days"})
 
 
-def _completes(key: str, p: Person, as_of: date) -> str | None:
-    """The last day of the dated programme of a programme scope when it is still running on the evaluation date (its
-    days count for no requirement before then, records.dated), else None."""
+def _completes(law: Law, key: str, p: Person, as_of: date) -> str | None:
+    """The last day of the dated programme of a programme scope when it is still running on the evaluation date and,
+    completed, long enough for a programme requirement of the kb for its role (its days count for no requirement
+    before then, records.dated), else None: a programme too short for every pathway never makes its days count."""
+    from crewkg.law.crediting import completed_months
+
     kind, _, rest = key.partition(":")
     if kind != "programme":
         return None
     g = p.programmes[int(rest.partition(":")[0])]
-    return _iso(g.end) if g.end is not None and g.end > as_of else None
+    if g.start is None or g.end is None or g.end <= as_of:
+        return None
+    least = min((r.minimum or 0 for r in law.requirements.values() if r.kind == "Programme" and r.programme_for == g.role),
+                default=None)
+    long_enough = least is not None and completed_months(g.start, g.end + timedelta(days=1)) >= least
+    return _iso(g.end) if long_enough else None
 
 
 def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: str) -> list[dict[str, Any]]:
@@ -136,7 +144,7 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
                 runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
         out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
                     "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
-                    "completes": _completes(key, p, as_of),
+                    "completes": _completes(law, key, p, as_of),
                     "cap_provision": cap_provision("sea" if key.partition(":")[0] == "sea" else "inland", as_of),
                     "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
     return out

@@ -94,7 +94,7 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
             day = _d(c["planned"])
             bx.plot([day], [y], marker=">", ms=8, mfc="white", mec=COLOR["hi"], mew=2)
             bx.text(day + timedelta(days=12), y, c["planned"], fontsize=9, va="center", color=COLOR["hi"])
-    bx.set_yticks(range(len(names)), names, fontsize=8)
+    bx.set_yticks(range(len(names)), names, fontsize=9)
     bx.set_ylim(-0.6, rows - 0.4)
     bx.invert_yaxis()
     bx.tick_params(axis="x", labelsize=9)

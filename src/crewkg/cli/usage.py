@@ -35,7 +35,8 @@ class CatalogueGroup(TyperGroup):
         ctx.meta[_ARGS] = list(args)
         return ctx
 
-    #: the commands in `crewkg --help` in the order a user meets them: one person, a vessel, planning, then the rest
+    #: the commands in `crewkg --help` in the order a user meets them: one person and their career, a vessel, planning
+    #: for many, then the rest
     ORDER = ("check", "explain", "plan", "timeline", "crew", "programme", "cohort", "paths", "test", "export", "sparql",
              "serve", "docs")
 
