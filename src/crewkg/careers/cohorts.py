@@ -271,11 +271,11 @@ def _short(law: Law, cid: str, lang: str) -> str:
 def _held_above(law: Law, p: Person, target: str, as_of: date) -> str | None:
     """The certificate held and counting on the date for a role above the target's (as the timeline says it)."""
     from crewkg.careers.timeline import held_above
-    from crewkg.rules.validity import counts
+    from crewkg.rules.kinds.certificate_held import held
 
     if target not in law.certificates:
         return None
-    return held_above(law, p, target, [h for h in p.certificates if counts(p, law, h, as_of)])
+    return held_above(law, p, target, held(p, as_of, law))
 
 
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:

@@ -18,7 +18,7 @@ from typing import Any
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
-from crewkg.rules.validity import counts
+from crewkg.rules.kinds.certificate_held import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
 TEXT = sections("careers.timeline.")
@@ -108,18 +108,15 @@ def _completes(law: Law, key: str, p: Person, as_of: date) -> str | None:
     """The last day of the dated programme of a programme scope when it is still running on the evaluation date and,
     completed, long enough for a programme requirement of the kb for its role (its days count for no requirement
     before then, records.dated), else None: a programme too short for every pathway never makes its days count."""
-    from crewkg.law.crediting import completed_months
+    from crewkg.rules.kinds.programme import runs_to
 
     kind, _, rest = key.partition(":")
     if kind != "programme":
         return None
     g = p.programmes[int(rest.partition(":")[0])]
-    if g.start is None or g.end is None or g.end <= as_of:
-        return None
-    least = min((r.minimum or 0 for r in law.requirements.values() if r.kind == "Programme" and r.programme_for == g.role),
+    least = min((r.minimum for r in law.requirements.values() if r.kind == "Programme" and r.programme_for == g.role),
                 default=None)
-    long_enough = least is not None and completed_months(g.start, g.end + timedelta(days=1)) >= least
-    return _iso(g.end) if long_enough else None
+    return _iso(g.end) if least is not None and runs_to(g, g.role, least) else None
 
 
 def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: str) -> list[dict[str, Any]]:
@@ -211,7 +208,7 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
 def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None:
     """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
     above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. Only the held
-    certificates that count on the date (`counting`, by rules.validity.counts) rank above anything."""
+    certificates that count on the date (`counting`, rules.kinds.certificate_held.held) rank above anything."""
     role = law.certificates[cid].role
     if not role:
         return None
@@ -251,7 +248,7 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     assert reg is not None
     scopes = ledger(p, law) if p.dated else {}
     runs = spells(law, p, as_of, scopes)
-    counting = [h for h in p.certificates if counts(p, law, h, as_of)]
+    counting = held_on(p, as_of, law)
     above_of = {c["id"]: held_above(law, p, c["id"], counting) for c in answer["certificates"] if c.get("covered")}
     planned, top, route = _plans(law, p, answer, as_of, pace, lang, above_of)
     rules = uncovered_rules(law)
