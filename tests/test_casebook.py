@@ -378,7 +378,8 @@ def test_born_on_29_february_is_18_from_1_march_in_a_common_year():
 
     def age_met(a):
         deck = next(c for c in a["certificates"] if c["id"] == "UBZ-Decksmann")
-        return [r["met"] for w in deck["pathways"] for r in w["requirements"] if r["kind"] == "MinimumAge"]
+        return [r["met"] for w in deck["pathways"] if w["provision"] == "§ 10 SchBV" for r in w["requirements"]
+                if r["kind"] == "MinimumAge"]
 
     assert age_met(answer) == [False]
     answer = check(law, [person_from_mapping({"id": "leap", "birth_date": "2008-02-29", "medical_fitness": True},

@@ -98,8 +98,9 @@ CASES = [
     C("§ 47 Abs. 13 SchBV (second): on 17 Jan 2027 the transitional rule still applies", day_trip(300), date(2027, 1, 17),
       transitional=["2027-01-17"]),
     C("§ 47 Abs. 13 SchBV (second): from 18 Jan 2027 it no longer applies", day_trip(300), date(2027, 1, 18), transitional=[]),
-    C("§ 14 Abs. 1 Z 2 SchBesV (H.10): original rows: a 15 m vessel with 100 on board meets two rows", day_trip(120, length=15, on_board=100),
-      date(2010, 12, 14), covered=False, reason="2 rows of the table of § 14 Abs. 1 Z 2 SchBesV"),
+    C("§ 14 Abs. 1 Z 2 SchBesV (H.8, H.10): original rows: a 15 m vessel with 100 on board takes the length row",
+      day_trip(120, length=15, on_board=100), date(2010, 12, 14), covered=True, stufe=1,
+      functions={"Fahrgastbetreuer": 0, "FahrgastErsthelfer": 1, "SachkundigerFahrgastschifffahrt": 0}),
     # --- tables not in the sources, gaps -------------------------------------------------------------------------------
     C("§ 41 SchBV: a motor vessel is not covered, §§ 45, 46 named", {"kind": "motor_vessel", "waters": "waterway", "length_m": 110,
                                                                    "standard": "S2", "engine_kw": 1200},

@@ -591,3 +591,19 @@ def test_a_bootsmann_too_young_for_the_matrose_post_is_named_with_the_age_and_it
         (gap,) = [m for m in r["missing"] if m["role"] == "Matrose"]
         assert [(m["person"], m["as"], m["provision"], m["lacks"]) for m in gap["near_misses"]][0] == (
             "boots", "Matrose", "§ 4 Abs. 2 Z 3 SchBesV", ["aged 18, at least 19 needed (reached on 2015-06-02)"])
+
+
+def test_a_fahrgast_ersthelfer_of_the_schbesv_2004_made_by_dated_proofs_is_no_first_aider_of_paragraph_43_Abs_12():
+    """§ 43 Abs. 12 SchBV asks for first-aid training under § 40 Abs. 2 AStV or a Fahrgast-Ersthelfer of § 29 Abs. 3
+    SchBV; the Fahrgast-Ersthelfer of § 4 Abs. 2 Z 10 SchBesV rests on another instruction (§ 6 FSG-DV). Kept by
+    § 47 Abs. 2 SchBV, it still fills that function on the roster, whether the record gives it as held or, as here,
+    by its dated proofs; it does not give the first aid. The AStV training of the same person does."""
+    proofs = [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2019-06-01"}]
+    eh = P("eh", "1990-01-01", exams=proofs + [{"id": "Unterweisung-Sofortmassnahmen", "passed": "2019-06-01"}])
+    crew = [SF_PLAIN | {"medical_fitness": True}, P("dm", "1997-06-01", "UBZ-Decksmann"), P("fb", "1990-01-01", exams=proofs), eh]
+    r = check("lake", crew, date(2023, 6, 1))
+    assert ("FahrgastErsthelfer", "record", None) in via(r, "eh")
+    assert r["satisfied"] is False and missing(r) == [("qualification", "FirstAid")]
+    trained = eh | {"exams": eh["exams"] + [{"id": "Ersthelfer-Ausbildung", "passed": "2023-01-01"}]}
+    r = check("lake", crew[:3] + [trained], date(2023, 6, 1))
+    assert r["satisfied"] is True, r["missing"]

@@ -367,18 +367,24 @@ def test_the_apprenticeship_of_z5_lit_a_is_said_as_one_not_as_an_approved_progra
     assert said and said[0].startswith(words) and not_words not in said[0]
 
 
-@pytest.mark.parametrize(("on", "covered"), [("2010-12-14", False), ("2010-12-15", True)])
-def test_the_2010_wording_of_paragraph_14_abs_1_z_2_decides_from_its_day_and_the_answer_says_it_is_not_bundled(on, covered):
-    """The bundled table has 'Unter 20 m Länge' for any number of passengers, so a 19.99 m vessel with 200 on board
-    meets two rows: not covered. From 15 Dec 2010 (BGBl. II Nr. 420/2010) the row reads 'unter 20 m Länge und bis 75
-    Fahrgäste', a wording from outside the bundled texts: the row of 76–300 passengers applies, and the answer's notes
-    say where that wording comes from even though the amended row itself does not hold."""
+@pytest.mark.parametrize(("on", "row"), [("2010-12-14", "Unter 20 m Länge | - | 1"),
+                                         ("2010-12-15", "76 bis 300 Fahrgäste | 2 | 1")])
+def test_the_2010_wording_of_paragraph_14_abs_1_z_2_decides_from_its_day_and_the_answer_says_it_is_not_bundled(on, row):
+    """The bundled table has 'Unter 20 m Länge' for any number of passengers, and rows by the number of passengers
+    without a length: read as Stufe 1 of Z 1 is (H.8), the length row governs every vessel below 20 m, so a 19.99 m
+    vessel with 200 on board needs one Fahrgast-Ersthelfer and no Fahrgastbetreuer, and the answer gives that reading.
+    From 15 Dec 2010 (BGBl. II Nr. 420/2010) the row reads 'unter 20 m Länge und bis 75 Fahrgäste', a wording from
+    outside the bundled texts: the row of 76–300 passengers applies, and the answer's notes say where that wording
+    comes from even though the amended row itself does not hold."""
     law = load_law()
     ml = load_manning(law)
     vessel = {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 19.99, "breadth_m": 5, "passengers": 200,
               "standard": "S1", "engine_kw": 100}
     a = requirement(law, ml, vessel_from_mapping({"id": "v", **vessel}, ml, "v"), date.fromisoformat(on), False, "en").answer
-    assert a["covered"] is covered
-    if covered:
-        assert a["function_row"] == "76 bis 300 Fahrgäste | 2 | 1"
+    assert a["covered"] is True and a["function_row"] == row
+    if on < "2010-12-15":
+        assert a["functions"]["Fahrgastbetreuer"] == 0 and a["functions"]["FahrgastErsthelfer"] == 1
+        assert any(n.startswith("INTERPRETATION (as review flag H.8") for n in a["notes"]), a["notes"]
+    else:
+        assert a["functions"]["Fahrgastbetreuer"] == 2 and a["functions"]["FahrgastErsthelfer"] == 1
         assert any("outside the bundled texts" in n and "420/2010" in n for n in a["notes"]), a["notes"]

@@ -356,7 +356,7 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
         "transitional": [{"provision": ask.cite(x.provision), "until": x.until.isoformat() if x.until else None,
                           "relaxes": x.role, "covered": not x.missing, "reason": _text(x.reason, ask.lang)}
                          for x in req.transitional],
-        "notes": _notes(ask, req, row),
+        "notes": _notes(ask, req, row, frow),
     }
     if frow is not None:
         req.answer["function_row"] = frow.quoted
@@ -440,10 +440,12 @@ def _changes(ask: _Ask, req: Requirement) -> dict[str, Any]:
     }
 
 
-def _notes(ask: _Ask, req: Requirement, row: Row) -> list[str]:
-    """The readings and notes of the cases, the table, the row, the passenger-safety table and the rules, once each,
-    in the answer's language."""
-    sources = [ask.ml.cases[c].notes for c in row.cases if c in ask.d.cases]
+def _notes(ask: _Ask, req: Requirement, row: Row, frow: Row | None) -> list[str]:
+    """The readings and notes of the cases that hold (of the row and of the passenger-safety row: a row chosen by a
+    reading says so), the table, the row, the passenger-safety table and the rules, once each, in the answer's
+    language."""
+    cases = list(row.cases) + (list(frow.cases) if frow is not None else [])
+    sources = [ask.ml.cases[c].notes for c in cases if c in ask.d.cases]
     sources += [req.table.notes if req.table else {}, row.notes]
     if req.function_table is not None:
         sources.append(req.function_table.notes)

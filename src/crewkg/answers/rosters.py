@@ -82,9 +82,9 @@ class People:
     #: person -> role -> (the provision of the vessel's proof, what the record lacks of the certificate's pathway that
     #: lacks least) for the certificates the vessel's waters let a person prove and the record does not
     proof_lacks: dict[str, dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]]] = field(default_factory=dict)
-    #: functions a person holds only through a held certificate of another regulation than the one in force (kept
-    #: by a transitional rule): a function rule accepts another function (crew:acceptsFunction) as its regulation
-    #: defines it, which such a certificate need not rest on
+    #: functions a person holds only through a certificate of another regulation than the one in force (kept by a
+    #: transitional rule), held or derived from the record's dated proofs: a function rule accepts another function
+    #: (crew:acceptsFunction) as its regulation defines it, which such a certificate need not rest on
     earlier: dict[str, set[str]] = field(default_factory=dict)
     #: person -> role -> (the provision of the role's minimum age, the age lacked) for the roles below a role held
     #: that the person is too young for (rule role-age): said as a near miss, not left unexplained
@@ -130,11 +130,12 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
                 out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
         out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
-        if reg is not None:
+        if reg is not None:  # held, or derived from the record's dated proofs (a proof of the earlier law keeps its term)
+            made = {c for pid, c in d.by_proof if pid == p.id}
             roles = [(law.certificates[c].role, law.certificates[c].regulation in (None, reg.id))
-                     for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role]
+                     for c in set(held(p, as_of, law)) | made if c in law.certificates and law.certificates[c].role]
             out.earlier[p.id] = ({r for r, own in roles if not own} - {r for r, own in roles if own} - set(p.functions)
-                                 - by_exam - set(out.proven[p.id]))
+                                 - by_exam)
         for c, provision in sorted((proofs or {}).items()) if reg else ():
             role = law.certificates[c].role or ""
             if role and role not in out.proven[p.id] and role not in fills:
