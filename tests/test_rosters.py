@@ -505,7 +505,8 @@ def test_without_a_medical_report_age_alone_proves_no_decksmann_and_the_answer_n
     assert gap["accepts"]["proofs"] == [{"certificate": "SchBesV2004-Decksmann", "provision": "§ 6 Abs. 6 SchBesV"}]
     assert "on these waters, a person who proves: minimum age of 18 years, medical report" in gap["fill_with"]
     assert [(m["person"], m["as"], m["provision"], m["lacks"]) for m in gap["near_misses"]] == [
-        ("dm", "Decksmann", "§ 6 Abs. 6 SchBesV", ["lacks: medical report on physical fitness (FSG-GV)"]),
+        ("dm", "Decksmann", "§ 6 Abs. 6 SchBesV", ["lacks: medical report on physical fitness (FSG-GV) or confirmation of "
+                                                   "employment as a crew member before the regulation came into force"]),
         ("young", "Decksmann", "§ 6 Abs. 6 SchBesV", ["aged 17, at least 18 needed (reached on 2015-06-02)"])]
 
 

@@ -113,7 +113,10 @@ def test_only_days_as_decksmann_count_for_the_matrose(law):
 def test_the_matrose_needs_the_medical_report_of_paragraph_5(law):
     a = answer(law, {"birth_date": "1980-01-01", "sailing_days": {"Decksmann": 180}}, "2015-06-01")
     missing = _only_pathway(a, "SchBesV2004-Matrose")["missing"]
-    assert [(m["provision"], m["kind"]) for m in missing] == [("§ 5 Abs. 1 SchBesV", "Document")]
+    assert [(m["provision"], m["kind"]) for m in missing] == [("§ 5 Abs. 1 SchBesV", "AnyOf")]
+    # the report (§ 5 Abs. 1) or the confirmation of an employment before 1 Jan 2005 (§ 18 Abs. 2)
+    assert [(x["provision"], x["kind"]) for x in missing[0]["alternatives"]] == [
+        ("§ 5 Abs. 1 SchBesV", "Document"), ("§ 18 Abs. 2 SchBesV", "DatedProof")]
 
 
 def test_the_bootsmann_by_apprenticeship_needs_36_months_with_180_days_within(law):

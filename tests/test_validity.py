@@ -286,7 +286,8 @@ def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
 
     def z1(on: str, lang: str = "de") -> dict[str, Any]:
         c = next(c for c in answer(law, record, on, lang)["certificates"] if c["id"] == "SchBesV2004-Decksmann")
-        return c["pathways"][0]["requirements"][-1] | {"eligible": c["eligible"]}
+        fitness = c["pathways"][0]["requirements"][-1]  # the report, or employment before 2005 (§ 18 Abs. 2)
+        return fitness["alternatives"][0] | {"eligible": c["eligible"]}
 
     assert z1("2016-06-10")["eligible"] is True
     req = z1("2016-06-11", "de")
@@ -417,7 +418,8 @@ def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, a
                      "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on)
     (x,) = a["lapsed"]
     fitness = next(r for c in a["certificates"] if c["id"] == "SchBesV2004-Decksmann" for w in c["pathways"]
-                   for r in w["requirements"] if r["kind"] == "Document" and r["document"] == "MedicalFitness")
+                   for x in w["requirements"] for r in [x, *x.get("alternatives", [])]
+                   if r["kind"] == "Document" and r["document"] == "MedicalFitness")
     said = kind("Document").missing(load_law(), fitness, "de")
     assert (x["birthday"], x["renew_by"]) == (fitness["birthday"], fitness["renew_by"]) == renewal
     assert x["renewal_age"] == fitness["renewal_age"] == age

@@ -52,6 +52,7 @@ class CREW(DefinedNamespace):
     minimumHours: URIRef
     takenBefore: URIRef
     provenByServiceAs: URIRef
+    provenByServiceInAnyRole: URIRef
     paraphrase: URIRef
     instructionHours: URIRef
     NationalCertificate: URIRef

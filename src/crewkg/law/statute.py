@@ -70,6 +70,8 @@ class Requirement:
     taken_before: date | None = None
     #: a validated service-log entry in this role, begun before `taken_before`, proves it too (crew:provenByServiceAs)
     proven_by_service_as: str | None = None
+    #: a validated service-log entry in any role, begun before `taken_before`, proves it too (crew:provenByServiceInAnyRole)
+    proven_by_any_service: bool = False
     #: the last day, inclusive, an application period requirement is met (crew:lastDay)
     last_day: date | None = None
     #: the reduction that may shorten a Fahrzeit minimum (crew:reducibleBy)
@@ -451,6 +453,7 @@ def _compile(g, version: str) -> Law:
                 min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
                 taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None,
                 proven_by_service_as=opt(s, CREW.provenByServiceAs),
+                proven_by_any_service=(any_ := one(s, CREW.provenByServiceInAnyRole)) is not None and any_.toPython() is True,
                 last_day=last.toPython() if (last := one(s, CREW.lastDay)) is not None else None,
                 reduction=opt(s, CREW.reducibleBy))
 

@@ -4,9 +4,9 @@ The proofs are record exams (`exams: [{id: ..., passed: DATE, hours: H}]`); a da
 taken up to and including the same day N months later; one given without a date is taken as stated (as a plain exam
 id is). A requirement may also ask for a least number of hours (crew:minimumHours: a proof that states fewer does not
 count, one that states none is taken as stated) or a cut-off day (crew:takenBefore: a dated proof counts only if taken
-before it). A proof of employment in a role before the cut-off day (crew:provenByServiceAs) is also given by the
-service log: a validated entry in that role begun before that day, the Schifferdienstbuch being the official record of
-the Fahrpraxis (§ 2 Z 2 SchBV)."""
+before it). A proof of employment in a role before the cut-off day (crew:provenByServiceAs; in any role,
+crew:provenByServiceInAnyRole) is also given by the service log: a validated entry in that role begun before that day,
+the Schifferdienstbuch being the official record of the Fahrpraxis (§ 2 Z 2 SchBV)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ MESSAGES = {
         "by_service": "Schifferdienstbuch: {role} ab {start}",
         "or_service": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}, begonnen vor dem {before}",
         "or_service_undated": " oder eine bestätigte Eintragung im Schifferdienstbuch als {role}",
+        "or_any_service": " oder eine bestätigte Eintragung im Schifferdienstbuch in beliebiger Funktion, begonnen vor dem {before}",
+        "or_any_service_undated": " oder eine bestätigte Eintragung im Schifferdienstbuch in beliebiger Funktion",
     },
     "en": {
         "missing": "proof missing or taken more than {months} months ago: {items}",
@@ -58,6 +60,8 @@ MESSAGES = {
         "by_service": "service log: {role} from {start}",
         "or_service": " or a validated service-log entry as {role} begun before {before}",
         "or_service_undated": " or a validated service-log entry as {role}",
+        "or_any_service": " or a validated service-log entry in any role begun before {before}",
+        "or_any_service_undated": " or a validated service-log entry in any role",
     },
 }
 
@@ -84,10 +88,12 @@ def current(p, proof: str, months: int | None, as_of: date, r=None) -> bool:
 
 
 def by_service(p, r, as_of: date):
-    """The first service-log entry that proves the requirement's employment (crew:provenByServiceAs), or None."""
-    if r.proven_by_service_as is None or r.taken_before is None:
+    """The first service-log entry that proves the requirement's employment (crew:provenByServiceAs, or in any role:
+    crew:provenByServiceInAnyRole), or None."""
+    if (r.proven_by_service_as is None and not r.proven_by_any_service) or r.taken_before is None:
         return None
-    return min((e for e in p.service or [] if e.waters == "inland" and e.role == r.proven_by_service_as and e.validated
+    return min((e for e in p.service or [] if e.waters == "inland" and e.validated
+                and (r.proven_by_any_service or e.role == r.proven_by_service_as)
                 and e.start < r.taken_before and e.start <= as_of), key=lambda e: e.start, default=None)
 
 
@@ -120,6 +126,8 @@ def answer(law, r, p, d, as_of):
                              "vessel": entry.vessel}
     if r.proven_by_service_as is not None:
         out["proven_by_service_as"] = r.proven_by_service_as
+    if r.proven_by_any_service:
+        out["proven_by_any_service"] = True
     if r.taken_before is not None:
         out["taken_before"] = r.taken_before.isoformat()
         late = {e: p.exam_passed[e].isoformat() for e in r.exams if e in p.exam_passed and p.exam_passed[e] >= r.taken_before}
@@ -171,8 +179,8 @@ def missing(law, req, lang):
     said += [say(NAME, lang, "dated_later", item=law.label(e, lang), taken=d) for e, d in later.items()]
     rest = [e for e in lacking if e not in short and e not in late and e not in expired and e not in later]
     if rest:
-        named = _items(law, rest, lang) + _hours(least, lang) + _or_service(law, req.get("proven_by_service_as"),
-                                                                            req.get("taken_before"), lang)
+        named = _items(law, rest, lang) + _hours(least, lang) + _or_service(
+            law, req.get("proven_by_service_as"), req.get("taken_before"), lang, bool(req.get("proven_by_any_service")))
         if req.get("taken_before") and not req.get("not_older_than_months"):
             said.insert(0, say(NAME, lang, "missing_before", before=req["taken_before"], items=named))
         else:
@@ -180,10 +188,15 @@ def missing(law, req, lang):
     return "; ".join(said)
 
 
-def _or_service(law, role, before, lang) -> str:
+def _or_service(law, role, before, lang, any_role: bool = False, undated: bool = False) -> str:
+    """The service log's alternative to the proof, as the requirement names it (a role, or any role)."""
     from crewkg.rules.kinds import say
 
-    return "" if role is None else say(NAME, lang, "or_service", role=law.label(role, lang), before=before)
+    key = "or_any_service" if any_role else "or_service"
+    if any_role or role is not None:
+        return say(NAME, lang, key + ("_undated" if undated else ""), role=law.label(role, lang) if role else "",
+                   before=before)
+    return ""
 
 
 def facts(req, p, lang):
@@ -200,10 +213,11 @@ def summary(law, r, lang):
 
     named = _items(law, r.exams, lang) + _hours(r.min_hours, lang)
     if r.taken_before is not None and not r.max_months:
-        if r.proven_by_service_as is not None:  # one cut-off day for the proof and the service: said once, after both
-            named += say(NAME, lang, "or_service_undated", role=law.label(r.proven_by_service_as, lang))
+        # one cut-off day for the proof and the service: said once, after both
+        named += _or_service(law, r.proven_by_service_as, None, lang, r.proven_by_any_service, undated=True)
         return say(NAME, lang, "summary_before", before=r.taken_before.isoformat(), items=named)
-    named += _or_service(law, r.proven_by_service_as, r.taken_before.isoformat() if r.taken_before else None, lang)
+    named += _or_service(law, r.proven_by_service_as, r.taken_before.isoformat() if r.taken_before else None, lang,
+                         r.proven_by_any_service)
     return say(NAME, lang, "summary", months=r.max_months, items=named)
 
 
