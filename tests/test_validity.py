@@ -418,7 +418,7 @@ def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, a
                      "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on)
     (x,) = a["lapsed"]
     fitness = next(r for c in a["certificates"] if c["id"] == "SchBesV2004-Decksmann" for w in c["pathways"]
-                   for x in w["requirements"] for r in [x, *x.get("alternatives", [])]
+                   for q in w["requirements"] for r in [q, *q.get("alternatives", [])]
                    if r["kind"] == "Document" and r["document"] == "MedicalFitness")
     said = kind("Document").missing(load_law(), fitness, "de")
     assert (x["birthday"], x["renew_by"]) == (fitness["birthday"], fitness["renew_by"]) == renewal
