@@ -333,3 +333,22 @@ def test_an_export_file_gets_the_mode_an_ordinary_file_gets(tmp_path):
         os.umask(old)
     assert r.exit_code == 0, r.output
     assert out.stat().st_mode & 0o777 == 0o644
+
+
+def test_an_export_file_alone_answers_the_canned_queries_as_the_records_do(tmp_path):
+    """The records travel with the results: `sparql --graph FILE` gives the answers of `sparql --data FOLDER` (who
+    a result is about, the credited days, the sea records), and exporting again into the file changes nothing."""
+    out = tmp_path / "derived.nt"
+    for _ in range(2):
+        r = CliRunner().invoke(app, ["export", str(EXAMPLES), "--out", str(out), "--as-of", AS_OF.isoformat()])
+        assert r.exit_code == 0, r.output
+        if _ == 0:
+            first = len(out.read_text(encoding="utf-8").splitlines())
+    assert len(out.read_text(encoding="utf-8").splitlines()) == first
+    for query in ("eligible-steuermann", "credited-days", "sea-time-eligibility", "roles-per-person"):
+        from_file = CliRunner().invoke(app, ["sparql", query, "--graph", str(out), "--format", "csv"])
+        from_records = CliRunner().invoke(app, ["sparql", query, "--data", str(EXAMPLES), "--as-of", AS_OF.isoformat(),
+                                                "--format", "csv"])
+        assert from_file.exit_code == 0 and from_records.exit_code == 0, (from_file.output, from_records.output)
+        assert len(from_file.stdout.splitlines()) > 1, query
+        assert from_file.stdout == from_records.stdout, query

@@ -173,6 +173,10 @@ BAD_VESSELS = {
                                            "field 'convoy.propelled_by'"),
     "a bad lighter": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 11, "standard": "S1",
                        "engine_kw": 500, "convoy": {"propelled_by": "pusher", "barges": [{"length_m": 40}]}}, "field 'convoy.barges[0]'"),
+    "lighters side by side: none": ({"id": "c", "kind": "pushed_convoy", "waters": "waterway", "length_m": 80, "breadth_m": 22.8,
+                                     "standard": "S1", "engine_kw": 500, "convoy": {"propelled_by": "pusher", "barges": [
+                                         {"length_m": 76.5, "breadth_m": 22.8, "abreast": 0}]}},
+                                    "field 'convoy.barges[0].abreast': expected a whole number of 1 or more"),
     "a list, not a record": (["id", "kind"], "expected a mapping"),
     "malformed YAML": ("id: [v\nkind: x\n", "expected valid YAML"),
     "empty file": ("", "expected a non-empty record"),

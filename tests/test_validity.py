@@ -212,6 +212,33 @@ def test_the_schbesv_2004_schedule_of_5_abs_3(law, examined, on, fills, since):
             "medical_overdue", "§ 5 Abs. 3 SchBesV", since, 65, 15)
 
 
+@pytest.mark.parametrize("on, fills, since", [
+    ("2015-03-10", True, None),  # the 65th birthday: the renewal is due within three months, nothing is missed yet
+    ("2015-06-10", True, None),
+    ("2015-06-11", False, "2015-06-11"),
+], ids=["65th birthday", "65th birthday + 3 months: last day", "65th birthday + 3 months + 1 day"])
+def test_5_abs_3_without_any_report_recorded_is_overdue_when_the_renewal_is(law, on, fills, since):
+    """'spätestens innerhalb von drei Monaten zu erneuern': a record without a report misses the renewal on the same
+    day as one with an old report, not on the birthday."""
+    record = {"birth_date": "1950-03-10", "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2005-06-01"}]}
+    a = answer(law, record, on)
+    assert ("Matrose" in a["roles"]) is fills
+    if not fills:
+        (x,) = a["lapsed"]
+        assert (x["reason"], x["provision"], x["since"], x["examined"]) == (
+            "medical_overdue", "§ 5 Abs. 3 SchBesV", since, None)
+
+
+def test_22_abs_1_schbv_without_any_report_has_no_grace(law):
+    """The SchBV schedule has no months of grace: from the 60th birthday a record without a report proves nothing."""
+    record = {"birth_date": "1964-06-15", "certificates": [{"id": "UBZ-Matrose", "issued": "2022-05-01"}]}
+    assert answer(law, record, "2024-06-14")["roles"] == DECK
+    a = answer(law, record, "2024-06-15")
+    assert a["roles"] == []
+    (x,) = a["lapsed"]
+    assert (x["reason"], x["provision"], x["since"]) == ("medical_overdue", "§ 22 Abs. 1 SchBV", "2024-06-15")
+
+
 # --- the faces: text, roster, timeline ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang, head", [("de", "Nicht mehr gültig"), ("en", "No longer valid")])
 def test_check_text_says_what_lapsed(tmp_path, lang, head):

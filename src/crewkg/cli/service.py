@@ -89,7 +89,8 @@ def export(
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad records, the notice).")] = Lang.en,
 ) -> None:
     """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
-    roles) as RDF with PROV-O provenance. Re-exporting a person into the same file replaces their facts."""
+    roles) as RDF with PROV-O provenance, with the records they rest on, so that the file alone answers the canned
+    queries (`crewkg sparql --graph FILE`). Re-exporting a person into the same file replaces their facts."""
     from crewkg.service.export import format_for_suffix, serialize
 
     day = _as_of(as_of, lang.value)

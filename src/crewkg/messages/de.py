@@ -732,7 +732,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.keys_mapping": "eine Zuordnung mit den Schlüsseln {keys}",
     "error.expected.literae": "eine nicht leere Liste von Litera-Buchstaben, jeder einer von {ids}",
     "error.expected.lighters": "eine Zahl von Leichtern (1 oder mehr) oder eine nicht leere Liste von Leichtern {{length_m, breadth_m}}",
-    "error.expected.lighter": "ein Leichter {{length_m: …, breadth_m: …}}",
+    "error.expected.lighter": "ein Leichter {{length_m: …, breadth_m: …}} oder mehrere Leichter nebeneinander {{length_m: …, breadth_m: Gesamtbreite, abreast: Anzahl}}",
     "error.expected.passengers": "höchstens die zulässige Zahl der Fahrgäste ({key}: {permitted})",
     "error.expected.manning_shapes": "eine Angabe, die die Besatzungstabellen über dieses Fahrzeug brauchen ({reason})",
     'error.expected.roster_mapping': "eine Zuordnung mit dem Schlüssel 'crew' (eine Besatzungsliste)",

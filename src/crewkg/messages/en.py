@@ -732,7 +732,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.keys_mapping": "a mapping with the keys {keys}",
     "error.expected.literae": "a non-empty list of litera letters, each one of {ids}",
     "error.expected.lighters": "a number of lighters (1 or more) or a non-empty list of lighters {{length_m, breadth_m}}",
-    "error.expected.lighter": "a lighter {{length_m: …, breadth_m: …}}",
+    "error.expected.lighter": "a lighter {{length_m: …, breadth_m: …}} or several lighters side by side {{length_m: …, breadth_m: total breadth, abreast: number}}",
     "error.expected.passengers": "at most the permitted number of passengers ({key}: {permitted})",
     "error.expected.manning_shapes": "what the minimum-crew tables need to know of this vessel ({reason})",
     'error.expected.roster_mapping': "a mapping with the key 'crew' (a roster record)",

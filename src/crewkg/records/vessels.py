@@ -42,7 +42,8 @@ class Vessel:
     id: str
     source: str
     values: dict[str, Any] = field(default_factory=dict)
-    lighters: list[tuple[float, float]] | None = None
+    #: (length, total breadth, lighters side by side) per entry of a list of lighters, in formation order
+    lighters: list[tuple[float, float, int]] | None = None
 
     def record(self, ml: ManningLaw) -> dict[str, Any]:
         """The record form (for caching and the API): record keys and tokens."""
@@ -147,27 +148,33 @@ def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
     return v
 
 
-def _lighters(raw: list, key: str, c: _Check) -> list[tuple[float, float]]:
+def _lighters(raw: list, key: str, c: _Check) -> list[tuple[float, float, int]]:
     if not raw:
         raise c.fail(key, "lighters", raw)
     out = []
     for i, item in enumerate(raw):
         fld = f"{key}[{i}]"
-        if not isinstance(item, dict) or set(item) != {"length_m", "breadth_m"}:
+        if not isinstance(item, dict) or not {"length_m", "breadth_m"} <= set(item) <= {"length_m", "breadth_m", "abreast"}:
             raise c.fail(fld, "lighter", item)
+        abreast = c.whole(item["abreast"], f"{fld}.abreast", minimum=1) if "abreast" in item else 1
         out.append((c.number(item["length_m"], f"{fld}.length_m", positive=True),
-                    c.number(item["breadth_m"], f"{fld}.breadth_m", positive=True)))
+                    c.number(item["breadth_m"], f"{fld}.breadth_m", positive=True), abreast))
     return out
 
 
-def count_lighters(lighters: list[tuple[float, float]], ml: ManningLaw) -> int:
-    """Leichter as the convoy table counts them: consecutive lighters form one while their summed length and largest
-    breadth stay within the equivalence of the kb (SchBesV 2004 § 13 Abs. 1 footnote *2, an interpretation)."""
+def count_lighters(lighters: list[tuple[float, float, int]], ml: ManningLaw) -> int:
+    """Leichter as the convoy table counts them (SchBesV 2004 § 13 Abs. 1 footnote *2, an interpretation recorded in
+    the kb): consecutive entries form one while their summed length and largest breadth stay within the equivalence;
+    an entry of several lighters side by side wider than that is no 'one Leichter': each of its lighters counts."""
     eq = next(iter(ml.rules_of("LighterEquivalence")), None)
     if eq is None or eq.max_length is None or eq.max_breadth is None:
-        return len(lighters)
+        return sum(n for _, _, n in lighters)
     groups, length, breadth = 0, None, 0.0
-    for ln, br in lighters:
+    for ln, br, n in lighters:
+        if n > 1 and br > eq.max_breadth:
+            groups += n
+            length, breadth = None, 0.0
+            continue
         if length is not None and length + ln <= eq.max_length and max(breadth, br) <= eq.max_breadth:
             length, breadth = length + ln, max(breadth, br)
             continue

@@ -269,12 +269,16 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
                     out.append(Lapse(cid, "validity_period", r.provision, end + DAY, end, issued, r.years))
     s = _governed(law, cid, on)
     if s is not None and p.birth_date is not None:
-        st = step_on(s, p.birth_date, on)
-        if st is not None and not medical_current(p, law, on):
-            def bad(d: date) -> bool:
-                return _governed(law, cid, d) is not None and step_on(_governed(law, cid, d), p.birth_date, d) is not None \
-                    and not medical_current(p, law, d)
+        def bad(d: date) -> bool:
+            g = _governed(law, cid, d)
+            if g is None or step_on(g, p.birth_date, d) is None or medical_current(p, law, d):
+                return False
+            # a record without any report is overdue only once the first renewal is (§ 5 Abs. 3 SchBesV: 'spätestens
+            # innerhalb von drei Monaten'), as one with an old report is: before, nothing is missed yet
+            return p.medical_fitness or d >= _required_from(p.birth_date, min(g.steps, key=lambda x: x.from_age))
 
+        st = step_on(s, p.birth_date, on)
+        if st is not None and bad(on):
             since = _spell_start(bad, _change_days(p, law), on) or birthday(p.birth_date, st.from_age)
             if issued is not None and since <= issued:  # overdue when it was issued: it never counted
                 since = issued

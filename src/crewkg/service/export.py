@@ -592,18 +592,24 @@ def replace_person(g: Graph, law: Law, pid: str, triples: Iterable[Triple]) -> N
 
 
 def export_graph(law: Law, persons: list[Person], as_of: date, into: Graph | None = None) -> Graph:
-    """The derived facts of the persons, merged into `into` (an earlier export) with replacement."""
+    """The persons' records and derived facts, merged into `into` (an earlier export) with replacement. The records
+    travel with the results so that the file alone answers the canned queries (`crewkg sparql --graph FILE`: who a
+    result is about, crew:personId; the sailing and sea records the credited days and the sea-time answers name) and
+    the PROV chain (result -> credited count -> entries) can be followed in it."""
     g = bind_prefixes(into if into is not None else Graph())
     for p, record, derived in evaluate(law, persons, as_of):
-        # a person with a service log: its entries and the credited counts they feed travel with the results, so
-        # the PROV chain (result -> credited count -> entries) can be followed in the file alone
-        logged = set(record_subjects(p)[1:]) if p.service else set()
-        for s in logged:
-            g.remove((s, None, None))
-        if p.service:  # the sea records of a log are results (credit_triples), replaced with them
-            g.remove((PERSON[p.id], CREW.hasSeaRecord, None))
-        replace_person(g, law, p.id, derived + [t for t in record if t[0] in logged])
+        _drop(g, record_subjects(p))  # the earlier record, entries and links included, goes with its results
+        replace_person(g, law, p.id, derived + record)
     return g
+
+
+def _drop(g: Graph, subjects: Iterable[URIRef]) -> None:
+    """Remove the subjects' triples and the blank nodes they describe (a record's certificate issues, exam results)."""
+    todo: list = list(subjects)
+    while todo:
+        s = todo.pop()
+        todo += [o for o in g.objects(s, None) if isinstance(o, BNode)]
+        g.remove((s, None, None))
 
 
 #: --format value -> rdflib serializer name and the file suffixes that imply it
