@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import importlib.util
 import os
 import shutil
 import socket
@@ -194,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         written += files.values()
         if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
             print(f"no screenshots: needs {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)")
+        elif importlib.util.find_spec("selenium") is None:
+            print("no screenshots: needs selenium (pip install -e '.[test]')")
         else:
             driver = browser(work / "profile")
             try:

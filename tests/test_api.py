@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import crewkg
 import crewkg.api
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "kb" / "examples" / "persons" / "04-jonas-steuermann-one-exam-short.yaml"
+VESSEL = sorted((ROOT / "kb" / "examples" / "vessels").glob("*.yaml"))[0]
 
 
 def test_doctests_of_the_api_module():
@@ -39,6 +42,16 @@ def test_bad_input_raises_input_error():
         assert exc.field == "as_of"
     else:
         raise AssertionError("a bad date must raise InputError")
+
+
+@pytest.mark.parametrize("call", ["check", "explain", "plan", "crew"])
+@pytest.mark.parametrize("lang", ["fr", "EN"])
+def test_an_unknown_language_raises_input_error_as_the_cli_refuses_it(call, lang):
+    args = {"check": ({"id": "x", "birth_date": "1990-01-01"},), "explain": (EXAMPLE, "UBZ-Steuermann"),
+            "plan": (EXAMPLE, "UBZ-Steuermann"), "crew": (VESSEL,)}[call]
+    with pytest.raises(crewkg.InputError) as exc:
+        getattr(crewkg, call)(*args, as_of="2024-06-01", lang=lang)
+    assert exc.value.field == "lang"
 
 
 def test_explain_gives_structure_and_text():

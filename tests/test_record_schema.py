@@ -454,3 +454,13 @@ def test_every_good_record_reads_back_as_itself(law):
         person = person_from_mapping(copy.deepcopy(record), law, AS_OF, "corpus")
         again = person_from_mapping(person_to_mapping(person), law, AS_OF, "corpus")
         assert dataclasses.asdict(again) == dataclasses.asdict(person), record
+
+
+@pytest.mark.parametrize("valid_until, good", [("2025-12-31", False), ("2026-01-01", True)],
+                         ids=["ends the day before its examination", "ends on the day of its examination"])
+def test_a_medical_report_ending_before_its_examination_is_refused_by_the_checker_and_the_shapes(law, valid_until, good):
+    """A date order JSON Schema cannot state (so not in the corpus above): the checker and pySHACL (sh:lessThanOrEquals)
+    refuse it alike."""
+    record = _with(medical_fitness={"examined": "2026-01-01", "valid_until": valid_until})
+    assert checker_accepts(law, record) is good
+    assert shacl_verdicts([record]) == [good]

@@ -49,6 +49,9 @@ VESSELS: dict[str, dict[str, Any]] = {
     "below": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 24, "passengers": 70, "standard": "none", "s1_unmet": ["d"],
               "engine_kw": 200},
     "motor": {"kind": "motor_vessel", "waters": "waterway", "length_m": 110, "standard": "S2", "engine_kw": 1200},
+    # below S1 under the SchBV: § 44 (not in the sources), but the § 43 Abs. 2 Z 2 row (76-250 on board) still holds
+    "wachau-none": {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 25, "passengers": 200,
+                    "passengers_on_board": 100, "standard": "none", "engine_kw": 300},
 }
 
 
@@ -383,6 +386,18 @@ def test_until_17_jan_2027_a_roster_without_sachkundige_cannot_be_judged_from_18
                                                    "until": "2027-01-17", "covered": False}
     after = check("wachau", crew, date(2027, 1, 18))
     assert after["satisfied"] is False and missing(after) == [("function", "SachkundigerFahrgastschifffahrt")]
+
+
+@pytest.mark.parametrize("on, satisfied", [(date(2027, 1, 17), None), (date(2027, 1, 18), False)],
+                         ids=["17 Jan 2027: cannot be judged", "18 Jan 2027: fails"])
+def test_below_s1_the_transitional_rule_of_47_abs_13_holds_for_the_passenger_safety_row_too(on, satisfied):
+    """The minimum crew below S1 is § 44 (not in the sources), the passenger-safety row is not: until 17 Jan 2027 a
+    missing Sachkundiger may be replaced as § 47 Abs. 13 (second) says, by a table the sources lack."""
+    crew = [SF, MATROSE, LM_YOUNG, ERSTHELFER, P("fb", "1990-01-01", functions=["Fahrgastbetreuer"])]
+    r = check("wachau-none", crew, on)
+    assert r["satisfied"] is satisfied
+    assert missing(r) == [("function", "SachkundigerFahrgastschifffahrt")]
+    assert ("transitional" in r["missing"][0]) is (satisfied is None)
 
 
 def test_a_roster_for_a_vessel_whose_table_is_missing_is_judged_only_on_the_rules_beside_it():

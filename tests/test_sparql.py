@@ -339,3 +339,14 @@ def test_bad_person_data_exits_2(tmp_path):
     bad.write_text(yaml.safe_dump({"id": "x", "exams": ["Anlage99"]}), encoding="utf-8")
     result = runner.invoke(app, ["sparql", "eligible-count", "--data", str(bad)])
     assert result.exit_code == 2 and "exams[0]" in result.output
+
+
+@pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: no --crew")
+@pytest.mark.parametrize("lang, said", [("en", "1 more crew member qualified as"), ("de", "noch 1 Besatzungsmitglied")])
+def test_the_crew_checks_of_sparql_speak_the_language_asked(lang, said):
+    kb = EXAMPLES.parents[0]
+    pair = f"{kb / 'vessels' / '01-ms-wachau-danube-day-trip.yaml'}:{kb / 'rosters' / '01-ms-wachau-short.yaml'}"
+    r = runner.invoke(app, ["sparql", "rosters-failing", "--crew", pair, "--as-of", "2026-11-30", "--format", "csv",
+                            "--lang", lang])
+    assert r.exit_code == 0, r.output
+    assert said in r.stdout

@@ -53,6 +53,13 @@ def _day(as_of: date | str | None) -> date:
         raise InputError("as_of", "as_of", "iso_date", as_of) from None
 
 
+def _lang(lang: str) -> str:
+    """The CLI and the HTTP API refuse other languages; so does the Python API (not raw ids in a label)."""
+    if lang not in ("de", "en"):
+        raise InputError("lang", "lang", "lang", lang)
+    return lang
+
+
 def _persons(record: Any, the_law: Law, day: date) -> list[Person]:
     from crewkg.records.persons import Person
 
@@ -87,7 +94,7 @@ def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dic
     dict; for a folder of records the list of answers (as the CLI prints them)."""
     from crewkg.answers.eligibility import check as run_check
 
-    day = _day(as_of)
+    day, lang = _day(as_of), _lang(lang)
     the_law = law()
     persons = _persons(record, the_law, day)
     answers = run_check(the_law, persons, day, lang)
@@ -108,7 +115,7 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     from crewkg.answers.render import console, print_explanation
     from crewkg.records.persons import near
 
-    day = _day(as_of)
+    day, lang = _day(as_of), _lang(lang)
     the_law = law()
     persons = _persons(record, the_law, day)
     if len(persons) != 1:
@@ -134,7 +141,7 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     from crewkg.careers.planning import Pace
     from crewkg.careers.routes import plan as make_plan
 
-    day = _day(as_of)
+    day, lang = _day(as_of), _lang(lang)
     the_law = law()
     pace = Pace.from_kb(days=days_per_year)
     g = career_graph(the_law, lang, days_per_period=pace.days)
@@ -163,7 +170,7 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
     from crewkg.records.reading import read_mapping
     from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
-    day = _day(as_of)
+    day, lang = _day(as_of), _lang(lang)
     the_law = law()
     ml = load_manning(the_law)
 

@@ -160,6 +160,10 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
         if ask.d.function_tables and len(ask.d.function_rows) == 1:
             req.functions = _functions(ask, ask.ml.rows[next(iter(ask.d.function_rows))])[2]
             req.function_substitutions = _function_substitutions(ask)
+            # a transitional rule that relaxes a function of that row holds as well (§ 47 Abs. 13 SchBV)
+            req.transitional = [ask.ml.rules[x] for x in sorted(ask.d.transitional)]
+            if req.transitional:
+                req.answer["transitional"] = _transitional(ask, req)
     if others:
         _readings(ask, req, others)
     return req
@@ -353,9 +357,7 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
     req.answer = base | _row_fields(ask, table, row) | _changes(ask, req) | {
         "functions": functions,
         "function_provisions": provisions,
-        "transitional": [{"provision": ask.cite(x.provision), "until": x.until.isoformat() if x.until else None,
-                          "relaxes": x.role, "covered": not x.missing, "reason": _text(x.reason, ask.lang)}
-                         for x in req.transitional],
+        "transitional": _transitional(ask, req),
         "notes": _notes(ask, req, row, frow),
     }
     if frow is not None:
@@ -364,6 +366,12 @@ def _covered(ask: _Ask, req: Requirement, base: dict[str, Any]) -> Requirement:
         req.answer["qualification_proofs"] = [{"certificate": q.certificate, "provision": ask.cite(q.provision),
                                                "text": q.label.get(ask.lang, q.id)} for q in req.proofs]
     return req
+
+
+def _transitional(ask: _Ask, req: Requirement) -> list[dict[str, Any]]:
+    return [{"provision": ask.cite(x.provision), "until": x.until.isoformat() if x.until else None,
+             "relaxes": x.role, "covered": not x.missing, "reason": _text(x.reason, ask.lang)}
+            for x in req.transitional]
 
 
 def _alternatives(ask: _Ask, row: Row) -> list[AlternativeNeed]:

@@ -40,6 +40,12 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
         if why:
             result["held_not_counting"] = why
         return result
+    from crewkg.careers.timeline import held_above
+    from crewkg.rules.kinds.certificate_held import held as counting
+
+    if target in law.certificates and (above := held_above(law, person, target, counting(person, as_of, law))):
+        # a certificate for a role above the target's is held: the routes stay (asked for), said not to be needed
+        result["held_above"] = {"id": above, "label": law.certificate_short(above, lang)}
     planner = planner or make_planner(law, person, answer, as_of, pace, lang)
     held = [c for c in person.certificates if c in g]
     routes = person_routes(g, target, held, answer)
@@ -262,6 +268,8 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
                                                                   as_of=result["as_of"], d=pace.days, p=pace.period,
                                                                   prov=pace.citation, max=pace.legal)]
     routes = result["routes"]
+    if result.get("held_above"):
+        lines.append(t["held_above"].format(person=result["person"], target=target, above=result["held_above"]["label"]))
     if any(r["steps"] for r in routes):  # what the dates assume, said before them
         lines.append(t["assumes"])
     if routes and not routes[0]["steps"]:

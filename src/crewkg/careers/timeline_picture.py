@@ -120,5 +120,6 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     buf = io.BytesIO()
     meta = {"Date": None} if fmt == "svg" else {}
     with rc_context({"svg.fonttype": "none"}):  # SVG text stays text: searchable, smaller
-        fig.savefig(buf, format=fmt, metadata=meta)
+        # the certificates' names are as wide as the language makes them: the page grows to hold them, not clip them
+        fig.savefig(buf, format=fmt, metadata=meta, bbox_inches="tight", pad_inches=0.15)
     return buf.getvalue()

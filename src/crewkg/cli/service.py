@@ -186,7 +186,7 @@ def sparql(
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (only read unless --data, --graph or --crew put something into it, so a folder crewkg serve holds can be asked too).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records).")] = Lang.en,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records) and of the --crew checks' sentences.")] = Lang.en,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
     from crewkg.service.sparql import canned_queries, canned_words
@@ -210,7 +210,7 @@ def sparql(
 
         crews = [parse_crew_option(c) for c in crew or []]
         result = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
-                             workers=os.cpu_count() or 1).select(text)
+                             workers=os.cpu_count() or 1, lang=lang.value).select(text)
     except InputError as exc:
         _fail(exc, lang.value)
         return

@@ -27,6 +27,16 @@ _ARGS = "crewkg.args"
 class CatalogueGroup(TyperGroup):
     """The crewkg command group: click's usage errors said from the catalogue."""
 
+    def main(self, *args, **kwargs):
+        """SIGTERM (`kill`, `timeout`, a service manager) stops a command as Ctrl-C does: its temporary file removed,
+        its workers ended, no traceback."""
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _interrupt)
+        return super().main(*args, **kwargs)
+
     def make_context(self, info_name, args, parent=None, **extra):
         try:
             ctx = super().make_context(info_name, list(args), parent=parent, **extra)
@@ -66,6 +76,10 @@ class CatalogueGroup(TyperGroup):
             command = self.get_command(ctx, name) if name else None
             path = f"{ctx.command_path} {name}" if command is not None else ctx.command_path
             _usage_failed(exc, ctx.meta.get(_ARGS, []), command, path)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _option_as_value(command: core.Command, args: list[str], line: list[str], path: str) -> None:

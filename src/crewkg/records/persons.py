@@ -244,6 +244,9 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
                 p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
             if "examined" in mf:
                 p.medical_examined = c.day(mf["examined"], "medical_fitness.examined")
+            if p.medical_examined and p.medical_valid_until and p.medical_valid_until < p.medical_examined:
+                raise c.fail("medical_fitness.valid_until", "medical_order", p.medical_valid_until.isoformat(),
+                             examined=p.medical_examined.isoformat())
         elif not isinstance(mf, bool):  # say every form the key takes, as the CSV cell's message does
             raise c.fail("medical_fitness", "medical_fitness", mf)
         else:

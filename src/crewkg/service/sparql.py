@@ -874,11 +874,12 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
 
 
 def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
-                crews: Iterable[tuple[Path, Path | None]] = (), only_read: bool = False, workers: int = 1) -> Store:
+                crews: Iterable[tuple[Path, Path | None]] = (), only_read: bool = False, workers: int = 1,
+                lang: str = "de") -> Store:
     """A store with ontology + kb, the persons' records and derived facts (evaluated by `workers` processes where
     there are more than one run's persons, `put_persons`), crew checks of vessels and rosters, and any extra RDF
     files. `only_read`: a store folder with nothing to put into it is opened read-only (one question, `crewkg
-    sparql`: a folder `crewkg serve` holds can be asked too)."""
+    sparql`: a folder `crewkg serve` holds can be asked too). `lang`: the language of the crew checks' sentences."""
     graphs, crews = list(graphs), list(crews)
     if is_store_dir(kind):
         nothing_to_put = only_read and not persons and not graphs and not crews
@@ -889,7 +890,7 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
     else:
         store = new_store(kind)
         put_persons(store, law, persons, as_of, replace=False, workers=workers)
-    put_crew_checks(store, law, crews, as_of)
+    put_crew_checks(store, law, crews, as_of, lang)
     load_graph_files(store, graphs)
     return store
 
