@@ -91,7 +91,21 @@ def test_overlapping_entries_count_each_day_once(law):
     log = [inland("2024-01-01", "2024-01-31"), inland("2024-01-15", "2024-02-15"), inland("2024-01-20", "2024-01-25", "Matrose")]
     p = person(law, date(2024, 12, 31), service=log)
     assert p.any_role_days == 46  # 1 Jan – 15 Feb
-    assert p.sailing_days == {"Decksmann": 46, "Matrose": 6}
+    # a Fahrtag is served in one role: the six days also logged as Matrose count as Matrose, the higher role, only
+    assert p.sailing_days == {"Decksmann": 40, "Matrose": 6}
+
+
+@pytest.mark.parametrize("validated, bootsmann, matrose", [(True, 180, 0), (False, 0, 180)],
+                         ids=["both validated: the higher role keeps the day", "the higher role's entry not validated"])
+def test_a_day_logged_in_two_roles_counts_for_one_role_specific_requirement_only(law, validated, bootsmann, matrose):
+    """§ 13 Z 1 ('als Matrose geleistete') and § 14 Z 1 lit. a ('als Bootsmann geleistete') cannot both be met by
+    one half year logged in both roles."""
+    log = [inland("2023-01-01", "2023-06-29", "Matrose"), inland("2023-01-01", "2023-06-29", "Bootsmann", validated=validated)]
+    on = date(2023, 6, 29)
+    a = check(law, [person(law, on, service=log)], on)[0]
+    assert requirement(a, "UBZ-Bootsmann", "§ 13 Z 1", "Fahrzeit")["have"] == matrose
+    assert requirement(a, "UBZ-Steuermann", "§ 14 Z 1 lit. a", "Fahrzeit")["have"] == bootsmann
+    assert (cert(a, "UBZ-Bootsmann")["eligible"], cert(a, "UBZ-Steuermann")["eligible"]) == (not validated, validated)
 
 
 def test_unvalidated_entries_are_shown_never_credited(law):

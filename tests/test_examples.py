@@ -110,14 +110,14 @@ OUTCOMES: dict[str, Outcome] = {
     # § 22 Abs. 1 SchBV: at 70 her proof of 2024 is overdue, so her UBZ Schiffsführer gives no role and the medical
     # requirement of § 10 Z 3 is not met either
     "32-helga-boatmaster-at-70.yaml": Outcome(
-        "helga-berger", set(), [], missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 1, 0), ("§ 10 Z 3 SchBV", True, False)]}),
+        "helga-berger", set(), [], missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 180, 0), ("§ 10 Z 3 SchBV", True, False)]}),
     "01-lena-apprentice.yaml": Outcome(
         "lena-gruber", {"UBZ-Leichtmatrose"}, [], ("§ 11 SchBV",),
-        missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 1, 0)]},
+        missing={"§ 10 SchBV": [("§ 10 Z 1 SchBV", 18, 16), ("§ 10 Z 2 SchBV", 180, 45)]},
         requirements={"Req-SchBV2022-P11-Z1": (True, 16), "Req-SchBV2022-P11-Z2": (True, True)}),
     "02-piotr-sea-deckhand.yaml": Outcome(
         "piotr-nowak", {"UBZ-Decksmann", "UBZ-Matrose"}, [D], ("§ 10 SchBV", "§ 12 Z 2 SchBV"),
-        missing={"§ 12 Z 3 SchBV": [("§ 12 Z 3 lit. a SchBV", 1, 0), ("§ 12 Z 3 lit. b SchBV", 9, 0),
+        missing={"§ 12 Z 3 SchBV": [("§ 12 Z 3 lit. a SchBV", 5, 0), ("§ 12 Z 3 lit. b SchBV", 9, 0),
                                     ("§ 12 Z 3 lit. c SchBV", 90, 0)]},
         requirements={"Req-SchBV2022-P12-Z2-c-1": (False, 180), "Req-SchBV2022-P12-Z2-c-2": (True, 2),
                       "Req-SchBV2022-P12-Z2-c-2a": (True, 180), "Req-SchBV2022-P12-Z2-c-2b": (True, 280)}),
@@ -136,7 +136,7 @@ OUTCOMES: dict[str, Outcome] = {
                       "Req-SchBV2022-P12-Z3-c": (True, 90)}),
     "06-tobias-programme-graduate.yaml": Outcome(
         "tobias-berger", {"UBZ-Matrose"}, [], ("§ 12 Z 1 SchBV",),
-        missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 1, 0)]},
+        missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 180, 90)]},
         requirements={"Req-SchBV2022-P12-Z1-a": (True, 19), "Req-SchBV2022-P12-Z1-b": (True, 24),
                       "Req-SchBV2022-P12-Z1-c": (True, 90)}),
     "07-katharina-bootsmann-to-steuermann.yaml": Outcome(
@@ -147,7 +147,7 @@ OUTCOMES: dict[str, Outcome] = {
         requirements={"Req-SchBV2022-P14-Z1-a": (True, 180), "Req-SchBV2022-P14-Z1-b": (True, True)}),
     "08-henrik-former-sea-captain.yaml": Outcome(
         "henrik-jansen", {"UBZ-Steuermann"}, [], ("§ 14 Z 3 SchBV",),
-        missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 1, 0)], "§ 12 Z 2 SchBV": [("§ 12 Z 2 lit. c SchBV", 1, 0)]},
+        missing={"§ 10 SchBV": [("§ 10 Z 2 SchBV", 180, 0)], "§ 12 Z 2 SchBV": [("§ 12 Z 2 lit. c SchBV", 360, 0)]},
         requirements={"Req-SchBV2022-P14-Z3-a": (True, 500), "Req-SchBV2022-P14-Z3-b": (True, ["Anlage8"])}),
     "09-ali-newcomer.yaml": Outcome(
         "ali-yilmaz", {"UBZ-Decksmann"}, [], ("§ 10 SchBV",),
@@ -316,11 +316,15 @@ def test_the_folder_gives_one_json_object_per_file_with_every_certificate_and_pa
 
 def test_a_litera_with_alternatives_answers_in_the_figures_of_the_one_that_decides(answers):
     """The design's own example: Anna's § 12 Z 2 lit. c SchBV reads needed 360, have 380, unit days (the first
-    alternative met decides and is named); where no alternative is met the entry counts alternatives."""
+    alternative met decides and is named); where no alternative is met the first one counted in days, months or years
+    gives the figures (named by figures_of)."""
     anna = answers["anna-matrose.yaml"]
     lit_c = next(r for r in _pathway(anna, "§ 12 Z 2 SchBV")["requirements"] if r["provision"] == "§ 12 Z 2 lit. c SchBV")
     assert (lit_c["met"], lit_c["needed"], lit_c["have"], lit_c["unit"]) == (True, 360, 380, "days")
     assert lit_c["decided_by"] == lit_c["alternatives"][0]["id"] and lit_c["kind"] == "AnyOf"
     piotr = answers["02-piotr-sea-deckhand.yaml"]
     lit_a = next(m for m in _pathway(piotr, "§ 12 Z 3 SchBV")["missing"] if m["provision"] == "§ 12 Z 3 lit. a SchBV")
-    assert (lit_a["needed"], lit_a["have"], lit_a["unit"]) == (1, 0, "alternatives") and "decided_by" not in lit_a
+    first = lit_a["alternatives"][0]
+    assert (lit_a["needed"], lit_a["have"], lit_a["unit"]) == (first["needed"], first["have"], first["unit"])
+    assert first["unit"] in ("days", "months", "years") and lit_a["have"] < lit_a["needed"]
+    assert lit_a["figures_of"] == first["id"] and "decided_by" not in lit_a

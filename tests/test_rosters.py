@@ -129,6 +129,20 @@ def test_a_leichtmatrose_replaces_the_matrose_only_under_the_conditions_of_parag
         assert any(lack in text for nm in gap["near_misses"] if nm["person"] == "lena" for text in nm["lacks"])
 
 
+@pytest.mark.parametrize("service, ok", [
+    ([{"from": "2026-01-01", "to": "2026-03-31", "role": "Leichtmatrose"},   # 90 days, logged in two roles
+      {"from": "2026-01-01", "to": "2026-03-31", "role": "Decksmann"},
+      {"from": "2026-04-01", "to": "2026-06-28", "role": "Leichtmatrose"}], False),  # 89 more: 179 Fahrtage
+    ([{"from": "2026-01-01", "to": "2026-03-31", "role": "Leichtmatrose"},
+      {"from": "2026-01-01", "to": "2026-03-31", "role": "Decksmann"},
+      {"from": "2026-04-01", "to": "2026-06-29", "role": "Leichtmatrose"}], True)],   # 180 Fahrtage
+    ids=["179 Fahrtage, 90 of them logged twice: fails", "180 Fahrtage, 90 of them logged twice: passes"])
+def test_the_year_of_fahrzeit_of_paragraph_43_abs_6_counts_a_day_in_two_roles_once(service, ok):
+    """'ein Jahr Fahrzeit': a service log's days in any role, each calendar day once (not the roles' counts added)."""
+    lena = P("lena", "2009-01-01", "UBZ-Leichtmatrose", apprenticeship={"contract": True, "year": 3}, service=service)
+    assert check("wachau", [*CREW_WITHOUT_MATROSE, lena])["satisfied"] is ok
+
+
 def test_the_substitute_is_named_in_the_assignment_and_the_table_role_is_kept():
     r = check("wachau", [*CREW_WITHOUT_MATROSE, apprentice("lena", "2009-01-01")])
     assert r["assignment"]["lena"] == ["Matrose"]

@@ -246,9 +246,8 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> lis
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     for p, a in zip(persons, answers, strict=True):
         since = eligible_since(law, p, as_of, {c["id"] for c in a["certificates"] if c.get("eligible")}) if p.dated else {}
-        for c in a["certificates"]:
-            if c.get("covered"):
-                c["eligible_since"] = since.get(c["id"])
+        for c in a["certificates"]:  # every certificate, one the sources do not cover too (null: not issuable)
+            c["eligible_since"] = since.get(c["id"])
     return answers
 
 

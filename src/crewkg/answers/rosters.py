@@ -191,7 +191,8 @@ def _conditions(s: Substitution, p: Person, as_of: date) -> list[tuple[str, dict
         lacks.append(("lacks_year", {"have": p.apprenticeship_year, "n": s.min_apprenticeship_year}) if p.apprenticeship_year
                      else ("lacks_year_unknown", {"n": s.min_apprenticeship_year}))
     if s.min_fahrzeit_days is not None:
-        days = sum(p.sailing_days.values())
+        # in any role: a service log's days credited once under the cap (a day in two roles is one Fahrtag), totals summed
+        days = p.any_role_days if p.any_role_days is not None else sum(p.sailing_days.values())
         if days < s.min_fahrzeit_days:
             lacks.append(("lacks_days", {"have": days, "n": s.min_fahrzeit_days}))
     return lacks

@@ -341,10 +341,15 @@ def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None
         key = k.parts
         parts = [_need(ctx, state, c, prog) for c in it[key]]
         item[key] = [p.item for p in parts]
-        item["have"] = sum(1 for p in parts if p.met)
         at_least = k.needed(len(parts)) if k.needed else len(parts)
-        met = item["have"] >= at_least
+        met = sum(1 for p in parts if p.met) >= at_least
         item["met"] = met
+        # the figures the answer entry gives, as of the step (answers.eligibility.requirement_entry)
+        for stale in ("decided_by", "figures_of", "recorded", "not_validated", "capped", "cap_provision"):
+            item.pop(stale, None)
+        item |= {"unit": k.unit, "needed": at_least, "have": sum(1 for p in parts if p.met)}
+        if k.figures is not None and parts:
+            item |= k.figures(item[key])
         n = Need(item, met, parts=parts)
         if met:
             return n

@@ -73,8 +73,7 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
     sea = [e for e in entries if e.waters == "sea"]
     if inland:
         lim = limits[AREAS["inland"]]
-        for role in dict.fromkeys(e.role for e in inland):
-            v, u = _days(e for e in inland if e.role == role)
+        for role, (v, u) in _one_role_a_day(inland, law).items():
             out[f"role:{role}"] = _scope(v, u, lim.days, lim.period)
         every = _days(inland)
         out["any"] = _scope(*every, lim.days, lim.period)
@@ -95,6 +94,27 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
             for i, g in enumerate(p.programmes):  # gained before enrolling in a dated programme (crew:beforeProgramme)
                 if g.start is not None:
                     out[f"sea:{cap}:before:{i}"] = _scope(*_within(days, 0, g.start.toordinal() - 1), lim.days, lim.period)
+    return out
+
+
+def _one_role_a_day(inland: list, law: Law) -> dict[str, tuple[set[int], set[int]]]:
+    """Each role's (validated, not validated) days, a calendar day in one role only: a Fahrtag is served in one role
+    („als Matrosin bzw. Matrose geleistete Fahrzeit"), so a day two entries log in different roles counts for the
+    higher one (the role with more roles below it; between equals the later entry's) — validated before not
+    validated — and not for both role-specific requirements (the reading is recorded on kb:CreditingLimit-Inland)."""
+    roles = list(dict.fromkeys(e.role for e in inland))
+    days = {role: _days(e for e in inland if e.role == role) for role in roles}
+    if len(roles) < 2:
+        return days
+    rank = {role: (len(law.below(role)), i) for i, role in enumerate(roles)}
+    out: dict[str, tuple[set[int], set[int]]] = {role: (set(), set()) for role in roles}
+    for kind in (0, 1):  # validated days first; a day validated in some role is no unvalidated day of another
+        taken = set().union(*(v for v, _ in days.values())) if kind else set()
+        owner: dict[int, str] = {}
+        for role in sorted(roles, key=rank.__getitem__):  # the higher role last: it keeps the day
+            owner.update(dict.fromkeys(days[role][kind] - taken, role))
+        for day, role in owner.items():
+            out[role][kind].add(day)
     return out
 
 

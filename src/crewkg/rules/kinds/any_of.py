@@ -23,16 +23,29 @@ def needed(n_children: int) -> int:
     return 1
 
 
+#: the units of the alternatives whose figures can stand for a litera none of whose alternatives is met
+COUNTED = ("days", "months", "years")
+#: what a counted alternative may add to explain its gap (days recorded, not validated, capped; the cap's provision)
+DAY_COUNTS = ("recorded", "not_validated", "capped", "cap_provision")
+
+
 def figures(children: list[dict]) -> dict:
-    """The unit, needed and have of the alternative that decides, the first one met: a litera with alternatives is
-    answered in its own terms (§ 12 Z 2 lit. c SchBV: 360 days needed, 380 held), not as a count of alternatives;
-    `decided_by` names it, `alternatives` keeps all. Where none is met, none decides: the entry counts the
-    alternatives (needed 1, have 0) and each alternative says what it lacks."""
+    """The unit, needed and have a litera with alternatives is answered in: its own terms, not a count of
+    alternatives. Where one is met, the first one met decides (§ 12 Z 2 lit. c SchBV: 360 days needed, 380 held),
+    named by `decided_by`. Where none is met, the first alternative counted in days, months or years gives the
+    figures (`figures_of`), so the answer says the gap as the contract does for every numeric requirement (360 days
+    needed, 359 credited; the days recorded, not validated and capped with them); without such an alternative the
+    entry counts the alternatives (needed 1, have 0). `alternatives` keeps all, each saying what it lacks."""
     decider = next((c for c in children if c["met"]), None)
-    if decider is None:
+    if decider is not None:
+        return {"unit": decider["unit"], "needed": decider.get("needed"), "have": decider.get("have"),
+                "decided_by": decider["id"]} | {k: decider[k] for k in DAY_COUNTS if k in decider}
+    counted = next((c for c in children if c.get("unit") in COUNTED and isinstance(c.get("needed"), int | float)
+                    and not isinstance(c.get("needed"), bool)), None)
+    if counted is None:
         return {}
-    return {"unit": decider["unit"], "needed": decider.get("needed"), "have": decider.get("have"),
-            "decided_by": decider["id"]}
+    return {"unit": counted["unit"], "needed": counted["needed"], "have": counted.get("have"),
+            "figures_of": counted["id"]} | {k: counted[k] for k in DAY_COUNTS if k in counted}
 
 
 def missing(law, req, lang):
