@@ -352,3 +352,16 @@ def test_an_export_file_alone_answers_the_canned_queries_as_the_records_do(tmp_p
         assert from_file.exit_code == 0 and from_records.exit_code == 0, (from_file.output, from_records.output)
         assert len(from_file.stdout.splitlines()) > 1, query
         assert from_file.stdout == from_records.stdout, query
+
+
+def test_re_exporting_a_person_leaves_nothing_of_the_earlier_record(tmp_path):
+    """A record read again without its Matrose days: the file holds no sailing record of them any more."""
+    out = tmp_path / "out.nt"
+    for days in ({"Decksmann": 100, "Matrose": 50}, {"Decksmann": 100}):
+        rec = tmp_path / "p.yaml"
+        rec.write_text(yaml.safe_dump({"id": "pa", "birth_date": "1990-01-01", "sailing_days": days}), encoding="utf-8")
+        r = CliRunner().invoke(app, ["export", str(rec), "--out", str(out), "--as-of", AS_OF.isoformat()])
+        assert r.exit_code == 0, r.output
+    g = Graph().parse(out, format="nt")
+    assert not list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Matrose"), None, None)))
+    assert list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Decksmann"), None, None)))

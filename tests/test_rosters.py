@@ -412,6 +412,7 @@ def test_below_s1_the_transitional_rule_of_47_abs_13_holds_for_the_passenger_saf
     assert r["satisfied"] is satisfied
     assert missing(r) == [("function", "SachkundigerFahrgastschifffahrt")]
     assert ("transitional" in r["missing"][0]) is (satisfied is None)
+    assert "nicht geprüft" in r["reason"]  # no position is checked: the reason says so whatever the verdict
 
 
 def test_a_roster_for_a_vessel_whose_table_is_missing_is_judged_only_on_the_rules_beside_it():

@@ -217,10 +217,13 @@ def test_the_schbesv_2004_schedule_of_5_abs_3(law, examined, on, fills, since):
     ("2015-06-10", True, None),
     ("2015-06-11", False, "2015-06-11"),
 ], ids=["65th birthday", "65th birthday + 3 months: last day", "65th birthday + 3 months + 1 day"])
-def test_5_abs_3_without_any_report_recorded_is_overdue_when_the_renewal_is(law, on, fills, since):
-    """'spätestens innerhalb von drei Monaten zu erneuern': a record without a report misses the renewal on the same
-    day as one with an old report, not on the birthday."""
+@pytest.mark.parametrize("medical", [None, {"valid_until": "2014-12-31"}], ids=["no report", "a report that has ended"])
+def test_5_abs_3_without_any_report_recorded_is_overdue_when_the_renewal_is(law, on, fills, since, medical):
+    """'spätestens innerhalb von drei Monaten zu erneuern': a record without a report, or with one that ended before
+    the 65th birthday, misses the renewal on the same day as one with an old report, not on the birthday."""
     record = {"birth_date": "1950-03-10", "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2005-06-01"}]}
+    if medical:
+        record["medical_fitness"] = medical
     a = answer(law, record, on)
     assert ("Matrose" in a["roles"]) is fills
     if not fills:

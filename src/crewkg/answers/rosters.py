@@ -550,8 +550,8 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
     if missing and all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
         # only functions a transitional rule lets others take, in a form the sources lack (§ 47 Abs. 13 SchBV)
         x = relaxed[missing[0]["role"]]
-        answer["reason"] = t["transitional"].format(reason=x.reason.get(lang) or next(iter(x.reason.values()), ""),
-                                                    until=x.until.isoformat() if x.until else "")
+        answer["reason"] = t["not_covered_transitional"].format(
+            reason=x.reason.get(lang) or next(iter(x.reason.values()), ""))
         for m in missing:
             m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
                                  "covered": False}

@@ -345,7 +345,7 @@ def _need(ctx: Context, state: State, it: dict[str, Any], prog: Programme | None
         met = sum(1 for p in parts if p.met) >= at_least
         item["met"] = met
         # the figures the answer entry gives, as of the step (answers.eligibility.requirement_entry)
-        for stale in ("decided_by", "figures_of", "recorded", "not_validated", "capped", "cap_provision"):
+        for stale in ("decided_by", "figures_of"):
             item.pop(stale, None)
         item |= {"unit": k.unit, "needed": at_least, "have": sum(1 for p in parts if p.met)}
         if k.figures is not None and parts:

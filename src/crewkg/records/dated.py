@@ -100,13 +100,14 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
 def _one_role_a_day(inland: list, law: Law) -> dict[str, tuple[set[int], set[int]]]:
     """Each role's (validated, not validated) days, a calendar day in one role only: a Fahrtag is served in one role
     („als Matrosin bzw. Matrose geleistete Fahrzeit"), so a day two entries log in different roles counts for the
-    higher one (the role with more roles below it; between equals the later entry's) — validated before not
+    higher one (the role with more roles below it; between equals the one the log names last) — validated before not
     validated — and not for both role-specific requirements (the reading is recorded on kb:CreditingLimit-Inland)."""
     roles = list(dict.fromkeys(e.role for e in inland))
     days = {role: _days(e for e in inland if e.role == role) for role in roles}
     if len(roles) < 2:
         return days
-    rank = {role: (len(law.below(role)), i) for i, role in enumerate(roles)}
+    last = {e.role: i for i, e in enumerate(inland)}
+    rank = {role: (len(law.below(role)), last[role]) for role in roles}
     out: dict[str, tuple[set[int], set[int]]] = {role: (set(), set()) for role in roles}
     for kind in (0, 1):  # validated days first; a day validated in some role is no unvalidated day of another
         taken = set().union(*(v for v, _ in days.values())) if kind else set()

@@ -273,9 +273,9 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
             g = _governed(law, cid, d)
             if g is None or step_on(g, p.birth_date, d) is None or medical_current(p, law, d):
                 return False
-            # a record without any report is overdue only once the first renewal is (§ 5 Abs. 3 SchBesV: 'spätestens
-            # innerhalb von drei Monaten'), as one with an old report is: before, nothing is missed yet
-            return p.medical_fitness or d >= _required_from(p.birth_date, min(g.steps, key=lambda x: x.from_age))
+            # nothing is overdue before the first renewal is (§ 5 Abs. 3 SchBesV: 'spätestens innerhalb von drei
+            # Monaten'): a record without a report, or with one that has ended, no earlier than one with an old report
+            return d >= _required_from(p.birth_date, min(g.steps, key=lambda x: x.from_age))
 
         st = step_on(s, p.birth_date, on)
         if st is not None and bad(on):

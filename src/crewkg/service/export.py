@@ -598,7 +598,11 @@ def export_graph(law: Law, persons: list[Person], as_of: date, into: Graph | Non
     the PROV chain (result -> credited count -> entries) can be followed in it."""
     g = bind_prefixes(into if into is not None else Graph())
     for p, record, derived in evaluate(law, persons, as_of):
-        _drop(g, record_subjects(p))  # the earlier record, entries and links included, goes with its results
+        # the earlier record, entries and links included, goes with its results (also the entries it had that the
+        # record read now lacks: every node under the person's IRI that the person links to)
+        own = str(PERSON[p.id]) + "/"
+        _drop(g, [*record_subjects(p), *(o for o in g.objects(PERSON[p.id], None)
+                                         if isinstance(o, URIRef) and str(o).startswith(own))])
         replace_person(g, law, p.id, derived + record)
     return g
 

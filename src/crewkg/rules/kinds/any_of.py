@@ -25,8 +25,6 @@ def needed(n_children: int) -> int:
 
 #: the units of the alternatives whose figures can stand for a litera none of whose alternatives is met
 COUNTED = ("days", "months", "years")
-#: what a counted alternative may add to explain its gap (days recorded, not validated, capped; the cap's provision)
-DAY_COUNTS = ("recorded", "not_validated", "capped", "cap_provision")
 
 
 def figures(children: list[dict]) -> dict:
@@ -34,18 +32,19 @@ def figures(children: list[dict]) -> dict:
     alternatives. Where one is met, the first one met decides (§ 12 Z 2 lit. c SchBV: 360 days needed, 380 held),
     named by `decided_by`. Where none is met, the first alternative counted in days, months or years gives the
     figures (`figures_of`), so the answer says the gap as the contract does for every numeric requirement (360 days
-    needed, 359 credited; the days recorded, not validated and capped with them); without such an alternative the
-    entry counts the alternatives (needed 1, have 0). `alternatives` keeps all, each saying what it lacks."""
+    needed, 359 credited); without such an alternative the entry counts the alternatives (needed 1, have 0).
+    `alternatives` keeps all, each saying what it lacks and, for days, how many were recorded, not validated and
+    capped (said once, there: the report's and the text's lines of credited days read them)."""
     decider = next((c for c in children if c["met"]), None)
     if decider is not None:
         return {"unit": decider["unit"], "needed": decider.get("needed"), "have": decider.get("have"),
-                "decided_by": decider["id"]} | {k: decider[k] for k in DAY_COUNTS if k in decider}
+                "decided_by": decider["id"]}
     counted = next((c for c in children if c.get("unit") in COUNTED and isinstance(c.get("needed"), int | float)
                     and not isinstance(c.get("needed"), bool)), None)
     if counted is None:
         return {}
     return {"unit": counted["unit"], "needed": counted["needed"], "have": counted.get("have"),
-            "figures_of": counted["id"]} | {k: counted[k] for k in DAY_COUNTS if k in counted}
+            "figures_of": counted["id"]}
 
 
 def missing(law, req, lang):
