@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from crewkg.careers.planning import Pace, Planner, add_months, confirm, make_planner
-from crewkg.careers.routes import plan, reach_dates
+from crewkg.careers.routes import held_above_on, plan, reach_dates
 from crewkg.errors import InputError, Place, place
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
@@ -149,7 +149,7 @@ def _row(law: Law, g, p: Person, answer: dict[str, Any], target: str, as_of: dat
         "eligible_today": eligible,
         "target_today": target in eligible,
         "holds_target": target in p.certificates,
-        "held_above": _held_above(law, p, target, as_of),
+        "held_above": held_above_on(law, p, target, as_of),
         "earliest": best["earliest"] if best else None,
         "route": [s["provision"] for s in best["steps"]] if best else [],
         "missing": [m for s in best["steps"] for m in s["remaining"]] if best else [],
@@ -268,14 +268,6 @@ def _short(law: Law, cid: str, lang: str) -> str:
     return certificate_short(law, cid, lang)
 
 
-def _held_above(law: Law, p: Person, target: str, as_of: date) -> str | None:
-    """The certificate held and counting on the date for a role above the target's (as the timeline says it)."""
-    from crewkg.careers.timeline import held_above
-    from crewkg.rules.kinds.certificate_held import held
-
-    if target not in law.certificates:
-        return None
-    return held_above(law, p, target, held(p, as_of, law))
 
 
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:

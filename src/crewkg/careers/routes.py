@@ -13,6 +13,29 @@ from crewkg.records.persons import Person
 from crewkg.rules.kinds import kind
 
 
+def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None:
+    """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
+    above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. Only the held
+    certificates that count on the date (`counting`, rules.kinds.certificate_held.held) rank above anything."""
+    role = law.certificates[cid].role
+    if not role:
+        return None
+    for h in counting:
+        cert = law.certificates.get(h)
+        if cert is not None and cert.role and role in law.below(cert.role):
+            return h
+    return None
+
+
+def held_above_on(law: Law, p: Person, target: str, as_of: date) -> str | None:
+    """The certificate held and counting on the date for a role above the target's (`held_above`)."""
+    from crewkg.rules.kinds.certificate_held import held
+
+    if target not in law.certificates:
+        return None
+    return held_above(law, p, target, held(p, as_of, law))
+
+
 def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
          graph=None, planner: Planner | None = None, lang: str = "de", replaced: bool = True,
          memo: dict | None = None) -> dict[str, Any]:
@@ -40,10 +63,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
         if why:
             result["held_not_counting"] = why
         return result
-    from crewkg.careers.timeline import held_above
-    from crewkg.rules.kinds.certificate_held import held as counting
-
-    if target in law.certificates and (above := held_above(law, person, target, counting(person, as_of, law))):
+    if above := held_above_on(law, person, target, as_of):
         # a certificate for a role above the target's is held: the routes stay (asked for), said not to be needed
         result["held_above"] = {"id": above, "label": law.certificate_short(above, lang)}
     planner = planner or make_planner(law, person, answer, as_of, pace, lang)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from crewkg.careers.routes import held_above
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
@@ -203,20 +204,6 @@ def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang:
     top = _highest(law, targets)
     route = out.get(top) if top else None
     return out, top, route or {}
-
-
-def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None:
-    """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
-    above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. Only the held
-    certificates that count on the date (`counting`, rules.kinds.certificate_held.held) rank above anything."""
-    role = law.certificates[cid].role
-    if not role:
-        return None
-    for h in counting:
-        cert = law.certificates.get(h)
-        if cert is not None and cert.role and role in law.below(cert.role):
-            return h
-    return None
 
 
 def _highest(law: Law, targets: list[str]) -> str | None:
