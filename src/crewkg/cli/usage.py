@@ -33,9 +33,13 @@ class CatalogueGroup(TyperGroup):
         import signal
         import threading
 
-        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-            signal.signal(signal.SIGTERM, _interrupt)
-        return super().main(*args, **kwargs)
+        if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+            return super().main(*args, **kwargs)
+        signal.signal(signal.SIGTERM, _interrupt)
+        try:  # only while the command runs: a caller in the same process (a test's CliRunner) keeps its own
+            return super().main(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
