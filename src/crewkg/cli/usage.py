@@ -8,6 +8,7 @@ group's own arguments, the command's name, the command's arguments) and says the
 `--lang` when it names a catalogue language, else the command's default `--lang`, else English (the commands
 without `--lang` speak English); crewkg's own errors (a mistyped command) are German, the default of its commands."""
 
+import os
 from difflib import get_close_matches
 
 import typer
@@ -84,6 +85,22 @@ class CatalogueGroup(TyperGroup):
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+def _default_in_child() -> None:
+    """A process forked while a command runs (a pool's worker, the query service's zygote) does not inherit the
+    command's SIGTERM handler: ended by its pool before it has set its own signals, it must die as by default, not
+    raise into code (and finalizers) that belong to the command."""
+    import signal
+
+    if signal.getsignal(signal.SIGTERM) is _interrupt:
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        except ValueError:  # pragma: no cover - forked from a thread that is not the child's main thread
+            pass
+
+
+os.register_at_fork(after_in_child=_default_in_child)
 
 
 def _option_as_value(command: core.Command, args: list[str], line: list[str], path: str) -> None:
