@@ -18,14 +18,8 @@ def fork_pool(processes: int, **inherit: Any):
     import multiprocessing
 
     _INHERITED.update(inherit)
-    return multiprocessing.get_context("fork").Pool(processes, initializer=worker_signals)
-
-
-def worker_signals() -> None:
-    """A worker leaves Ctrl-C to its command and ends silently when the pool ends it (SIGTERM, the default action:
-    the command's own SIGTERM handler, inherited by the fork, would make each worker print a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    return multiprocessing.get_context("fork").Pool(processes, initializer=signal.signal,
+                                                    initargs=(signal.SIGINT, signal.SIG_IGN))
 
 
 def inherited(name: str) -> Any:

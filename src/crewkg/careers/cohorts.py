@@ -35,7 +35,6 @@ from crewkg.records.flat import csv_rows
 from crewkg.records.persons import Person, person_from_mapping
 from crewkg.records.problems import Problem, all_errors
 from crewkg.records.reading import read_mapping
-from crewkg.workers import worker_signals
 
 BATCH = 100
 #: cohorts larger than this get a progress bar and, on machines with more than one core, worker processes
@@ -236,8 +235,7 @@ def evaluate_cohort(law: Law, trainees: list[Trainee], target: str, as_of: date,
     done: dict[str, dict[str, Any]] = {}
     if workers > 1 and len(batches) > 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORKER.update(law=law, graph=g)
-        with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=multiprocessing.get_context("fork"),
-                                 initializer=worker_signals) as ex:
+        with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=multiprocessing.get_context("fork")) as ex:
             futures = {ex.submit(evaluate_batch, b, target, as_of, pace, lang): b for b in batches}
             for f in as_completed(futures):
                 try:

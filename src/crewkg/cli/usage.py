@@ -8,7 +8,6 @@ group's own arguments, the command's name, the command's arguments) and says the
 `--lang` when it names a catalogue language, else the command's default `--lang`, else English (the commands
 without `--lang` speak English); crewkg's own errors (a mistyped command) are German, the default of its commands."""
 
-import os
 from difflib import get_close_matches
 
 import typer
@@ -27,20 +26,6 @@ _ARGS = "crewkg.args"
 
 class CatalogueGroup(TyperGroup):
     """The crewkg command group: click's usage errors said from the catalogue."""
-
-    def main(self, *args, **kwargs):
-        """SIGTERM (`kill`, `timeout`, a service manager) stops a command as Ctrl-C does: its temporary file removed,
-        its workers ended, no traceback."""
-        import signal
-        import threading
-
-        if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
-            return super().main(*args, **kwargs)
-        signal.signal(signal.SIGTERM, _interrupt)
-        try:  # only while the command runs: a caller in the same process (a test's CliRunner) keeps its own
-            return super().main(*args, **kwargs)
-        finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -81,26 +66,6 @@ class CatalogueGroup(TyperGroup):
             command = self.get_command(ctx, name) if name else None
             path = f"{ctx.command_path} {name}" if command is not None else ctx.command_path
             _usage_failed(exc, ctx.meta.get(_ARGS, []), command, path)
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-def _default_in_child() -> None:
-    """A process forked while a command runs (a pool's worker, the query service's zygote) does not inherit the
-    command's SIGTERM handler: ended by its pool before it has set its own signals, it must die as by default, not
-    raise into code (and finalizers) that belong to the command."""
-    import signal
-
-    if signal.getsignal(signal.SIGTERM) is _interrupt:
-        try:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        except ValueError:  # pragma: no cover - forked from a thread that is not the child's main thread
-            pass
-
-
-os.register_at_fork(after_in_child=_default_in_child)
 
 
 def _option_as_value(command: core.Command, args: list[str], line: list[str], path: str) -> None:
