@@ -75,6 +75,21 @@ def test_plan_and_crew_through_the_api():
         raise AssertionError("an unknown target must raise InputError")
 
 
+def test_plan_refuses_a_target_of_another_regulation_as_the_cli_does():
+    # on 2015-06-01 the SchBesV 2004 applies: a SchBV 2022 UBZ is refused with the day it applies from (a KeyError
+    # before); the day before and on 17 Jan 2022
+    for day in ("2015-06-01", "2022-01-16"):
+        try:
+            crewkg.plan(EXAMPLE, "UBZ-Steuermann", as_of=day)
+        except crewkg.InputError as exc:
+            assert exc.field == "as_of" and "2022-01-17" in str(exc)
+        else:
+            raise AssertionError(f"a SchBV 2022 target on {day} must raise InputError")
+    assert crewkg.plan(EXAMPLE, "UBZ-Steuermann", as_of="2022-01-17")["target"] == "UBZ-Steuermann"
+    # a short name resolves as in the CLI
+    assert crewkg.plan(EXAMPLE, "Steuermann", as_of="2022-01-17")["target"] == "UBZ-Steuermann"
+
+
 def test_crewkg_law_stays_the_function_after_the_subpackage_is_imported():
     import crewkg
     import crewkg.law.statute  # noqa: F401 - the subpackage of the same name

@@ -474,6 +474,9 @@ def test_plan_endpoint_where_the_careers_modules_exist(client):
     routes = r.json()["routes"]
     assert routes and routes[0]["steps"][-1]["certificate"] == "UBZ-Steuermann"
     assert client.post("/api/plan", params={"target": "UBZ-Kapitaen"}, json=record).status_code == 422
+    # a SchBV 2022 target on a day the SchBesV 2004 governs: refused, not a server error
+    old_law = client.post("/api/plan", params={"target": "UBZ-Steuermann", "as_of": "2015-06-01"}, json=record)
+    assert old_law.status_code == 422 and "2022-01-17" in old_law.text, old_law.text
 
 
 @pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: /api/crew is left out")

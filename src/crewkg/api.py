@@ -140,15 +140,13 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     from crewkg.careers.graph import career_graph
     from crewkg.careers.planning import Pace
     from crewkg.careers.routes import plan as make_plan
+    from crewkg.careers.routes import plan_target
 
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
     pace = Pace.from_kb(days=days_per_year)
     g = career_graph(the_law, lang, days_per_period=pace.days)
-    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0)
-    target = the_law.certificate_named(target) or target
-    if target not in choices:
-        raise InputError("target", "target", "target", target, ids=choices, near="")
+    target = plan_target(the_law, g, target, day)
     p = record() if callable(record) else person(record, day) if not _is_person(record) else record
     answer = evaluate(p) if evaluate is not None else check(p, day, lang)
     if not answer.get("covered", True):

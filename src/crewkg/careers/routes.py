@@ -36,6 +36,29 @@ def held_above_on(law: Law, p: Person, target: str, as_of: date) -> str | None:
     return held_above(law, p, target, held(p, as_of, law))
 
 
+def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str, str] = ("as_of", "target")) -> str:
+    """The target certificate of a plan: its id or a short name ('Steuermann', 'Schiffsführer'), of the regulation in
+    force on `as_of` (the career graph holds only its pathways: a certificate of a later or earlier regulation is
+    refused with the day that regulation applies from, never planned with the law of another day). A certificate only
+    a replacement of earlier law leads to (§ 47 SchBV) is a target too: the check meets it. `fields` name the date and
+    the target where the question came from (the CLI's options, the API's arguments)."""
+    from crewkg.answers.eligibility import regulation_in_force
+    from crewkg.errors import InputError
+    from crewkg.records.persons import near
+
+    choices = sorted(n for n in graph.nodes
+                     if graph.in_degree(n) > 0 or (n in law.certificates and replacements(law, n)))
+    target = law.certificate_named(target) or target
+    own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
+    in_force = regulation_in_force(law, as_of)
+    if own is not None and (in_force is None or own.id != in_force.id):
+        raise InputError(fields[0], "as_of", "pathway_date", as_of.isoformat(), regulation=own.name,
+                         since=own.in_force_from.isoformat())
+    if target not in choices:
+        raise InputError(fields[1], "target", "target", target, ids=choices, near=near(target, choices))
+    return target
+
+
 def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace,
          graph=None, planner: Planner | None = None, lang: str = "de", replaced: bool = True,
          memo: dict | None = None) -> dict[str, Any]:

@@ -62,27 +62,6 @@ def _covered(law, day) -> None:
                          since=first.in_force_from.isoformat())
 
 
-def _target(law, g, target: str, day) -> str:
-    """The target certificate: its id or a short name ('Steuermann', 'Schiffsführer'), of the regulation in force on
-    `day` (the career graph holds only its pathways: a certificate of a later regulation is refused with the day that
-    regulation applies from, never planned with the law of another day)."""
-    from crewkg.answers.eligibility import regulation_in_force
-    from crewkg.careers.routes import replacements
-    from crewkg.records.persons import near
-
-    # a certificate only a replacement of earlier law leads to (§ 47 SchBV) is planned when the check meets it
-    choices = sorted(n for n in g.nodes if g.in_degree(n) > 0 or (n in law.certificates and replacements(law, n)))
-    target = law.certificate_named(target) or target
-    own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
-    in_force = regulation_in_force(law, day)
-    if own is not None and (in_force is None or own.id != in_force.id):
-        raise InputError("--as-of", "as_of", "pathway_date", day.isoformat(), regulation=own.name,
-                         since=own.in_force_from.isoformat())
-    if target not in choices:
-        raise InputError("--target", "target", "target", target, ids=choices, near=near(target, choices))
-    return target
-
-
 @app.command()
 def paths(
     fmt: Annotated[PictureFormat | None, typer.Option("--format", help="json (node-link), graphml, svg, png or html; default from --out, else json.")] = None,
@@ -138,6 +117,7 @@ def plan(
         from crewkg.careers.graph import career_graph
         from crewkg.careers.planning import Pace
         from crewkg.careers.routes import plan as make_plan
+        from crewkg.careers.routes import plan_target
         from crewkg.cli.common import _load
 
         law, persons = _load(person, day)
@@ -145,7 +125,7 @@ def plan(
             raise InputError(str(person), "", "one_record")
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = _target(law, g, target, day)
+        target = plan_target(law, g, target, day, fields=("--as-of", "--target"))
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
             raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
@@ -229,13 +209,14 @@ def cohort(
         from crewkg.careers.cohorts import LARGE, csv_text, html_report, load_cohort
         from crewkg.careers.graph import career_graph
         from crewkg.careers.planning import Pace
+        from crewkg.careers.routes import plan_target
         from crewkg.law.statute import load_law
 
         law = load_law()
         _covered(law, day)
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = _target(law, g, target, day)
+        target = plan_target(law, g, target, day, fields=("--as-of", "--target"))
         trainees = load_cohort(cohort_file, law, day)
         rows = _run_cohort(law, trainees, target, day, pace, lang.value, g, workers, LARGE)
         report = None
