@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import FunctionRule, ManningLaw, Substitution
+from crewkg.law.manning import FunctionRule, ManningLaw, Substitution, TransitionalRule
 from crewkg.law.statute import Law
 from crewkg.messages.sections import section
 from crewkg.records.persons import Person
@@ -546,20 +546,33 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
     for q in decided:
         for pid in q["have"][: q["needed"]]:
             answer["assignment"].setdefault(pid, []).append(q["function"])
-    relaxed = {x.role: x for x in req.transitional if x.missing}
-    if missing and all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
+    if (x := _transitional(law, req, missing)) is not None:
         # only functions a transitional rule lets others take, in a form the sources lack (§ 47 Abs. 13 SchBV)
-        x = relaxed[missing[0]["role"]]
-        answer["reason"] = t["not_covered_transitional"].format(
-            reason=x.reason.get(lang) or next(iter(x.reason.values()), ""))
-        for m in missing:
-            m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
-                                 "covered": False}
+        answer["reason"] = t["not_covered_transitional"].format(reason=_reason(x, lang))
     elif missing:
         answer |= {"satisfied": False, "reason": t["not_covered_rules"]}
     elif decided:
         answer["reason"] = t["not_covered_rules_met"]
     return answer | {"qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in decided], "missing": missing}
+
+
+def _transitional(law: Law, req: Requirement, missing: list[dict[str, Any]]) -> TransitionalRule | None:
+    """The transitional rule in force that lets others take every missing function (§ 47 Abs. 13 SchBV: until its
+    date, a Fahrgastbetreuer or Ersthelfer instead of the Sachkundige), in a form the sources lack — so the roster is
+    neither complete nor short: each missing entry is marked with the rule; None where anything else is missing."""
+    relaxed = {x.role: x for x in req.transitional if x.missing}
+    if not missing or not all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
+        return None
+    x = relaxed[missing[0]["role"]]
+    for m in missing:
+        m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
+                             "covered": False}
+    return x
+
+
+def _reason(x: TransitionalRule, lang: str) -> str:
+    """The transitional rule's reason in the language asked for, else in the one the kb gives."""
+    return x.reason.get(lang) or next(iter(x.reason.values()), "")
 
 
 def _standing_unknown(ml: ManningLaw, people: People) -> tuple[People, list[tuple[str, str, str]]] | None:
@@ -655,15 +668,9 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
                            | ({"of": rule.required_of_role} if rule.required_of_role else {}))
     satisfied: bool | None = not missing
     answer: dict[str, Any] = {}
-    relaxed = {x.role: x for x in req.transitional if x.missing}
-    if missing and all(m["kind"] == "function" and m["role"] in relaxed for m in missing):
-        x = relaxed[missing[0]["role"]]
+    if (x := _transitional(law, req, missing)) is not None:
         satisfied = None
-        reason = x.reason.get(lang) or next(iter(x.reason.values()), "")
-        answer["reason"] = t["transitional"].format(reason=reason, until=x.until.isoformat() if x.until else "")
-        for m in missing:
-            m["transitional"] = {"provision": law.citation(x.provision), "until": x.until.isoformat() if x.until else None,
-                                 "covered": False}
+        answer["reason"] = t["transitional"].format(reason=_reason(x, lang), until=x.until.isoformat() if x.until else "")
     if unknown and satisfied is False:  # complete only if a holder whose standing the sources lack counts
         satisfied = None
         answer["reason"] = "; ".join(t["standing_unknown"].format(
