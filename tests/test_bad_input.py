@@ -68,6 +68,13 @@ CASES = [
          "sailing_days.Matrose", ("a whole number of days", "'many'")),
     Case("negative_number", {"p.yaml": "id: x\nsailing_days:\n  Matrose: -5\n"}, "p.yaml",
          "sailing_days.Matrose", ("not negative", "-5")),
+    # a count says its own unit: months of a programme, the year of an apprenticeship (both said "days" before)
+    Case("fractional_programme_months", {"p.yaml": "id: x\nbirth_date: 1990-01-01\n"
+                                          "programmes: [{for: Steuermann, months: 35.5, sailing_days: 360}]\n"},
+         "p.yaml", "programmes[0].months", ("a whole number of months", "35.5")),
+    Case("fractional_apprenticeship_year", {"p.yaml": "id: x\nbirth_date: 2008-01-01\n"
+                                             "apprenticeship: {contract: true, year: 2.5}\n"},
+         "p.yaml", "apprenticeship.year", ("an apprenticeship year from 1 to", "2.5")),
     Case("birth_date_in_future", {"p.yaml": "id: x\nbirth_date: 2030-01-01\n"}, "p.yaml",
          "birth_date", ("a birth date not after", "2030-01-01")),
     Case("unknown_role", {"p.yaml": "id: x\nsailing_days:\n  Schiffskoch: 30\n"}, "p.yaml",

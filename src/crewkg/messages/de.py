@@ -677,6 +677,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.boolean": "true oder false",
     "error.expected.medical_fitness": "true oder false, oder die Daten des Nachweises als {{valid_until: JJJJ-MM-TT}} oder {{examined: JJJJ-MM-TT}}",
     "error.expected.days": "eine ganze Zahl von Tagen (0 oder mehr)",
+    "error.expected.months": "eine ganze Zahl von Monaten (0 oder mehr)",
     "error.expected.not_negative": "eine Zahl, die nicht negativ ist",
     "error.expected.at_most": "eine Zahl von höchstens {max}",
     "error.expected.programme_span": "eine Dauer, die mit dem Eintrittsalter von {min_age} Jahren den jüngsten Eintretenden nach dem Jahr 1 geboren sein lässt",

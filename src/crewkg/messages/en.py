@@ -677,6 +677,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.boolean": "true or false",
     "error.expected.medical_fitness": "true or false, or the proof's dates as {{valid_until: YYYY-MM-DD}} or {{examined: YYYY-MM-DD}}",
     "error.expected.days": "a whole number of days (0 or more)",
+    "error.expected.months": "a whole number of months (0 or more)",
     "error.expected.not_negative": "a number that is not negative",
     "error.expected.at_most": "a number of at most {max}",
     "error.expected.programme_span": "a length that, with the entry age of {min_age} years, leaves the youngest entrant a birth date after the year 1",

@@ -175,9 +175,9 @@ class Checker:
             raise self.fail(fld, "boolean", value)
         return value
 
-    def count(self, value: Any, fld: str) -> int:
+    def count(self, value: Any, fld: str, unit: str = "days") -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(fld, "days", value)
+            raise self.fail(fld, unit, value)
         if value < 0:
             raise self.fail(fld, "not_negative", value)
         if value > MAX_NUMBER:
@@ -260,8 +260,8 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         if "contract" in a:
             p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
         if "year" in a:
-            year = c.count(a["year"], "apprenticeship.year")
-            if not 1 <= year <= APPRENTICESHIP_YEAR_MAX:
+            year = a["year"]
+            if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= APPRENTICESHIP_YEAR_MAX:
                 raise c.fail("apprenticeship.year", "apprenticeship_year", year, most=APPRENTICESHIP_YEAR_MAX)
             p.apprenticeship_year = year
     roles = law.ids_of("DeckCrewRole")
@@ -364,7 +364,7 @@ def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool, totals
             raise c.fail(f"{f}.months", "programme_months_or_dates")
         if logged:
             raise c.fail(f"{f}.from", "programme_dates_beside_log")
-        return Programme(g["for"], c.count(g["months"], f"{f}.months"), c.count(g.get("sailing_days", 0), f"{f}.sailing_days"),
+        return Programme(g["for"], c.count(g["months"], f"{f}.months", "months"), c.count(g.get("sailing_days", 0), f"{f}.sailing_days"),
                          c.count(g.get("sailing_days_after", 0), f"{f}.sailing_days_after"))
     for key in ("from", "to"):
         if key not in g:
@@ -373,7 +373,7 @@ def programme(c: Checker, g: Any, f: str, roles: list[str], logged: bool, totals
     if end < start:
         raise c.fail(f"{f}.to", "programme_order", end.isoformat(), start=start.isoformat())
     months = completed_months(start, date.fromordinal(end.toordinal() + 1))
-    if "months" in g and c.count(g["months"], f"{f}.months") != months:
+    if "months" in g and c.count(g["months"], f"{f}.months", "months") != months:
         raise c.fail(f"{f}.months", "programme_months_from_dates", g["months"], n=months, start=start.isoformat(),
                          end=end.isoformat())
     for key in ("sailing_days", "sailing_days_after"):
