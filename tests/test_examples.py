@@ -40,6 +40,10 @@ CERTIFICATES = [
     "SchBV2022-Atemschutzgeraetetraeger",
     # the national patents § 47 Abs. 7, 8 and 13 Z 1 SchBV replace old ones with
     "Schiffsfuehrerpatent-AT", "Streckenzeugnis-AT", "Kapitaenspatent-SeenUndFluesse",
+    # and the national Schiffsführerpatente – 20 m and – 10 m of § 47 Abs. 13 Z 2–14 SchBV
+    "Schiffsfuehrerpatent-20m", "Schiffsfuehrerpatent-20m-Wasserstrassen", "Schiffsfuehrerpatent-20m-AndereGewaesser",
+    "Schiffsfuehrerpatent-20m-15m", "Schiffsfuehrerpatent-20m-Wasserstrassen-15m", "Schiffsfuehrerpatent-20m-AndereGewaesser-15m",
+    "Schiffsfuehrerpatent-10m", "Schiffsfuehrerpatent-10m-Wasserstrassen", "Schiffsfuehrerpatent-10m-AndereGewaesser",
 ]
 D, L, M, B, S, SF = "Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann", "Schiffsfuehrer"
 

@@ -236,3 +236,71 @@ def test_the_windows_are_data(law):
     assert set(k89.dated_form_of) == {"Kapitaenspatent-A", "Kapitaenspatent-B"}
     assert a90.regulation is None and k89.regulation is None  # listed by no regulation: no pathway leads to them
     assert law.citation(a90.validity_provision) == ABS9 and law.citation(k89.validity_provision) == ABS11
+
+
+# --- Abs. 13 Z 2 to Z 14: the Schiffsführerpatente of the Schiffahrtsgesetz 1990 and those issued before 1990 ---------
+ABS13 = {  # Ziffer: (the patent a record names, the national patent that replaces it)
+    2: ("Schiffsfuehrerpatent-A-1990", "Schiffsfuehrerpatent-20m"),
+    3: ("Schiffsfuehrerpatent-B-1990", "Schiffsfuehrerpatent-20m-AndereGewaesser"),
+    4: ("Schiffsfuehrerpatent-C-1990", "Schiffsfuehrerpatent-10m-Wasserstrassen"),
+    5: ("Schiffsfuehrerpatent-D-1990", "Schiffsfuehrerpatent-10m-AndereGewaesser"),
+    6: ("Schiffsfuehrerpatent-10m-1989", "Schiffsfuehrerpatent-10m"),
+    7: ("Schiffsfuehrerpatent-10m-1989-Wasserstrassen", "Schiffsfuehrerpatent-10m-Wasserstrassen"),
+    8: ("Schiffsfuehrerpatent-10m-1989-Binnengewaesser", "Schiffsfuehrerpatent-10m-AndereGewaesser"),
+    9: ("Schiffsfuehrerpatent-20m-1989", "Schiffsfuehrerpatent-20m"),
+    10: ("Schiffsfuehrerpatent-20m-1989-Wasserstrassen", "Schiffsfuehrerpatent-20m-Wasserstrassen"),
+    11: ("Schiffsfuehrerpatent-20m-1989-Binnengewaesser", "Schiffsfuehrerpatent-20m-AndereGewaesser"),
+    12: ("Schiffsfuehrerpatent-15m-1989", "Schiffsfuehrerpatent-20m-15m"),
+    13: ("Schiffsfuehrerpatent-15m-1989-Wasserstrassen", "Schiffsfuehrerpatent-20m-Wasserstrassen-15m"),
+    14: ("Schiffsfuehrerpatent-15m-1989-Binnengewaesser", "Schiffsfuehrerpatent-20m-AndereGewaesser-15m"),
+}
+
+
+@pytest.mark.parametrize("z", sorted(ABS13))
+def test_each_ziffer_of_abs_13_replaces_its_patent_on_the_section_30_proof(law, z):
+    """„… können über Antrag …, sofern die geistige und körperliche Eignung gemäß § 30 nachgewiesen wird, wie folgt
+    ersetzt werden: … Z“: the patent named leads to the national patent of its Ziffer, and to no other, and without
+    the § 30 proof to none; Abs. 13 sets no period, so it holds after 17 Jan 2032 too."""
+    held, national = ABS13[z]
+    for on in ("2026-01-01", "2032-01-18"):
+        a = answer(law, held, None, on)
+        assert satisfied(a, national) == {f"§ 47 Abs. 13 Z {z} SchBV"}, (z, on)
+        assert eligible(a) == {national}, (z, on)
+        assert "SchiffsfuehrerPatentSchFG" in a["roles"] and "Schiffsfuehrer" not in a["roles"]
+    unfit = answer(law, held, None, functions=[])
+    assert satisfied(unfit, national) == set()
+    (w,) = [w for c in unfit["certificates"] if c["id"] == national for w in c["pathways"]
+            if w["provision"] == f"§ 47 Abs. 13 Z {z} SchBV"]
+    assert [m["provision"] for m in w["missing"]] == ["§ 47 Abs. 13 SchBV"]
+
+
+def test_z_4_is_closed_to_a_holder_of_the_patent_d_too(law):
+    """Z 4: C → Schiffsführerpatent – 10 m on waterways „sofern die Inhaberin bzw. der Inhaber nicht auch ein
+    Schiffsführerpatent D … besitzt“. With D too, Z 4 is not met (the D held is named), and Z 5 replaces the D."""
+    c, d = ABS13[4][0], ABS13[5][0]
+    alone = check(law, [person_from_mapping({"id": "c", "birth_date": "1960-05-01", **FIT, "certificates": [c]},
+                                            law, date.fromisoformat(ON), "test")], date.fromisoformat(ON))[0]
+    assert satisfied(alone, "Schiffsfuehrerpatent-10m-Wasserstrassen") == {"§ 47 Abs. 13 Z 4 SchBV"}
+    both = check(law, [person_from_mapping({"id": "cd", "birth_date": "1960-05-01", **FIT, "certificates": [c, d]},
+                                           law, date.fromisoformat(ON), "test")], date.fromisoformat(ON))[0]
+    assert satisfied(both, "Schiffsfuehrerpatent-10m-Wasserstrassen") == set()
+    assert eligible(both) == {"Schiffsfuehrerpatent-10m-AndereGewaesser"}
+    (w,) = [w for c_ in both["certificates"] if c_["id"] == "Schiffsfuehrerpatent-10m-Wasserstrassen"
+            for w in c_["pathways"] if w["provision"] == "§ 47 Abs. 13 Z 4 SchBV"]
+    (m,) = w["missing"]
+    assert m["kind"] == "CertificateNotHeld" and m["have"] == [d] and m["met"] is False
+    assert "Schiffsführerpatent D" in m["text"]
+
+
+def test_the_exclusion_speaks_both_languages(law):
+    from crewkg.rules.kinds import missing_sentence
+
+    c, d = ABS13[4][0], ABS13[5][0]
+    for lang, words in (("de", "ausgeschlossen, solange auch"), ("en", "excluded while")):
+        p = person_from_mapping({"id": "cd", "birth_date": "1960-05-01", **FIT, "certificates": [c, d]},
+                                law, date.fromisoformat(ON), "test")
+        a = check(law, [p], date.fromisoformat(ON), lang)[0]
+        (w,) = [w for c_ in a["certificates"] if c_["id"] == "Schiffsfuehrerpatent-10m-Wasserstrassen"
+                for w in c_["pathways"] if w["provision"] == "§ 47 Abs. 13 Z 4 SchBV"]
+        sentence = missing_sentence(law, w["missing"][0], lang)
+        assert words in sentence and law.label(d, lang) in sentence, sentence

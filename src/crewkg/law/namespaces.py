@@ -43,6 +43,7 @@ class CREW(DefinedNamespace):
     ProgrammeRequirement: URIRef
     ExamRequirement: URIRef
     CertificateHeldRequirement: URIRef
+    CertificateNotHeldRequirement: URIRef
     DocumentRequirement: URIRef
     AnyOfRequirement: URIRef
     AllOfRequirement: URIRef
@@ -89,6 +90,7 @@ class CREW(DefinedNamespace):
     programmePhase: URIRef
     requiresExam: URIRef
     acceptsCertificate: URIRef
+    excludesCertificate: URIRef
     requiresDocument: URIRef
     holdsCertificate: URIRef
     passedExam: URIRef
