@@ -399,11 +399,15 @@ def test_a_legacy_written_proof_counts_only_when_dated_before_the_schbv(law, pas
 
 
 @pytest.mark.parametrize("on, roles", [
-    ("2022-05-31", ["Atemschutzgeraetetraeger", "Fahrgastbetreuer"]), ("2022-06-01", ["Fahrgastbetreuer"]),
-    ("2026-05-31", ["Fahrgastbetreuer"]), ("2026-06-01", []),
-], ids=["§ 4 Abs. 2 Z 11 SchBesV: the yearly exercise's year", "a year and a day: no Atemschutzgeräteträger",
-        "§ 4 Abs. 2 Z 9 SchBesV: five years", "five years and a day: no Fahrgastbetreuer"])
+    ("2022-06-01", ["Atemschutzgeraetetraeger", "Fahrgastbetreuer"]), ("2022-06-02", ["Fahrgastbetreuer"]),
+    ("2026-06-01", ["Fahrgastbetreuer"]), ("2026-06-02", []),
+], ids=["§ 4 Abs. 2 Z 11 SchBesV: the yearly exercise's year, its anniversary included",
+        "a year and a day: no Atemschutzgeräteträger",
+        "§ 4 Abs. 2 Z 9 SchBesV: 'nicht länger als fünf Jahre zurückliegt' on the fifth anniversary",
+        "five years and a day: no Fahrgastbetreuer"])
 def test_a_legacy_passenger_safety_qualification_counts_for_its_proof_s_term(law, on, roles):
+    """Held with its issue date, the qualification counts as its proof of that date does: up to and including the
+    anniversary (crew:countsOnAnniversary), the day a dated instruction of the same date stops counting too."""
     a = answer(law, {"birth_date": "1990-03-10", "certificates": [
         {"id": "SchBesV2004-Fahrgastbetreuer", "issued": "2021-06-01"},
         {"id": "SchBesV2004-Atemschutzgeraetetraeger", "issued": "2021-06-01"}]}, on)
@@ -511,3 +515,12 @@ def test_a_renewal_an_earlier_schedule_asked_is_cited_with_that_schedule_in_a_la
     (x,) = a["lapsed"]
     assert (x["provision"], x["renewal_schedule"], x["renew_by"]) == ("§ 22 Abs. 1 SchBV", "§ 5 Abs. 3 SchBesV", "2019-09-10")
     assert "renewed by 2019-09-10 under § 5 Abs. 3 SchBesV" in x["text"]
+
+
+@pytest.mark.parametrize("on", ["2012-06-01", "2012-06-02"])
+def test_a_held_fahrgastbetreuer_and_its_dated_instruction_end_on_the_same_day(law, on):
+    held = answer(law, {"birth_date": "1985-01-01",
+                        "certificates": [{"id": "SchBesV2004-Fahrgastbetreuer", "issued": "2007-06-01"}]}, on)
+    proof = answer(law, {"birth_date": "1985-01-01",
+                         "exams": [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2007-06-01", "hours": 8}]}, on)
+    assert ("Fahrgastbetreuer" in held["roles"]) is ("Fahrgastbetreuer" in proof["roles"]) is (on == "2012-06-01")

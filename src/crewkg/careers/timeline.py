@@ -283,7 +283,6 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
     """The certificates held, each with the last day its own validity lets it count (a fixed end, or the validity
     period from its issue date: `crewkg.rules.validity`) and, where it does not count on the date, why."""
     from crewkg.answers.eligibility import lapsed_entries
-    from crewkg.law.age import birthday
 
     t = TEXT[lang]
     lapsed = lapsed_entries(law, p, as_of, lang)
@@ -297,7 +296,7 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
             ends.append((c.valid_until, law.citation(c.validity_provision or c.provision)))
         rules = [r for r in law.validity_rules.values() if cid in r.certificates]
         if issued is not None:
-            ends += [(birthday(issued, r.years) - timedelta(days=1), law.citation(r.provision)) for r in rules]
+            ends += [(r.last_day(issued), law.citation(r.provision)) for r in rules]
         validity: dict[str, Any] | None = None
         until = None
         if ends:

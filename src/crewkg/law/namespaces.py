@@ -65,6 +65,7 @@ class CREW(DefinedNamespace):
     issuedUntil: URIRef
     datedFormOf: URIRef
     validityYears: URIRef
+    countsOnAnniversary: URIRef
     appliesToCertificate: URIRef
     hasScheduleStep: URIRef
     fromAge: URIRef

@@ -8,11 +8,12 @@ The engine never names a certificate, a day count or an age: everything it needs
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
+from crewkg.law.age import birthday
 from crewkg.law.cache import _digest, _files, compiled, load_graph
 from crewkg.locations import kb_dir, ontology_dir
 
@@ -145,6 +146,13 @@ class ValidityRule:
     provision: str
     years: int
     certificates: tuple[str, ...]
+    #: still counts on the anniversary (crew:countsOnAnniversary: 'nicht länger als … zurückliegt', as a dated proof)
+    on_anniversary: bool = False
+
+    def last_day(self, issued: date) -> date:
+        """The last day a certificate issued on `issued` counts under this rule."""
+        end = birthday(issued, self.years)
+        return end if self.on_anniversary else end - timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -508,7 +516,8 @@ def _compile(g, version: str) -> Law:
         years = num(s, CREW.validityYears)
         if years is not None:
             validity[local(s)] = ValidityRule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)), years,
-                                              tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))))
+                                              tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))),
+                                              (a := one(s, CREW.countsOnAnniversary)) is not None and a.toPython() is True)
     schedules = {}
     for s in g.subjects(RDF.type, CREW.MedicalExaminationSchedule):
         steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,

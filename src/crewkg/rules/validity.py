@@ -5,7 +5,9 @@ A held certificate counts on a day when it was issued by then and none of these 
 - a last day the kb gives the certificate (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications);
 - a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears: the issue date is the
   first day, the years are completed at the end of the day before the same date that many years later — the count
-  of completed years of age, `law.age`); a certificate held without an issue date has no period to count;
+  of completed years of age, `law.age` — or, where the rule counts on the anniversary (crew:countsOnAnniversary: a
+  proof 'nicht länger als fünf Jahre zurückliegt'), at the end of that day; `ValidityRule.last_day`); a certificate
+  held without an issue date has no period to count;
 - an overdue proof of medical fitness (crew:MedicalExaminationSchedule of the regulation in force on the day, for the
   certificates it names): from the birthday completing a step's age, the proof counts up to and including the same
   day the step's months after the examination (`months_later`, the month's last day where it has no such day),
@@ -264,7 +266,7 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
     if issued is not None:
         for r in law.validity_rules.values():
             if cid in r.certificates:
-                end = birthday(issued, r.years) - DAY
+                end = r.last_day(issued)
                 if on > end:
                     out.append(Lapse(cid, "validity_period", r.provision, end + DAY, end, issued, r.years))
     s = _governed(law, cid, on)
@@ -309,5 +311,5 @@ def certificate_days(p: Person, law: Law) -> set[date]:
             found.add(c.valid_until + DAY)
         if issued is not None:
             found.add(issued)
-            found |= {birthday(issued, r.years) for r in law.validity_rules.values() if cid in r.certificates}
+            found |= {r.last_day(issued) + DAY for r in law.validity_rules.values() if cid in r.certificates}
     return found
