@@ -288,7 +288,7 @@ def test_z_4_is_closed_to_a_holder_of_the_patent_d_too(law):
     (w,) = [w for c_ in both["certificates"] if c_["id"] == "Schiffsfuehrerpatent-10m-Wasserstrassen"
             for w in c_["pathways"] if w["provision"] == "§ 47 Abs. 13 Z 4 SchBV"]
     (m,) = w["missing"]
-    assert m["kind"] == "CertificateNotHeld" and m["have"] == [d] and m["met"] is False
+    assert m["kind"] == "NotHeld" and m["have"] == [d] and m["met"] is False
     assert "Schiffsführerpatent D" in m["text"]
 
 
@@ -296,7 +296,7 @@ def test_the_exclusion_speaks_both_languages(law):
     from crewkg.rules.kinds import missing_sentence
 
     c, d = ABS13[4][0], ABS13[5][0]
-    for lang, words in (("de", "ausgeschlossen, solange auch"), ("en", "excluded while")):
+    for lang, words in (("de", "ausgeschlossen durch"), ("en", "excluded by")):
         p = person_from_mapping({"id": "cd", "birth_date": "1960-05-01", **FIT, "certificates": [c, d]},
                                 law, date.fromisoformat(ON), "test")
         a = check(law, [p], date.fromisoformat(ON), lang)[0]
@@ -304,3 +304,35 @@ def test_the_exclusion_speaks_both_languages(law):
                 for w in c_["pathways"] if w["provision"] == "§ 47 Abs. 13 Z 4 SchBV"]
         sentence = missing_sentence(law, w["missing"][0], lang)
         assert words in sentence and law.label(d, lang) in sentence, sentence
+
+
+# --- Abs. 9 and 11, last sentence: a patent restricted in its local scope needs the supplementary exam ---------------
+RESTRICTED = {"functions": ["Eignung-SchBV-P30-Abs4", "Einschraenkung-Oertlicher-Geltungsbereich"]}
+SUPPLEMENTARY = {"exams": [{"id": "Ergaenzungspruefung-SchBV-P47", "passed": "2025-03-01"}]}
+
+
+@pytest.mark.parametrize("issued, provision", [("1995-01-01", ABS9), ("1985-01-01", ABS11)])
+def test_a_restricted_patent_is_replaced_only_after_the_supplementary_exam(law, issued, provision):
+    """„Kapitänspatente A, die einer Einschränkung des örtlichen Geltungsbereichs unterliegen, können nur nach
+    erfolgreicher Ablegung einer Ergänzungsprüfung entsprechend Z 1 oder Z 2 ersetzt werden“ (Abs. 9; Abs. 11 alike):
+    the restriction stated, the UBZ is refused with the restriction named; with the exam it is issued; unrestricted,
+    no exam is asked. Abs. 10 and 12 (Schiffsführerpatent – AT, „unter Berücksichtigung der Einschränkungen“) stay open."""
+    assert satisfied(answer(law, "Kapitaenspatent-A", issued), "UBZ-Schiffsfuehrer") == {provision}
+    restricted = answer(law, "Kapitaenspatent-A", issued, **RESTRICTED)
+    assert satisfied(restricted, "UBZ-Schiffsfuehrer") == set()
+    (w,) = [w for c in restricted["certificates"] if c["id"] == "UBZ-Schiffsfuehrer" for w in c["pathways"]
+            if w["provision"] == provision]
+    (m,) = w["missing"]
+    assert m["kind"] == "AnyOf" and m["provision"] == provision
+    assert [a["have"] for a in m["alternatives"]] == [["Einschraenkung-Oertlicher-Geltungsbereich"], []]
+    assert satisfied(restricted, "Schiffsfuehrerpatent-AT") == {ABS10 if provision == ABS9 else ABS12}
+    examined = answer(law, "Kapitaenspatent-A", issued, **RESTRICTED, **SUPPLEMENTARY)
+    assert satisfied(examined, "UBZ-Schiffsfuehrer") == {provision}
+
+
+def test_the_maritime_authorisation_of_a_restricted_patent_needs_the_exam_too(law):
+    scope = {"functions": ["Eignung-SchBV-P30-Abs4", "Einschraenkung-Oertlicher-Geltungsbereich",
+                           "Berechtigungsumfang-Seeschifffahrtsstrassen"]}
+    assert satisfied(answer(law, "Kapitaenspatent-A", "1995-01-01", **scope), "Berechtigung-Maritim") == set()
+    assert satisfied(answer(law, "Kapitaenspatent-A", "1995-01-01", **scope, **SUPPLEMENTARY),
+                     "Berechtigung-Maritim") == {"§ 47 Abs. 9 Z 1 SchBV"}

@@ -43,7 +43,7 @@ class CREW(DefinedNamespace):
     ProgrammeRequirement: URIRef
     ExamRequirement: URIRef
     CertificateHeldRequirement: URIRef
-    CertificateNotHeldRequirement: URIRef
+    NotHeldRequirement: URIRef
     DocumentRequirement: URIRef
     AnyOfRequirement: URIRef
     AllOfRequirement: URIRef
@@ -92,6 +92,7 @@ class CREW(DefinedNamespace):
     requiresExam: URIRef
     acceptsCertificate: URIRef
     excludesCertificate: URIRef
+    excludesFunction: URIRef
     requiresDocument: URIRef
     holdsCertificate: URIRef
     passedExam: URIRef

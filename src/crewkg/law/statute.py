@@ -59,7 +59,7 @@ class Requirement:
     programme_for: str | None = None
     exams: tuple[str, ...] = ()
     certificates: tuple[str, ...] = ()
-    #: the certificates whose holder does not meet it (crew:excludesCertificate, a CertificateNotHeld requirement)
+    #: the certificates and functions whose holder does not meet it (crew:excludesCertificate, crew:excludesFunction: NotHeld)
     excluded: tuple[str, ...] = ()
     document: str | None = None
     children: tuple[str, ...] = ()
@@ -457,7 +457,8 @@ def _compile(g, version: str) -> Law:
                 programme_for=opt(s, CREW.programmeFor),
                 exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
                 certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
-                excluded=tuple(local(o) for o in sorted(g.objects(s, CREW.excludesCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
+                excluded=tuple(local(o) for o in sorted([*g.objects(s, CREW.excludesCertificate), *g.objects(s, CREW.excludesFunction)],
+                                                        key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
                 document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s),
                 max_months=num(s, CREW.notOlderThanMonths),
                 functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
