@@ -98,6 +98,25 @@ def test_exam_requirements_list_the_needed_and_the_passed_exams_of_paragraph_15_
     assert (r, D.unit, Literal("exams")) in g
 
 
+@pytest.mark.parametrize("restricted, examined", [(False, False), (True, False), (True, True)])
+def test_a_kapitaenspatent_of_paragraph_47_abs_9_exports_with_its_restriction_and_the_supplementary_exam(
+        law, restricted, examined):
+    """An any-of decided by an exclusion (no restriction) keeps its count of alternatives; the supplementary exam is a
+    term of the kb, exported as such (both made the export fail)."""
+    record = {"id": "kapitaen", "birth_date": "1965-03-01", "medical_fitness": True,
+              "certificates": [{"id": "Kapitaenspatent-A", "issued": "1995-01-01"}],
+              "functions": ["Einschraenkung-Oertlicher-Geltungsbereich"] if restricted else [],
+              "exams": [{"id": "Ergaenzungspruefung-SchBV-P47", "passed": "2026-03-01"}] if examined else []}
+    g = _graph(law, record)
+    r = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction")
+    assert (r, D.met, Literal(not restricted or examined)) in g
+    assert (r, D.neededAmount, Literal(1)) in g
+    exam = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-exam")
+    assert set(g.objects(exam, D.neededItem)) == {KB["Ergaenzungspruefung-SchBV-P47"]}
+    none = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-none")
+    assert set(g.objects(none, D.haveItem)) == ({KB["Einschraenkung-Oertlicher-Geltungsbereich"]} if restricted else set())
+
+
 def test_every_result_says_which_evaluation_generated_it_on_which_date_with_which_kb_version(law):
     g = _graph(law, BOOTSMANN)
     ev = evaluation_iri("maria")

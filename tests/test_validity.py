@@ -524,3 +524,14 @@ def test_a_held_fahrgastbetreuer_and_its_dated_instruction_end_on_the_same_day(l
     proof = answer(law, {"birth_date": "1985-01-01",
                          "exams": [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2007-06-01", "hours": 8}]}, on)
     assert ("Fahrgastbetreuer" in held["roles"]) is ("Fahrgastbetreuer" in proof["roles"]) is (on == "2012-06-01")
+
+
+def test_a_held_qualification_of_29_february_ends_with_its_proof_on_28_february(law):
+    """Issued on 29 Feb 2016, the qualification rests on a proof of that day, which counts up to 28 Feb 2021 (five
+    years counted in months, as a dated proof); on 1 Mar 2021 neither counts."""
+    for on, counts in (("2021-02-28", True), ("2021-03-01", False)):
+        held = answer(law, {"birth_date": "1985-01-01",
+                            "certificates": [{"id": "SchBesV2004-Fahrgastbetreuer", "issued": "2016-02-29"}]}, on)
+        proof = answer(law, {"birth_date": "1985-01-01",
+                             "exams": [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2016-02-29", "hours": 8}]}, on)
+        assert ("Fahrgastbetreuer" in held["roles"]) is ("Fahrgastbetreuer" in proof["roles"]) is counts, on

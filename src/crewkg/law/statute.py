@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from crewkg.law.age import birthday
+from crewkg.law.age import birthday, months_later
 from crewkg.law.cache import _digest, _files, compiled, load_graph
 from crewkg.locations import kb_dir, ontology_dir
 
@@ -150,9 +150,12 @@ class ValidityRule:
     on_anniversary: bool = False
 
     def last_day(self, issued: date) -> date:
-        """The last day a certificate issued on `issued` counts under this rule."""
-        end = birthday(issued, self.years)
-        return end if self.on_anniversary else end - timedelta(days=1)
+        """The last day a certificate issued on `issued` counts under this rule: the day before the anniversary (the
+        years completed, as of age), or the anniversary itself counted as a dated proof is (`months_later`: a
+        29 February ends on 28 February), where the rule counts on it."""
+        if self.on_anniversary:
+            return months_later(issued, 12 * self.years)
+        return birthday(issued, self.years) - timedelta(days=1)
 
 
 @dataclass(frozen=True)

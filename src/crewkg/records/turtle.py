@@ -92,12 +92,12 @@ def person_graph(p: Person, subject=None):
             b = BNode()
             g.add((s, CREW.hasExamResult, b))
             g.add((b, RDF.type, CREW.ExamResult))
-            g.add((b, CREW.examPassed, _exam(e)))
+            g.add((b, CREW.examPassed, exam_term(e)))
             g.add((b, CREW.passedOn, Literal(p.exam_passed[e], datatype=XSD.date)))
             if e in p.exam_hours:
                 g.add((b, CREW.instructionHours, Literal(Decimal(str(p.exam_hours[e])), datatype=XSD.decimal)))
         else:
-            g.add((s, CREW.passedExam, _exam(e)))
+            g.add((s, CREW.passedExam, exam_term(e)))
     for c in p.certificates:
         if c in p.certificate_issued:
             b = BNode()
@@ -226,7 +226,7 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     return person_from_mapping(data, law, as_of, str(path))
 
 
-def _exam(e: str):
+def exam_term(e: str):
     """An exam of the ontology (crew:Anlage8) or a proof the kb defines (kb:Unterweisung-Fahrgastbetreuer)."""
     from crewkg.law.namespaces import CREW, KB
 

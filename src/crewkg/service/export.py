@@ -316,10 +316,13 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
     needed, have = req.get("needed"), req.get("have")
     k = kind(req["kind"])
     if k.items is not None:  # a kind that names items (exams, certificates, a document)
-        term = CREW if k.item_terms == "crew" else KB
+        from crewkg.records.turtle import exam_term
+
+        # an exam of the ontology (crew:Anlage8) or a proof the kb defines (kb:Ergaenzungspruefung-SchBV-P47)
+        term = exam_term if k.item_terms == "crew" else KB.__getitem__
         wanted, held = k.items(req)
-        out += [(s, D.neededItem, term[x]) for x in wanted]
-        out += [(s, D.haveItem, term[x]) for x in held]
+        out += [(s, D.neededItem, term(x)) for x in wanted]
+        out += [(s, D.haveItem, term(x)) for x in held]
     elif k.unit == "date":  # an application period: its last day and the evaluation date
         out += [(s, prop, Literal(date.fromisoformat(v))) for prop, v in ((D.neededDate, needed), (D.haveDate, have)) if v]
     else:

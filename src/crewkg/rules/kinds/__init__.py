@@ -137,6 +137,11 @@ def say(kind_name: str, lang: str, key: str, **fields: Any) -> str:
     return template.format(**fields)
 
 
+def labels_or(law: Law, ids: Any, lang: str) -> str:
+    """Terms of the kb (certificates, functions) by their labels, as alternatives: 'A oder B' / 'A or B'."""
+    return catalogue(lang)["or"].join(law.label(x, lang) for x in ids)
+
+
 def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool = True) -> str:
     """One sentence saying what is missing for an unmet requirement (an answer entry), with its provision."""
     s = kind(req["kind"]).missing(law, req, lang)

@@ -37,14 +37,19 @@ def figures(children: list[dict]) -> dict:
     capped (said once, there: the report's and the text's lines of credited days read them)."""
     decider = next((c for c in children if c["met"]), None)
     if decider is not None:
+        if not _amount(decider.get("needed")):  # an exam or an exclusion decided it: the count of alternatives stays
+            return {"decided_by": decider["id"]}
         return {"unit": decider["unit"], "needed": decider.get("needed"), "have": decider.get("have"),
                 "decided_by": decider["id"]}
-    counted = next((c for c in children if c.get("unit") in COUNTED and isinstance(c.get("needed"), int | float)
-                    and not isinstance(c.get("needed"), bool)), None)
+    counted = next((c for c in children if c.get("unit") in COUNTED and _amount(c.get("needed"))), None)
     if counted is None:
         return {}
     return {"unit": counted["unit"], "needed": counted["needed"], "have": counted.get("have"),
             "figures_of": counted["id"]}
+
+
+def _amount(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def missing(law, req, lang):

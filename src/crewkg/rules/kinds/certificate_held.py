@@ -42,8 +42,9 @@ def answer(law, r, p, d, as_of):
 
 
 def missing(law, req, lang):
-    t = catalogue(lang)
-    return t["certificate"].format(items=t["or"].join(law.label(c, lang) for c in req["needed"]))
+    from crewkg.rules.kinds import labels_or
+
+    return catalogue(lang)["certificate"].format(items=labels_or(law, req["needed"], lang))
 
 
 def facts(req, p, lang):

@@ -37,16 +37,10 @@ def answer(law, r, p, d, as_of):
     return {"needed": list(r.functions), "have": have(r, p, d, as_of)}
 
 
-def _or(law, ids, lang):
-    from crewkg.messages.catalogue import catalogue
-
-    return catalogue(lang)["or"].join(law.label(f, lang) for f in ids)
-
-
 def missing(law, req, lang):
-    from crewkg.rules.kinds import say
+    from crewkg.rules.kinds import labels_or, say
 
-    return say(NAME, lang, "missing", items=_or(law, req["needed"], lang))
+    return say(NAME, lang, "missing", items=labels_or(law, req["needed"], lang))
 
 
 def facts(req, p, lang):
@@ -56,9 +50,9 @@ def facts(req, p, lang):
 
 
 def summary(law, r, lang):
-    from crewkg.rules.kinds import say
+    from crewkg.rules.kinds import labels_or, say
 
-    return say(NAME, lang, "summary", items=_or(law, r.functions, lang))
+    return say(NAME, lang, "summary", items=labels_or(law, r.functions, lang))
 
 
 def project(ctx, state, it, prog, n):

@@ -47,16 +47,10 @@ def answer(law, r, p, d, as_of):
     return {"needed": [], "have": have(r, p, d, as_of), "excluded": list(r.excluded)}
 
 
-def _or(law, ids, lang):
-    from crewkg.messages.catalogue import catalogue
-
-    return catalogue(lang)["or"].join(law.label(c, lang) for c in ids)
-
-
 def missing(law, req, lang):
-    from crewkg.rules.kinds import say
+    from crewkg.rules.kinds import labels_or, say
 
-    return say(NAME, lang, "missing", items=_or(law, req.get("have") or req.get("excluded") or [], lang))
+    return say(NAME, lang, "missing", items=labels_or(law, req.get("have") or req.get("excluded") or [], lang))
 
 
 def facts(req, p, lang):
@@ -66,9 +60,9 @@ def facts(req, p, lang):
 
 
 def summary(law, r, lang):
-    from crewkg.rules.kinds import say
+    from crewkg.rules.kinds import labels_or, say
 
-    return say(NAME, lang, "summary", items=_or(law, r.excluded, lang))
+    return say(NAME, lang, "summary", items=labels_or(law, r.excluded, lang))
 
 
 def project(ctx, state, it, prog, n):
