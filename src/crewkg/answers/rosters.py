@@ -547,7 +547,7 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
         for pid in q["have"][: q["needed"]]:
             answer["assignment"].setdefault(pid, []).append(q["function"])
     if (x := _transitional(law, req, missing)) is not None:
-        # only functions a transitional rule lets others take, in a form the sources lack (§ 47 Abs. 13 SchBV)
+        # only functions a transitional rule lets others take, in a form the sources lack (§ 47 second Abs. 13 SchBV)
         answer["reason"] = t["not_covered_transitional"].format(reason=_reason(x, lang))
     elif missing:
         answer |= {"satisfied": False, "reason": t["not_covered_rules"]}
@@ -557,8 +557,8 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
 
 
 def _transitional(law: Law, req: Requirement, missing: list[dict[str, Any]]) -> TransitionalRule | None:
-    """The transitional rule in force that lets others take every missing function (§ 47 Abs. 13 SchBV: until its
-    date, a Fahrgastbetreuer or Ersthelfer instead of the Sachkundige), in a form the sources lack — so the roster is
+    """The transitional rule in force that lets others take every missing function (§ 47 second Abs. 13 SchBV,
+    kb:SchBV2022-P47-Abs13b: until its date, a Fahrgastbetreuer or Ersthelfer instead of the Sachkundige), in a form the sources lack — so the roster is
     neither complete nor short: each missing entry is marked with the rule; None where anything else is missing."""
     relaxed = {x.role: x for x in req.transitional if x.missing}
     if not missing or not all(m["kind"] == "function" and m["role"] in relaxed for m in missing):

@@ -66,8 +66,10 @@ def summary(law, r, lang):
 
 
 def project(ctx, state, it, prog, n):
-    """Met while nothing excluding is held at the step's start; held, it blocks the route (no date ends it)."""
-    n.item["have"] = [c for c in it.get("have", []) if c not in ctx.law.certificates or c in state.held]
+    """Met while nothing excluding is held at the step's start (a certificate held before or obtained on an earlier
+    step; a function as the record states it); held, it blocks the route (no date ends it)."""
+    functions = [x for x in it.get("have", []) if x not in ctx.law.certificates]
+    n.item["have"] = [c for c in it.get("excluded", []) if c in ctx.law.certificates and c in state.held] + functions
     n.met = not n.item["have"]
     if not n.met:
         n.blocked = "excluded"
@@ -79,5 +81,5 @@ def items(req):
 
 
 def held_meets(req, held):
-    """A certificate obtained on the route never meets an exclusion; the requirement stands as the check found it."""
-    return bool(req.get("met"))
+    """Met as the check found it, unless a certificate obtained on the route excludes it."""
+    return bool(req.get("met")) and not set(req.get("excluded") or []) & set(held)
