@@ -111,9 +111,9 @@ def test_a_kapitaenspatent_of_paragraph_47_abs_9_exports_with_its_restriction_an
     r = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction")
     assert (r, D.met, Literal(not restricted or examined)) in g
     assert (r, D.neededAmount, Literal(1)) in g
-    exam = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-exam")
+    exam = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-2")
     assert set(g.objects(exam, D.neededItem)) == {KB["Ergaenzungspruefung-SchBV-P47"]}
-    none = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-none")
+    none = requirement_iri("kapitaen", "Req-SchBV2022-P47-Abs9-restriction-1")
     assert set(g.objects(none, D.haveItem)) == ({KB["Einschraenkung-Oertlicher-Geltungsbereich"]} if restricted else set())
 
 
