@@ -77,7 +77,8 @@ def _case(name: str, tmp: Path):
     if name == "bad_cohort_row":
         c = _write(tmp, "cohort.csv", "id,birth_date,sailing_days.Matrose\ngood,2000-01-01,100\nbad,2000-01-01,many\n")
         return ["cohort", str(c), "--target", "UBZ-Matrose", "--as-of", AS_OF, "--format", "json"], 1, [
-            f"crewkg: error: {c}: row 3: field 'sailing_days.Matrose': expected a whole number (got 'many')",
+            f"crewkg: error: {c}: row 3: field 'sailing_days.Matrose': expected a whole number of days (0 or more) "
+            f"(got 'many')",
             "crewkg: 1 of 2 trainees could not be evaluated; see the error column"]
     if name == "bad_as_of":
         p = _write(tmp, "p.yaml", "id: x\n")

@@ -289,6 +289,7 @@ def test_z_4_is_closed_to_a_holder_of_the_patent_d_too(law):
             for w in c_["pathways"] if w["provision"] == "§ 47 Abs. 13 Z 4 SchBV"]
     (m,) = w["missing"]
     assert m["kind"] == "NotHeld" and m["have"] == [d] and m["met"] is False
+    assert m["unit"] == "document"  # an exclusion names documents (a patent, a restriction), not a count of certificates
     assert "Schiffsführerpatent D" in m["text"]
 
 

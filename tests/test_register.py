@@ -415,3 +415,20 @@ def test_every_bad_cell_of_a_csv_row_is_named(tmp_path):
 
     (bad, good) = load_cohort(reg, law, AS_OF)
     assert len(bad.problem.errors) == 2 and good.person is not None
+
+
+@pytest.mark.parametrize(("column", "cell", "en", "de"), [
+    ("sailing_days.Matrose", "abc", "a whole number of days (0 or more)", "eine ganze Zahl von Tagen (0 oder mehr)"),
+    ("programme.months", "2.5", "a whole number of months (0 or more)", "eine ganze Zahl von Monaten (0 oder mehr)"),
+    ("apprenticeship.year", "1.5", "an apprenticeship year from 1 to 4", "ein Lehrjahr von 1 bis 4"),
+    ("professional_experience_years", "zwei", "a finite number of years (0 or more)",
+     "eine endliche Zahl von Jahren (0 oder mehr)"),
+])
+def test_a_csv_cell_that_is_no_number_of_its_kind_says_the_unit_the_record_field_says(tmp_path, column, cell, en, de):
+    """A cohort or register cell was refused as „a whole number“ where the record's field says „of days“, „of months“:
+    the user of a CSV file learns the unit too, in both languages."""
+    reg = tmp_path / "r.csv"
+    reg.write_text(f"id,{column}\nc1,{cell}\n")
+    got = _lines(_run(reg, "--format", "jsonl", "--lang", "de").stdout)[0]
+    assert got["error"] == f"{reg}: row 2: field '{column}': expected {en} (got '{cell}')"
+    assert got["detail"] == f"{reg}: Zeile 2: Feld „{column}“: erwartet wird {de} (erhalten: '{cell}')"

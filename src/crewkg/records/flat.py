@@ -13,27 +13,31 @@ from typing import Any
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
-from crewkg.records.persons import near
+from crewkg.records.persons import APPRENTICESHIP_YEAR_MAX, near
 from crewkg.records.reading import read_text
 
 BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
 
 
+#: each column's kind: how its cell is read; a number's kind is the record check's expectation for it
+#: (`error.expected.<kind>`), so a cell that is no number says its unit as the record's field would
 SCALAR_COLUMNS = {
     "id": "str", "birth_date": "str", "medical_fitness": "medical", "radio_certificate": "bool",
-    "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "int",
-    "sea_days.deck_crew": "int", "sea_days.master": "int", "professional_experience_years": "float",
-    "vocational_training_years": "float", "inland_training_days": "int", "programme.for": "str", "programme.months": "int",
-    "programme.sailing_days": "int", "programme.sailing_days_after": "int", "exams": "list", "certificates": "list",
-    "functions": "list",
+    "basic_safety_training": "bool", "apprenticeship.contract": "bool", "apprenticeship.year": "apprenticeship_year",
+    "sea_days.deck_crew": "days", "sea_days.master": "days", "professional_experience_years": "years",
+    "vocational_training_years": "years", "inland_training_days": "days", "programme.for": "str",
+    "programme.months": "months", "programme.sailing_days": "days", "programme.sailing_days_after": "days",
+    "exams": "list", "certificates": "list", "functions": "list",
 }
+#: the number kinds read as whole numbers (the others, years, as any number)
+WHOLE = {"days", "months", "apprenticeship_year"}
 
 
 def columns(law: Law) -> dict[str, str]:
     """The CSV columns a cohort file may have: the person record's keys, flattened with dots."""
     cols = dict(SCALAR_COLUMNS)
     for role in law.ids_of("DeckCrewRole"):
-        cols[f"sailing_days.{role}"] = "int"
+        cols[f"sailing_days.{role}"] = "days"
     return cols
 
 
@@ -52,9 +56,9 @@ def _cell(value: str, kind: str, source: str, column: str) -> Any:
             raise InputError(source, column, "csv_medical", v)
         return {"valid_until": v}  # the record check names an impossible date (2027-02-30) under valid_until
     try:
-        return int(v) if kind == "int" else float(v)
+        return int(v) if kind in WHOLE else float(v)
     except ValueError:
-        raise InputError(source, column, "whole_number" if kind == "int" else "number", v) from None
+        raise InputError(source, column, kind, v, most=APPRENTICESHIP_YEAR_MAX) from None
 
 
 def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[str, Any] | list[InputError]:

@@ -12,7 +12,7 @@ from crewkg.messages.wording import value
 
 NAME = "NotHeld"
 ORDER = 71
-UNIT = "certificates"
+UNIT = "document"
 #: the export names the excluding items held as terms of the kb
 ITEM_TERMS = "kb"
 #: decided on the step's date, without time of its own (the planner)
