@@ -337,3 +337,23 @@ def test_the_maritime_authorisation_of_a_restricted_patent_needs_the_exam_too(la
     assert satisfied(answer(law, "Kapitaenspatent-A", "1995-01-01", **scope), "Berechtigung-Maritim") == set()
     assert satisfied(answer(law, "Kapitaenspatent-A", "1995-01-01", **scope, **SUPPLEMENTARY),
                      "Berechtigung-Maritim") == {"§ 47 Abs. 9 Z 1 SchBV"}
+
+
+@pytest.mark.parametrize("more, on, first", [
+    (RESTRICTED, ON, ABS9),  # the supplementary exam is passed on the route's first day, as the plan assumes of exams
+    ({}, ON, ABS9),
+    (RESTRICTED, "2032-01-17", ABS9),  # the last day of the replacement („bis zum 17. Jänner 2032“, Abs. 9)
+    (RESTRICTED, "2032-01-18", "§ 15 Z 3 SchBV"),  # after it: a closed application period is not given by a day
+])
+def test_the_plan_starts_a_restricted_patents_replacement_with_the_supplementary_exam(law, more, on, first):
+    """A route began with a replacement only when it lacked documents alone, so a restricted Kapitänspatent holder
+    was sent to § 15 for years instead of „Ergänzungsprüfung, then Abs. 9“: now what a step's date gives (documents,
+    exams) may be missing; a replacement lacking something else (its application period closed) is not begun."""
+    import crewkg
+
+    p = person(law, "Kapitaenspatent-A", "1995-01-01", on, **more)
+    best = crewkg.plan(p, "UBZ-Schiffsfuehrer", as_of=on)["routes"][0]
+    assert best["steps"][0]["provision"] == first
+    if first == ABS9:
+        assert best["earliest"] == on
+        assert [m["kind"] for m in best["steps"][0]["remaining"]] == (["AnyOf"] if more else [])

@@ -129,16 +129,34 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
 
 def replaced_today(law: Law, answer: dict[str, Any]) -> dict[str, tuple[str, list[dict[str, Any]]]]:
     """certificate -> the first replacement pathway (crew:ReplacementPathway) the check answer finds satisfied, or
-    lacking documents only (the medical fitness of § 47 Abs. 6): a document takes no time (the planning assumptions,
-    kb/schbv2022/03_fahrzeit.ttl), so the replacement is planned on the evaluation date with the documents as remaining.
+    lacking only what the plan assumes obtained on a step's date (the medical fitness of § 47 Abs. 6, the
+    supplementary exam of § 47 Abs. 9 and 11 for a restricted patent): those take no time (the planning assumptions,
+    kb/schbv2022/03_fahrzeit.ttl), so the replacement is planned on the evaluation date with them as remaining.
     Satisfied ones come first."""
     out: dict[str, tuple[str, list[dict[str, Any]]]] = {}
     for c in answer.get("certificates", []):
         ws = [w for w in c.get("pathways", []) if w["id"] in law.pathways and law.pathways[w["id"]].replacement]
         for w in sorted(ws, key=lambda w: not w.get("satisfied")):
-            if w.get("satisfied") or (w.get("missing") and all(m["kind"] == "Document" for m in w["missing"])):
+            if w.get("satisfied") or (w.get("missing") and all(_on_the_day(m) for m in w["missing"])):
                 out.setdefault(c["id"], (w["id"], [] if w.get("satisfied") else list(w["missing"])))
     return out
+
+
+#: the kinds of requirement a replacement may lack and still be begun on the evaluation date: a document or an exam,
+#: which the plan assumes obtained on a step's date. Not a function (FunctionHeld): what a replaced patent allowed
+#: (its scope, the § 30 proof the authority finds) is a fact about the past no day gives.
+ON_THE_DAY = ("Document", "Exam")
+
+
+def _on_the_day(m: dict[str, Any]) -> bool:
+    """A missing requirement a step's date gives (`ON_THE_DAY`), or alternatives one of which it gives, or parts all
+    of which it gives: an exclusion held or a closed application period is none."""
+    k = kind(m["kind"])
+    if k.parts is None:
+        return m["kind"] in ON_THE_DAY
+    parts = m.get(k.parts) or []
+    test = any if k.parts == "alternatives" else all
+    return bool(parts) and test(c.get("met") or _on_the_day(c) for c in parts)
 
 
 def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: date, pace: Pace, g,
@@ -177,7 +195,8 @@ def _via_replacements(law: Law, person: Person, answer: dict[str, Any], target: 
 def replacements(law: Law, target: str) -> list[dict[str, str]]:
     """The pathways to `target` the career graph leaves out: those replacing a qualification held under earlier law
     (crew:ReplacementPathway, § 47 SchBV). They accrue nothing: a route begins with one only when the check answer
-    meets it on the evaluation date, or finds only documents missing (`plan`); otherwise `crewkg check` says what it
+    meets it on the evaluation date, or finds missing only what a step's date gives (`plan`: documents, exams);
+    otherwise `crewkg check` says what it
     lacks."""
     ws = sorted((w for w in law.pathways.values() if w.certificate == target and w.replacement), key=lambda w: w.order)
     return [{"pathway": w.id, "provision": law.citation(w.provision)} for w in ws]
