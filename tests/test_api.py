@@ -96,3 +96,34 @@ def test_crewkg_law_stays_the_function_after_the_subpackage_is_imported():
 
     crewkg.check({"id": "x", "birth_date": "2000-01-01"}, as_of="2026-11-30")
     assert callable(crewkg.law) and "UBZ-Steuermann" in crewkg.law().certificates
+
+
+CABIN = {"id": "cab", "kind": "cabin_passenger", "waters": "waterway", "length_m": 110.0, "beds": 120,
+         "standard": "S1", "engine_kw": 900}
+
+
+@pytest.mark.parametrize(("drop", "field"), [
+    ("engine_kw", "engine_kw"),  # § 43 Abs. 9: without the rated power the engine rule cannot be decided
+    ("waters", "waters"),        # § 43 Abs. 2 or 3: which table depends on the waters
+    ("beds", "beds"),            # § 43 Abs. 4 Z 1: the table counts beds
+    ("passengers_on_board", "passengers_on_board"),  # § 43 Abs. 4 Z 2 counts the passengers on board (Abs. 5: none)
+])
+def test_the_api_refuses_a_vessel_the_tables_cannot_place_as_the_cli_does(drop, field):
+    """`crewkg.crew` (and so `crewkg test` and /api/crew) skipped the SHACL check the CLI makes: a cabin ship without
+    the passengers on board was answered „no table covers this vessel“ (§ 45), a day-trip ship without its engine
+    power passed a roster without a Matrose-Motorwart. Now every face refuses the record, naming the field."""
+    from crewkg.errors import InputError
+
+    vessel = {**CABIN, "passengers_on_board": 90}
+    vessel.pop(drop)
+    with pytest.raises(InputError) as exc:
+        crewkg.crew(vessel, as_of="2026-11-30", lang="en")
+    assert exc.value.field == field
+
+
+@pytest.mark.parametrize("numbers", [{"passengers_on_board": 90}, {"passengers": 90}])
+def test_a_cabin_ship_needs_its_beds_and_the_passengers_on_board_not_the_permitted_number(numbers):
+    """§ 43 Abs. 4 counts beds (Z 1) and passengers on board (Z 2); the permitted number of passengers stands for the
+    passengers on board when the record gives no other (the record's default), and is not asked for itself."""
+    a = crewkg.crew({**CABIN, **numbers}, as_of="2026-11-30", lang="en")
+    assert a["covered"] is True and a["stufe"] == 3 and a["provision"] == "§ 43 Abs. 4 Z 1 SchBV"

@@ -166,7 +166,7 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
     from crewkg.answers.crew import crew_answer
     from crewkg.law.manning import load_manning
     from crewkg.records.reading import read_mapping
-    from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+    from crewkg.records.vessels import checked_vessel, roster_from_mapping
 
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
@@ -176,7 +176,7 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
         return (read_mapping(Path(x)), str(x)) if isinstance(x, str | Path) else (x, what)
 
     vdata, vsource = data(vessel, "request body: vessel")
-    v = vessel_from_mapping(vdata, ml, vsource)
+    v = checked_vessel(vdata, ml, vsource)
     r = None
     if roster is not None:
         rdata, rsource = data(roster, "request body: roster")

@@ -273,9 +273,15 @@ def _key(payload: Any, ml: ManningLaw) -> str:
 
 def load_vessel(path: Path, law: Law, ml: ManningLaw) -> Vessel:
     """Read, schema-check and SHACL-validate one vessel record."""
-    data = read_mapping(_file(path, "vessel"))
-    v = vessel_from_mapping(data, ml, str(path))
-    _shacl(vessel_graph(v, ml), str(path), _key(v.record(ml), ml), ml)
+    return checked_vessel(read_mapping(_file(path, "vessel")), ml, str(path))
+
+
+def checked_vessel(data: Any, ml: ManningLaw, source: str) -> Vessel:
+    """A vessel record schema-checked and SHACL-validated: the one check of every face (CLI, Python API, casebook,
+    service), so that a record lacking what the tables ask for is refused everywhere, never answered as a vessel no
+    table covers."""
+    v = vessel_from_mapping(data, ml, source)
+    _shacl(vessel_graph(v, ml), source, _key(v.record(ml), ml), ml)
     return v
 
 
