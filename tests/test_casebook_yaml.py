@@ -94,6 +94,9 @@ def test_changed_person_expectations_are_reported():
         ("§ 13 Z 1 SchBV", lambda e: e["UBZ-Matrose"].__setitem__("pathway", "§ 13 Z 1 SchBV")),
         ("roles", lambda e: e.__setitem__("roles", ["Decksmann"])),
         ("satisfied_pathways", lambda e: e.__setitem__("satisfied_pathways", ["§ 12 Z 2 SchBV"])),
+        ("eligible", lambda e: e["UBZ-Matrose"].__setitem__("eligible", None)),  # not covered is neither yes nor no
+        ("covered", lambda e: e["UBZ-Matrose"].__setitem__("covered", False)),
+        ("covered", lambda e: e.__setitem__("covered", False)),
     ]
     assert cert["missing"][0]["at"] == [1]
     for field, change in changes:
@@ -223,6 +226,10 @@ MALFORMED = [
     ("a missing position counted from 0", WRONG.replace("      eligible: true\n- name",
                                                         "      pathway: § 12 Z 2 SchBV\n      missing:\n        - {provision: x, at: [0]}\n- name"),
      "case '§ 12 Z 2 lit. c SchBV: 359 days are one short'", "expect.UBZ-Matrose.missing[1].at"),
+    ("eligible neither a boolean nor null", WRONG.replace("UBZ-Decksmann: {eligible: true}", "UBZ-Decksmann: {eligible: maybe}"),
+     "case '§ 10 SchBV: an adult with basic safety training is a Decksmann'", "expect.UBZ-Decksmann.eligible"),
+    ("covered not a boolean", WRONG.replace("UBZ-Decksmann: {eligible: true}", "UBZ-Decksmann: {covered: 1}"),
+     "case '§ 10 SchBV: an adult with basic safety training is a Decksmann'", "expect.UBZ-Decksmann.covered"),
     ("a case that is no mapping", "- just text\n", "case 1", ""),
     ("YAML that does not parse", "- name: [unclosed\n", "", ""),
 ]

@@ -25,9 +25,9 @@ from crewkg.errors import InputError
 #: the keys of a case
 CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "roster", "school_attendance", "expect"}
 #: the expectation keys of a person case besides certificate ids
-PERSON_KEYS = {"roles", "satisfied_pathways"}
+PERSON_KEYS = {"roles", "satisfied_pathways", "covered"}
 #: the keys of one certificate's expectation
-CERTIFICATE_KEYS = {"eligible", "eligible_since", "pathway", "satisfied", "missing", "requirements"}
+CERTIFICATE_KEYS = {"eligible", "covered", "eligible_since", "pathway", "satisfied", "missing", "requirements"}
 #: the keys of one requirement (a litera) in `missing` or `requirements`
 REQUIREMENT_KEYS = {"provision", "met", "kind", "needed", "have", "at", "reached_on", "unit"}
 #: the expectation keys of a vessel case: fields of the crew answer, compared as written
@@ -203,6 +203,10 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
     certificates = law().certificates
     for key, value in expect.items():
         at = f"expect.{key}"
+        if key == "covered":  # whether the encoded law answers the person on the date at all (§ 1 before 2005: no)
+            if not isinstance(value, bool):
+                raise InputError(where, at, "boolean", value)
+            continue
         if key in PERSON_KEYS:
             if not isinstance(value, list):
                 raise InputError(where, at, "case_list_value", value)
@@ -212,9 +216,12 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
         if not isinstance(value, dict):
             raise InputError(where, at, "case_certificate", value)
         _known(value, CERTIFICATE_KEYS, where, at)
-        for flag in ("eligible", "satisfied"):
+        for flag in ("covered", "satisfied"):
             if flag in value and not isinstance(value[flag], bool):
                 raise InputError(where, f"{at}.{flag}", "boolean", value[flag])
+        if "eligible" in value and value["eligible"] is not None and not isinstance(value["eligible"], bool):
+            # null: the sources lack the conditions (§§ 16, 17 SchBV), as the answer says it
+            raise InputError(where, f"{at}.eligible", "boolean_or_null", value["eligible"])
         if value.get("eligible_since") is not None and not _iso_date(value["eligible_since"]):
             raise InputError(where, f"{at}.eligible_since", "iso_date", value["eligible_since"])
         if ({"satisfied", "missing", "requirements"} & set(value)) and not isinstance(value.get("pathway"), str):
@@ -323,12 +330,16 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
         if key == "satisfied_pathways":
             compare(key, exp, [w["provision"] for c in answer["certificates"] for w in c["pathways"] if w["satisfied"]])
             continue
+        if key == "covered":
+            compare(key, exp, answer.get("covered"))
+            continue
         cert = by_id.get(key)
         if cert is None:
             out.append(Difference(key, "—", ABSENT))
             continue
-        if "eligible" in exp:
-            compare(f"{key}{SEP}eligible", exp["eligible"], cert["eligible"])
+        for flag in ("eligible", "covered"):
+            if flag in exp:
+                compare(f"{key}{SEP}{flag}", exp[flag], cert.get(flag))
         if "eligible_since" in exp:
             compare(f"{key}{SEP}eligible_since", exp["eligible_since"], cert.get("eligible_since"))
         if "pathway" not in exp:

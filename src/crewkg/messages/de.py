@@ -645,6 +645,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.case_as_of": "der Stichtag als JJJJ-MM-TT",
     "error.expected.case_record_file": "eine lesbare Datensatzdatei ({reason})",
     "error.expected.case_record": "ein Datensatz (eine Zuordnung) oder der Pfad einer Datensatzdatei",
+    "error.expected.boolean_or_null": "true, false oder null",
     "error.expected.case_list_value": "eine Liste",
     "error.expected.case_expect_key": "„roles“, „satisfied_pathways“ oder die Kennung eines Befähigungszeugnisses, eine von {ids}",
     "error.expected.case_certificate": "eine Zuordnung (eligible, pathway, satisfied, missing, requirements)",

@@ -645,6 +645,7 @@ MESSAGES: dict[str, str] = {
     "error.expected.case_as_of": "the evaluation date as YYYY-MM-DD",
     "error.expected.case_record_file": "a readable record file ({reason})",
     "error.expected.case_record": "a record (a mapping) or the path of a record file",
+    "error.expected.boolean_or_null": "true, false or null",
     "error.expected.case_list_value": "a list",
     "error.expected.case_expect_key": "'roles', 'satisfied_pathways' or a certificate id, one of {ids}",
     "error.expected.case_certificate": "a mapping (eligible, pathway, satisfied, missing, requirements)",
