@@ -360,3 +360,24 @@ def test_days_served_in_a_running_programme_are_said_enough_once_they_are(law, e
     r = requirement(check(law, [p], on, "en")[0], "UBZ-Matrose", "§ 12 Z 1 lit. c", "ProgrammeFahrzeit")
     assert r["met"] is False and r["have"] == 0
     assert missing_sentence(law, r, "en") == sentence + " (§ 12 Z 1 lit. c SchBV)"
+
+
+@pytest.mark.parametrize(("more", "since"), [
+    ({}, "2023-06-01"),                                       # the 18th birthday, after the dated examination
+    ({"medical_fitness": {"examined": "2023-07-01"}}, "2023-07-01"),  # the examination, after the birthday
+    ({"sailing_days": {"Decksmann": 10}}, None),              # a total of days: when they were served is unknown
+    ({"medical_fitness": True}, None),                        # nothing dated
+])
+def test_a_record_dated_without_a_service_log_has_its_eligible_since(more, since):
+    """`eligible_since` was computed only for a record with a service log; one whose evidence is dated otherwise (the
+    medical examination, exams passed, certificates issued, dated programmes) got null though its dates fix the day.
+    A total of days stays undated: the days could have come later than every date the record gives."""
+    from crewkg.law.statute import load_law
+
+    law = load_law()
+    record = {"id": "d", "birth_date": "2005-06-01", "basic_safety_training": True,
+              "medical_fitness": {"examined": "2023-01-10"}} | more
+    on = date(2024, 5, 31)
+    (a,) = check(law, [person_from_mapping(record, law, on, "test")], on)
+    (c,) = [c for c in a["certificates"] if c["id"] == "UBZ-Decksmann"]
+    assert c["eligible"] is True and c["eligible_since"] == since

@@ -98,8 +98,15 @@ class Person:
 
     @property
     def dated(self) -> bool:
-        """The record gives dated evidence (a service log), so eligible-since dates can be computed."""
-        return self.service is not None
+        """The record gives dated evidence, so eligible-since dates can be computed: a service log, or dates of its
+        own (an exam passed, a certificate issued, the medical examination, a dated programme) and no undated count
+        of time (totals of Fahrzeit or sea time, an undated programme) whose days could have come later."""
+        if self.service is not None:
+            return True
+        dates = self.exam_passed or self.certificate_issued or self.medical_examined is not None \
+            or any(g.start is not None for g in self.programmes)
+        undated = self.sailing_days or self.sea_days or any(g.start is None for g in self.programmes)
+        return bool(dates) and not undated
 
     def logged(self, waters: str) -> bool:
         """The log holds entries of these waters (then the totals of that kind of time come from it)."""
