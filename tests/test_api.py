@@ -127,3 +127,14 @@ def test_a_cabin_ship_needs_its_beds_and_the_passengers_on_board_not_the_permitt
     passengers on board when the record gives no other (the record's default), and is not asked for itself."""
     a = crewkg.crew({**CABIN, **numbers}, as_of="2026-11-30", lang="en")
     assert a["covered"] is True and a["stufe"] == 3 and a["provision"] == "§ 43 Abs. 4 Z 1 SchBV"
+
+
+def test_a_convoy_without_a_row_still_states_the_engine_and_first_aid_rules():
+    """§ 13 Abs. 4 and 5 SchBesV ask nothing of the table's row: a convoy no Stufe covers (a pusher with 3 lighters,
+    200 m, under the bundled wording) is not covered, but its answer says the Maschinist above 1000 kW and the two
+    first-aiders apply, as a roster's verdict holds them to."""
+    convoy = {"id": "p3", "kind": "pushed_convoy", "waters": "waterway", "length_m": 200, "breadth_m": 22,
+              "standard": "S1", "engine_kw": 1600, "convoy": {"propelled_by": "pusher", "barges": 3}}
+    a = crewkg.crew(convoy, as_of="2015-06-01", lang="en")
+    assert a["covered"] is False
+    assert [r["provision"] for r in a["known_rules"]] == ["§ 13 Abs. 4 SchBesV", "§ 13 Abs. 5 SchBesV"]

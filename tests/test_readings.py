@@ -278,3 +278,13 @@ def test_the_http_api_carries_the_readings_and_the_roster_under_the_other_readin
     a = r.json()
     ro = reading(a, ERSTHELFER)["roster"]
     assert a["roster"]["satisfied"] is False and ro["satisfied"] is True and ro["verdict_differs"] is True
+
+
+@pytest.mark.parametrize(("on", "stated"), [(date(2008, 12, 31), False), (date(2009, 1, 1), True)])
+def test_a_reading_reported_in_an_amendment_is_not_stated_before_its_earliest_day(on, stated):
+    """§ 13 Abs. 1 SchBesV Stufe 5: the wording „2 oder mehr Leichter“ is reported for BGBl. II Nr. 199/2009, whose
+    earliest day the kb gives as 1 Jan 2009 (crew:inForceFromEarliest); on a date before it that wording cannot be
+    in force, so a motor vessel with 2 lighters gets the bundled wording's answer without the other reading."""
+    a = answer(convoy(100.0, barges=2), on)
+    assert a["stufe"] == 3
+    assert (reading(a, "SchBesV2004-P13-Abs1-Reading-Amendment2009") is not None) is stated

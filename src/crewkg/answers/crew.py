@@ -106,6 +106,9 @@ def _other_readings(law: Law, ml: ManningLaw, vessels: list, as_of: date, tempor
     it reaches, with the reading's cases and rules in force instead of those it replaces: vessel -> reading -> result."""
     out: dict[str, dict[str, Derived]] = {}
     for rid in sorted(ml.readings):
+        reported = ml.amendments.get(ml.readings[rid].amendment or "")
+        if reported is not None and reported.earliest is not None and as_of < reported.earliest:
+            continue  # the amended wording cannot be in force yet: no other reading on this date
         reach = [v for v in vessels if rid in first[v.id].readings]
         if reach:
             run = derive(ml, law, reach, as_of, temporary, amended | {rid})
@@ -270,8 +273,12 @@ def _no_row(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     # a vessel its table has no row for is one the tables do not cover: also the provision for the other vessels
     other = ask.ml.other_vessels.get(table.regulation, ())
     provisions = [ask.cite(p) for p in sorted({*table.authority, *other})]
-    return _table_fields(ask, table) | {"notes": list(notes_in(table.notes, ask.lang)), "provisions": provisions,
-                                        "reason": ask.say("crew.reason.no_row", provision=ask.cite(table.provision))}
+    out = _table_fields(ask, table) | {"notes": list(notes_in(table.notes, ask.lang)), "provisions": provisions,
+                                       "reason": ask.say("crew.reason.no_row", provision=ask.cite(table.provision))}
+    known = _function_rules(ask)  # the engine and first-aid rules ask nothing of the row (§ 13 Abs. 4, 5 SchBesV)
+    if known:
+        out["known_rules"] = [_rule_json(ask.law, r, ask.lang) for r in known]
+    return out
 
 
 def _several_rows(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:

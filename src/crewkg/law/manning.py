@@ -115,6 +115,7 @@ class MANNING(DefinedNamespace):
     introducedBy: URIRef
     replacedBy: URIRef
     inForceFromEarliest: URIRef
+    reportedIn: URIRef
     inForceFromLatest: URIRef
     maxGroupLength: URIRef
     maxGroupBreadth: URIRef
@@ -319,6 +320,8 @@ class Reading:
     other: dict[str, str]  # language -> the other reading
     tables: tuple[str, ...] = ()
     cases: tuple[str, ...] = ()
+    #: the amendment whose reported wording the other reading is (not stated before its earliest day)
+    amendment: str | None = None
     notes: Notes = field(default_factory=dict, hash=False)
 
 
@@ -495,7 +498,7 @@ def _compile(g, version: str) -> ManningLaw:
     for s in g.subjects(RDF.type, M.Reading):
         readings[local(s)] = Reading(id=local(s), provision=opt(s, _CREW("provision")) or "", applied=texts(s, M.appliedReading),
                                      other=texts(s, M.otherReading), tables=many(s, M.appliesToTable),
-                                     cases=many(s, M.appliesWhen), notes=notes(s))
+                                     cases=many(s, M.appliesWhen), amendment=opt(s, M.reportedIn), notes=notes(s))
 
     attributes: dict[str, Attribute] = {}
     for s, key in g.subject_objects(M.recordKey):

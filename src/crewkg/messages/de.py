@@ -197,7 +197,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.not_satisfied": "nicht erfüllt",
     "crew.cli.undecided": "nicht entscheidbar",
     "crew.cli.missing": "Es fehlt",
-    "crew.cli.rules": "Bekannte Vorschriften neben der fehlenden Tabelle",
+    "crew.cli.rules": "Vorschriften, die dennoch gelten",
     "crew.cli.alternative": "Variante",
     "crew.cli.via_certificate": "Befähigungszeugnis",
     "crew.cli.via_hierarchy": "höhere Befähigung",

@@ -197,7 +197,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.not_satisfied": "not satisfied",
     "crew.cli.undecided": "cannot be decided",
     "crew.cli.missing": "Missing",
-    "crew.cli.rules": "Known rules beside the missing table",
+    "crew.cli.rules": "Rules that apply nonetheless",
     "crew.cli.alternative": "alternative",
     "crew.cli.via_certificate": "certificate",
     "crew.cli.via_hierarchy": "higher qualification",
