@@ -306,7 +306,6 @@ def test_plan_draws_the_route_on_the_career_graph(tmp_path):
 
 @pytest.mark.parametrize(("args", "expected"), [
     (["--target", "UBZ-Kapitaen"], "UBZ-Kapitaen"),
-    (["--target", "UBZ-SachkundigerLNG"], "UBZ-SachkundigerLNG"),
     (["--target", "UBZ-Matrose", "--days-per-year", "200"], "§ 6 Abs. 4 SchBV"),
     (["--target", "UBZ-Matrose", "--out", "route.txt"], ".svg, .png or .html"),
 ])
@@ -467,9 +466,9 @@ def test_a_certificate_only_a_replacement_leads_to_is_a_target(fit, first, tmp_p
     assert [chain(r) for r in result["routes"]] == ([[(first, day(0))]] if first else [])
     if not first:
         assert why_first(load_law(), result, "en") == (
-            "Only replacing a qualification held under earlier law leads to Schiffsführerpatent – AT (national boatmaster's patent) "
-            "(§ 47 Abs. 7 SchBV, "
-            "§ 47 Abs. 10 SchBV, § 47 Abs. 12 SchBV), not met on the evaluation date; `crewkg check` says what is missing.")
+            "The kb encodes only the replacement of a qualification held under earlier law as a way to Schiffsführerpatent – AT "
+            "(national boatmaster's patent) (§ 47 Abs. 7 SchBV, § 47 Abs. 10 SchBV, § 47 Abs. 12 SchBV) — its other "
+            "conditions are not in the sources —, not met on the evaluation date; `crewkg check` says what is missing.")
     path = tmp_path / "kapitaen.yaml"
     path.write_text(yaml.safe_dump(rec), encoding="utf-8")
     cli = runner.invoke(app, ["plan", str(path), "--target", "Schiffsfuehrerpatent-AT", "--as-of", AS_OF.isoformat(), "--lang", "en"])
@@ -513,3 +512,23 @@ def test_a_target_issued_after_the_evaluation_date_is_held_only_from_that_day(tm
     text = runner.invoke(app, ["plan", str(rec), "--target", "UBZ-Matrose", "--as-of", "2026-11-30", "--lang", "en"]).stdout
     said = "later holds UBZ boatman only from 2026-12-01: on 2026-11-30 it is not yet issued."
     assert (said in text) is (held_from is not None) and ("already holds" in text) is (held_from is None)
+
+
+@pytest.mark.parametrize("target, provision", [("UBZ-SachkundigerLNG", "§ 17 SchBV"),
+                                               ("UBZ-SachkundigerFahrgastschifffahrt", "§ 16 SchBV")])
+def test_a_target_whose_conditions_the_sources_lack_is_planned_as_not_covered(target, provision):
+    """`plan --target UBZ-SachkundigerLNG` was refused as a bad argument (exit 2) where `check` answers „not
+    covered“ (§ 17 SchBV: heading only): the plan now says the same, with the provision, and plans no route."""
+    import crewkg
+
+    ali = str(EXAMPLES / "09-ali-newcomer.yaml")
+    data = json.loads(runner.invoke(app, ["plan", ali, "--target", target, "--as-of", "2026-11-30",
+                                          "--format", "json"]).stdout)
+    assert data["covered"] is False and data["provision"] == provision and data["routes"] == []
+    assert crewkg.plan(ali, target, as_of="2026-11-30")["covered"] is False
+    for lang, words in (("en", "Not covered"), ("de", "Nicht abgedeckt")):
+        text = runner.invoke(app, ["plan", ali, "--target", target, "--as-of", "2026-11-30", "--lang", lang])
+        assert text.exit_code == 0 and words in text.stdout and provision in text.stdout
+    cohort = runner.invoke(app, ["cohort", str(EXAMPLES.parent / "cohorts" / "schifffahrtsschule-2026.csv"),
+                                 "--target", target, "--as-of", "2026-11-30"])
+    assert cohort.exit_code == 2  # a cohort's table has no column for it

@@ -146,7 +146,7 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     the_law = law()
     pace = Pace.from_kb(days=days_per_year)
     g = career_graph(the_law, lang, days_per_period=pace.days)
-    target = plan_target(the_law, g, target, day)
+    target = plan_target(the_law, g, target, day, not_covered=True)
     p = record() if callable(record) else person(record, day) if not _is_person(record) else record
     answer = evaluate(p) if evaluate is not None else check(p, day, lang)
     if not answer.get("covered", True):

@@ -36,12 +36,15 @@ def held_above_on(law: Law, p: Person, target: str, as_of: date) -> str | None:
     return held_above(law, p, target, held(p, as_of, law))
 
 
-def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str, str] = ("as_of", "target")) -> str:
+def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str, str] = ("as_of", "target"),
+                not_covered: bool = False) -> str:
     """The target certificate of a plan: its id or a short name ('Steuermann', 'Schiffsführer'), of the regulation in
     force on `as_of` (the career graph holds only its pathways: a certificate of a later or earlier regulation is
     refused with the day that regulation applies from, never planned with the law of another day). A certificate only
     a replacement of earlier law leads to (§ 47 SchBV) is a target too: the check meets it. `fields` name the date and
-    the target where the question came from (the CLI's options, the API's arguments)."""
+    the target where the question came from (the CLI's options, the API's arguments). `not_covered`: a certificate
+    whose conditions the sources lack is a target too (`plan` answers it „not covered“; a cohort has no column for
+    it and refuses it)."""
     from crewkg.answers.eligibility import regulation_in_force
     from crewkg.errors import InputError
     from crewkg.records.persons import near
@@ -54,6 +57,8 @@ def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str,
     if own is not None and (in_force is None or own.id != in_force.id):
         raise InputError(fields[0], "as_of", "pathway_date", as_of.isoformat(), regulation=own.name,
                          since=own.in_force_from.isoformat())
+    if not_covered and own is not None and not law.certificates[target].pathways:
+        return target  # a certificate whose conditions the sources lack (§§ 16, 17 SchBV): the plan says "not covered"
     if target not in choices:
         raise InputError(fields[1], "target", "target", target, ids=choices, near=near(target, choices))
     return target
@@ -74,6 +79,11 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
 
     g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
     result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
+    cert = law.certificates.get(target)
+    if cert is not None and not cert.pathways and target not in person.certificates:
+        # its conditions are not in the sources: not covered, as the check answers it — no route is guessed
+        result |= {"covered": False, "provision": law.citation(cert.provision)}
+        return result
     if target in person.certificates:
         # held from its issue date (a later one: held from then, not on the evaluation date)
         issued = person.certificate_issued.get(target)
@@ -277,6 +287,8 @@ def why_first(law: Law, result: dict[str, Any], lang: str = "de") -> str:
     t = TEXT[lang]
     routes = result["routes"]
     target = certificate_short(law, result["target"], lang)
+    if result.get("covered") is False:
+        return t["not_covered"].format(target=target, provision=result["provision"])
     left_out = replacements(law, result["target"])
     if not routes and left_out:
         provs = ", ".join(dict.fromkeys(w["provision"] for w in left_out))

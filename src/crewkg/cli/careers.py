@@ -125,7 +125,7 @@ def plan(
             raise InputError(str(person), "", "one_record")
         pace = Pace.from_kb(days=days_per_year)
         g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = plan_target(law, g, target, day, fields=("--as-of", "--target"))
+        target = plan_target(law, g, target, day, fields=("--as-of", "--target"), not_covered=True)
         answer = check(law, persons, day, lang.value)[0]
         if not answer.get("covered", True):
             raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
