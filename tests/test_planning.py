@@ -532,3 +532,11 @@ def test_a_target_whose_conditions_the_sources_lack_is_planned_as_not_covered(ta
     cohort = runner.invoke(app, ["cohort", str(EXAMPLES.parent / "cohorts" / "schifffahrtsschule-2026.csv"),
                                  "--target", target, "--as-of", "2026-11-30"])
     assert cohort.exit_code == 2  # a cohort's table has no column for it
+
+
+def test_a_certificate_of_a_law_without_a_career_graph_is_still_refused_as_a_target():
+    """Plans are made with the SchBV 2022's career graph: on a SchBesV 2004 date a certificate without pathways
+    (Kapitänspatent A, § 4 Abs. 2 Z 7 SchBesV) is refused as a target (exit 2), not answered „not covered“."""
+    ali = str(EXAMPLES / "09-ali-newcomer.yaml")
+    result = runner.invoke(app, ["plan", ali, "--target", "Kapitaenspatent-A", "--as-of", "2010-06-01", "--lang", "en"])
+    assert result.exit_code == 2 and "Not covered" not in result.output

@@ -535,3 +535,24 @@ def test_a_held_qualification_of_29_february_ends_with_its_proof_on_28_february(
         proof = answer(law, {"birth_date": "1985-01-01",
                              "exams": [{"id": "Unterweisung-Fahrgastbetreuer", "passed": "2016-02-29", "hours": 8}]}, on)
         assert ("Fahrgastbetreuer" in held["roles"]) is ("Fahrgastbetreuer" in proof["roles"]) is counts, on
+
+
+@pytest.mark.parametrize(("on", "roles"), [
+    ("2015-06-01", []), ("2022-01-16", []),
+    ("2022-01-17", ["Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann"]),
+])
+def test_a_third_country_certificate_counts_only_under_the_regulation_that_recognises_it(on, roles):
+    """§ 15 Z 2 lit. b SchBV recognises a third-country certificate (§ 117 Abs. 4 SchFG); the SchBesV 2004 knows no
+    such recognition (its § 8 names foreign proofs for the Maschinist and Matrose-Motorwart only). A certificate the
+    third country issued in 2012 gave the Steuermann role on a 2015 roster; now only from 17 Jan 2022, whenever issued."""
+    from crewkg.answers.eligibility import check
+    from crewkg.law.statute import load_law
+    from crewkg.records.persons import person_from_mapping
+
+    law = load_law()
+    day = date.fromisoformat(on)
+    record = {"id": "tc", "birth_date": "1980-01-01", "medical_fitness": True,
+              "certificates": [{"id": "ThirdCountry-Steuermann", "issued": "2012-01-01"}]}
+    (a,) = check(law, [person_from_mapping(record, law, day, "test")], day)
+    assert a["roles"] == roles
+    assert [x["reason"] for x in a.get("lapsed", [])] == ([] if roles else ["outside_regulation"])

@@ -278,6 +278,10 @@ def _no_row(ask: _Ask, req: Requirement, names: list[str]) -> dict[str, Any]:
     known = _function_rules(ask)  # the engine and first-aid rules ask nothing of the row (§ 13 Abs. 4, 5 SchBesV)
     if known:
         out["known_rules"] = [_rule_json(ask.law, r, ask.lang) for r in known]
+    if ask.d.function_rows:  # the passenger-safety row holds without a nautical row (§ 43 Abs. 3 Z 2 SchBV)
+        frow = ask.ml.rows[sorted(ask.d.function_rows)[0]]
+        functions, provisions, _ = _functions(ask, frow)
+        out |= {"functions": functions, "function_provisions": provisions, "function_row": frow.quoted}
     return out
 
 

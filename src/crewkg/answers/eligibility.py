@@ -203,6 +203,11 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             entry["regulation_from"] = first.isoformat() if first else None
             text = say(lang, "lapsed.issued_before_regulation", certificate=name, issued=entry["issued"],
                        regulation=reg.name if reg else "", first=entry["regulation_from"])
+        elif x.reason == "outside_regulation":
+            reg = law.regulations[cert.counts_under] if cert and cert.counts_under else None
+            entry["regulation_from"] = reg.in_force_from.isoformat() if reg else None
+            text = say(lang, "lapsed.outside_regulation", certificate=name, regulation=reg.name if reg else "",
+                       first=entry["regulation_from"], provision=entry["provision"])
         else:
             text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
         entry["text"] = text

@@ -57,7 +57,8 @@ def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str,
     if own is not None and (in_force is None or own.id != in_force.id):
         raise InputError(fields[0], "as_of", "pathway_date", as_of.isoformat(), regulation=own.name,
                          since=own.in_force_from.isoformat())
-    if not_covered and own is not None and not law.certificates[target].pathways:
+    planned = {law.certificates[n].regulation for n in graph.nodes if n in law.certificates}  # the graph's law
+    if not_covered and own is not None and own.id in planned and not law.certificates[target].pathways:
         return target  # a certificate whose conditions the sources lack (§§ 16, 17 SchBV): the plan says "not covered"
     if target not in choices:
         raise InputError(fields[1], "target", "target", target, ids=choices, near=near(target, choices))

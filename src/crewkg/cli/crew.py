@@ -69,6 +69,8 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
             con.print(f"{t['rules']}:")
             for r in a["known_rules"]:
                 con.print(f"  • {r['text']}" + ("" if r["provision"] in r["text"] else f" ({r['provision']})"))
+        if a.get("function_row"):  # the passenger-safety row holds without a nautical row
+            _print_functions(con, law, a, t, lang)
         if a.get("last_known"):
             lk = a["last_known"]
             con.print(f"\n[bold]{t['last_known']}[/bold]: {lk['note']}")
@@ -98,16 +100,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         con.print(f"{t['substitutions']}: " + "; ".join(f"{s['text']}" for s in a["substitutions"]))
     for q in a.get("qualification_proofs", []):
         con.print(f"{t['proofs']}: {q['text']}")
-    f = a["functions"]
-    # 'n × label' as _counts writes roles: the kb's labels are singular
-    parts = [f"{n} × {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
-    parts.append(f"{t['first_aid']}: {f['FirstAid']}")
-    parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")
-    if f.get("SachkundigerLNG"):
-        parts.append(t["lng"])
-    con.print(f"{t['functions']}: " + "; ".join(parts))
-    if a.get("function_row"):
-        con.print(f"  „{a['function_row']}“ ({a['function_provisions'].get('FahrgastErsthelfer', '')})", style="italic")
+    _print_functions(con, law, a, t, lang)
     for x in a["transitional"]:
         con.print(t["transitional_line"].format(provision=x["provision"], until=x["until"], reason=x["reason"]), style="dim")
     if a["notes"]:
@@ -209,3 +202,17 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
             for nm in m.get("near_misses", []):
                 con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
                                                    lacks="; ".join(nm["lacks"]), provision=nm["provision"]))
+
+
+def _print_functions(con, law, a: dict, t: dict, lang: str) -> None:
+    """The functions the vessel needs ('n × label', as _counts writes roles: the kb's labels are singular) and the
+    passenger-safety row they come from."""
+    f = a["functions"]
+    parts = [f"{n} × {law.label(k, lang)}" for k, n in f.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0 and k != "FirstAid"]
+    parts.append(f"{t['first_aid']}: {f['FirstAid']}")
+    parts.append(f"{t['engine']}: {law.label(f['engine'], lang) if f['engine'] else t['none']}")
+    if f.get("SachkundigerLNG"):
+        parts.append(t["lng"])
+    con.print(f"{t['functions']}: " + "; ".join(parts))
+    if a.get("function_row"):
+        con.print(f"  „{a['function_row']}“ ({a['function_provisions'].get('FahrgastErsthelfer', '')})", style="italic")

@@ -60,6 +60,7 @@ class CREW(DefinedNamespace):
     heldByProof: URIRef
     requiresHeldFunction: URIRef
     validUntil: URIRef
+    countsUnder: URIRef
     validityProvision: URIRef
     issuedFrom: URIRef
     issuedUntil: URIRef

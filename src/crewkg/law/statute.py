@@ -131,6 +131,8 @@ class Certificate:
     issued_until: date | None = None
     #: the certificates a record may name for it when the issue date lies in its window (crew:datedFormOf)
     dated_form_of: tuple[str, ...] = ()
+    #: the regulation that makes it count (crew:countsUnder): on a date another one governs it gives no role
+    counts_under: str | None = None
 
     def issued_within(self, day: date) -> bool:
         """Whether an issue date lies in the certificate's window (crew:issuedFrom to crew:issuedUntil, inclusive)."""
@@ -501,7 +503,8 @@ def _compile(g, version: str) -> Law:
             by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True),
             issued_from=first.toPython() if (first := one(s, CREW.issuedFrom)) is not None else None,
             issued_until=last.toPython() if (last := one(s, CREW.issuedUntil)) is not None else None,
-            dated_form_of=tuple(sorted(local(o) for o in g.objects(s, CREW.datedFormOf))))
+            dated_form_of=tuple(sorted(local(o) for o in g.objects(s, CREW.datedFormOf))),
+            counts_under=opt(s, CREW.countsUnder))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):

@@ -105,6 +105,7 @@ MESSAGES: dict[str, str] = {
     "lapsed.validity_period": "{certificate} gilt höchstens {years} Jahre ab der Ausstellung am {issued}: gültig bis einschließlich {until}, abgelaufen seit {since}",
     "lapsed.end_of_validity": "{certificate} zählt bis einschließlich {until}: seit {since} nicht mehr gültig",
     "lapsed.issued_before_regulation": "{certificate}: mit {issued} datiert, vor dem ersten Tag, an dem die {regulation} diese Befähigung erteilt ({first}); daraus folgt keine Funktion",
+    "lapsed.outside_regulation": "{certificate}: anerkannt nach der {regulation} ({provision}), die ab {first} gilt; davor folgt daraus keine Funktion",
     "lapsed.issued_after_regulation": "{certificate}: mit {issued} datiert, nach dem letzten Tag der {regulation} ({until}), nach der diese Befähigung erteilt wird; daraus folgt keine Funktion",
     "lapsed.medical_overdue": "{certificate} berechtigt zu keiner Funktion, solange der Nachweis der medizinischen Tauglichkeit überfällig ist, seit {since}: ab dem vollendeten {age}. Lebensjahr ist ein Nachweis nötig, der nicht älter als {period} ist ({examined})",
     "lapsed.medical_not_renewed": "{certificate} berechtigt zu keiner Funktion, solange der Nachweis der medizinischen Tauglichkeit überfällig ist, seit {since}: nach Vollendung des {age}. Lebensjahres am {birthday} war er bis {deadline} zu erneuern ({examined})",

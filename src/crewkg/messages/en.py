@@ -105,6 +105,7 @@ MESSAGES: dict[str, str] = {
     "lapsed.validity_period": "{certificate} is valid for at most {years} years from its issue on {issued}: valid up to and including {until}, expired since {since}",
     "lapsed.end_of_validity": "{certificate} counts up to and including {until}: no longer valid since {since}",
     "lapsed.issued_before_regulation": "{certificate}: dated {issued}, before the first day on which the {regulation} issues it ({first}); it gives no role",
+    "lapsed.outside_regulation": "{certificate}: recognised under the {regulation} ({provision}), which applies from {first}; before then it gives no role",
     "lapsed.issued_after_regulation": "{certificate}: dated {issued}, after the last day of the {regulation} ({until}) under which it is issued; it gives no role",
     "lapsed.medical_overdue": "{certificate} gives no role while the proof of medical fitness is overdue, since {since}: from age {age} a proof not older than {period} is needed ({examined})",
     "lapsed.medical_not_renewed": "{certificate} gives no role while the proof of medical fitness is overdue, since {since}: after completing age {age} on {birthday} it had to be renewed by {deadline} ({examined})",

@@ -37,7 +37,8 @@ class Lapse:
     certificate: str
     #: end_of_validity (crew:validUntil) | validity_period (crew:validityYears) | medical_overdue (the schedule) |
     #: issued_after_regulation (dated after the regulation it is issued under ended) | issued_before_regulation (dated
-    #: before the first day its regulation issues it, crew:certificatesIssuedFrom)
+    #: before the first day its regulation issues it, crew:certificatesIssuedFrom) | outside_regulation (a date the
+    #: regulation it counts under, crew:countsUnder, does not govern)
     reason: str
     provision: str
     #: the first day of the unbroken spell, up to the evaluation date, in which it does not count
@@ -260,6 +261,11 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
     if issued is not None and reg is not None and reg.certificates_issued_from is not None \
             and issued < reg.certificates_issued_from:
         out.append(Lapse(cid, "issued_before_regulation", c.provision, issued, None, issued))
+    under = law.regulations.get(c.counts_under or "") if c is not None else None
+    if under is not None and not (under.in_force_from <= on and (under.in_force_until is None or on <= under.in_force_until)):
+        # a recognition the regulation in force on the date does not provide (a third-country certificate under the
+        # SchBesV 2004): no role that day, whenever it was issued
+        out.append(Lapse(cid, "outside_regulation", c.provision, issued or on, None, issued))
     if c is not None and c.valid_until is not None and on > c.valid_until:
         out.append(Lapse(cid, "end_of_validity", c.validity_provision or c.provision, c.valid_until + DAY,
                          c.valid_until, issued))
