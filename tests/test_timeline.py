@@ -299,3 +299,22 @@ def test_days_in_a_running_programme_too_short_for_every_pathway_get_no_completi
     t = json.loads(_run("timeline", str(rec), "--as-of", AS_OF, "--format", "json", "--lang", "en"))
     within = next(s for s in t["credited"] if s["scope"].endswith(":WithinProgramme"))
     assert within["credited"] > 0 and within["completes"] is None
+
+
+def test_a_route_begun_on_the_evaluation_date_says_what_that_day_still_asks(tmp_path):
+    """A restricted Kapitänspatent A of 1995 is replaced under § 47 Abs. 9 SchBV after the supplementary exam: the
+    timeline's route begins that day and now says the exam is still needed (it said only the step)."""
+    rec = tmp_path / "kapa.yaml"
+    rec.write_text("id: kurt\nbirth_date: 1962-03-01\nmedical_fitness: {valid_until: 2027-08-31}\n"
+                   "functions: [Eignung-SchBV-P30-Abs4, Einschraenkung-Oertlicher-Geltungsbereich]\n"
+                   "certificates: [{id: Kapitaenspatent-A, issued: 1995-01-01}]\n", encoding="utf-8")
+    for lang, exam in (("en", "supplementary exam"), ("de", "Ergänzungsprüfung")):
+        out = CliRunner().invoke(app, ["timeline", str(rec), "--as-of", "2026-06-01", "--lang", lang])
+        assert out.exit_code == 0, out.output
+        lines = out.stdout.splitlines()
+        step = next(i for i, line in enumerate(lines) if "§ 47 Abs. 9 SchBV" in line and "2026-06-01" in line)
+        assert exam in lines[step + 1]
+    data = json.loads(CliRunner().invoke(app, ["timeline", str(rec), "--as-of", "2026-06-01", "--format", "json",
+                                               "--lang", "en"]).stdout)
+    (first,) = data["route"]["steps"][:1]
+    assert first["provision"] == "§ 47 Abs. 9 SchBV" and any("supplementary exam" in x for x in first["remaining"])

@@ -19,6 +19,7 @@ from crewkg.careers.routes import held_above
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
+from crewkg.rules.kinds import missing_sentence
 from crewkg.rules.kinds.certificate_held import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
@@ -273,7 +274,9 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     if top is not None and route:
         target_route = {"target": top, "label": law.certificate_short(top, lang), "earliest": route.get("earliest"),
                         "steps": [{"certificate": s["certificate"], "label": law.certificate_short(s["certificate"], lang),
-                                   "provision": s["provision"], "earliest": s["earliest"]} for s in route.get("steps", [])]}
+                                   "provision": s["provision"], "earliest": s["earliest"],
+                                   "remaining": [missing_sentence(law, m, lang) for m in s.get("remaining", [])]}
+                                  for s in route.get("steps", [])]}
     return out | {"pace": {"days": pace.days, "period": pace.period, "provision": pace.citation},
                   "credited": _credited(law, p, scopes, as_of, lang), "certificates": certs, "held": held,
                   "medical": medical, "route": target_route, "events": events}
@@ -425,6 +428,8 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         out.append(t["route"].format(target=r["label"], date=r["earliest"] or t["open"]))
         for i, s in enumerate(r["steps"], 1):
             out.append("  " + t["step"].format(i=i, label=s["label"], provision=s["provision"], date=s["earliest"] or t["open"]))
+            if s["earliest"] == result["as_of"]:  # begun on the evaluation date: what that day still asks (an exam, a proof)
+                out += ["     " + x for x in s.get("remaining", [])]
     return out
 
 

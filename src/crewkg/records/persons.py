@@ -100,12 +100,15 @@ class Person:
     def dated(self) -> bool:
         """The record gives dated evidence, so eligible-since dates can be computed: a service log, or dates of its
         own (an exam passed, a certificate issued, the medical examination, a dated programme) and no undated count
-        of time (totals of Fahrzeit or sea time, an undated programme) whose days could have come later."""
+        of time (totals of Fahrzeit or sea time, an undated programme, years of experience or training, days of
+        inland training) whose days could have come later. Other undated items (a plain exam id, `medical_fitness:
+        true`) count as held throughout, as with a service log."""
         if self.service is not None:
             return True
         dates = self.exam_passed or self.certificate_issued or self.medical_examined is not None \
             or any(g.start is not None for g in self.programmes)
-        undated = self.sailing_days or self.sea_days or any(g.start is None for g in self.programmes)
+        undated = self.sailing_days or self.sea_days or any(g.start is None for g in self.programmes) \
+            or self.professional_experience_years or self.vocational_training_years or self.inland_training_days
         return bool(dates) and not undated
 
     def logged(self, waters: str) -> bool:
