@@ -540,3 +540,17 @@ def test_a_certificate_of_a_law_without_a_career_graph_is_still_refused_as_a_tar
     ali = str(EXAMPLES / "09-ali-newcomer.yaml")
     result = runner.invoke(app, ["plan", ali, "--target", "Kapitaenspatent-A", "--as-of", "2010-06-01", "--lang", "en"])
     assert result.exit_code == 2 and "Not covered" not in result.output
+
+
+def test_an_authorisation_only_a_replacement_leads_to_is_a_target(tmp_path):
+    """The maritime authorisation (§ 47 Abs. 6 Z 1, Abs. 9 Z 1, Abs. 11 Z 1 SchBV) is no node of the career graph, so
+    `plan --target Berechtigung-Maritim` was refused as a bad argument though the kb has pathways to it."""
+    rec = tmp_path / "k.yaml"
+    rec.write_text("id: k\nbirth_date: 1962-03-01\nmedical_fitness: true\n"
+                   "functions: [Berechtigungsumfang-Seeschifffahrtsstrassen]\n"
+                   "certificates: [{id: Kapitaenspatent-A, issued: 1995-01-01}]\n", encoding="utf-8")
+    out = runner.invoke(app, ["plan", str(rec), "--target", "Berechtigung-Maritim", "--as-of", "2026-06-01",
+                              "--format", "json"])
+    assert out.exit_code == 0, out.output
+    (route,) = json.loads(out.stdout)["routes"]
+    assert route["earliest"] == "2026-06-01" and [s["provision"] for s in route["steps"]] == ["§ 47 Abs. 9 Z 1 SchBV"]

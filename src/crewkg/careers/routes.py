@@ -49,8 +49,8 @@ def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str,
     from crewkg.errors import InputError
     from crewkg.records.persons import near
 
-    choices = sorted(n for n in graph.nodes
-                     if graph.in_degree(n) > 0 or (n in law.certificates and replacements(law, n)))
+    choices = sorted({n for n in graph.nodes if graph.in_degree(n) > 0}
+                     | {c for c in law.certificates if replacements(law, c)})  # an authorisation is no graph node
     target = law.certificate_named(target) or target
     own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
     in_force = regulation_in_force(law, as_of)
@@ -102,7 +102,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
         result["held_above"] = {"id": above, "label": law.certificate_short(above, lang)}
     planner = planner or make_planner(law, person, answer, as_of, pace, lang)
     held = [c for c in person.certificates if c in g]
-    routes = person_routes(g, target, held, answer)
+    routes = person_routes(g, target, held, answer) if target in g else []  # a replacement's only: below
     for route in routes:
         planner.walk(route)
     confirm([planner])
