@@ -638,3 +638,29 @@ def test_a_fahrgast_ersthelfer_of_the_schbesv_2004_made_by_dated_proofs_is_no_fi
     trained = eh | {"exams": eh["exams"] + [{"id": "Ersthelfer-Ausbildung", "passed": "2023-01-01"}]}
     r = check("lake", crew[:3] + [trained], date(2023, 6, 1))
     assert r["satisfied"] is True, r["missing"]
+
+
+@pytest.mark.parametrize(("function", "born", "fills"), [
+    ("Fahrgastbetreuer", "2008-12-01", False),   # 17 on 2026-11-30: one day short of 18
+    ("Fahrgastbetreuer", "2008-11-30", True),    # 18 that day
+    ("FahrgastErsthelfer", "2009-12-01", False),  # 16, one day short of 17
+    ("FahrgastErsthelfer", "2009-11-30", True),
+])
+def test_a_stated_function_is_not_held_below_the_age_its_qualification_asks(function, born, fills):
+    """A 16-year-old with `functions: [Fahrgastbetreuer]` filled the passenger attendant's post, though § 29 SchBV
+    gives the qualification only „bei Vorliegen eines Mindestalters“ (18; 17 for the Fahrgast-Ersthelfer, kb): a
+    stated function is held from that age, and below it the answer names the person as a near miss with the day."""
+    import crewkg
+
+    vessel = {"id": "wolf", "kind": "day_trip_passenger", "waters": "other", "length_m": 25, "passengers": 250,
+              "standard": "S1", "engine_kw": 200}
+    crew = [{"id": "sepp", "birth_date": "1968-09-09", "certificates": ["UBZ-Schiffsfuehrer"], "functions": ["FirstAid"]},
+            {"id": "franz", "birth_date": "2001-06-15", "certificates": ["UBZ-Decksmann"],
+             "functions": ["FahrgastErsthelfer", "Fahrgastbetreuer"]},
+            {"id": "lisa", "birth_date": born, "functions": [function]}]
+    crew[1]["functions"].remove(function)
+    roster = crewkg.crew(vessel, {"crew": crew}, as_of="2026-11-30", lang="en")["roster"]
+    assert (function in roster["assignment"].get("lisa", [])) is fills
+    if not fills:
+        (m,) = [m for m in roster["missing"] if m["role"] == function]
+        assert m["near_misses"][0]["person"] == "lisa" and "2026-12-01" in m["near_misses"][0]["lacks"][0]  # the birthday

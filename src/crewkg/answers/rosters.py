@@ -124,7 +124,15 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
         out.fills[p.id] = fills
         # a function the record proves by an exam or training passed by the day (crew:provesFunction)
         by_exam = {f for e, f in (proven_functions or {}).items() if e in passed(p, as_of)}
-        out.functions[p.id] = set(p.functions) | by_exam | certified | top
+        # a function the record states is a qualification held: not below the minimum age its own certificate asks
+        # (§ 29 SchBV: „bei Vorliegen eines Mindestalters … gegeben“), as a role below a certificate held is not
+        stated = set(p.functions)
+        for f in sorted(stated - top):
+            if f in ages and f not in certified and (lack := _age_lack(p, ages[f].years, as_of)) is not None:
+                stated.discard(f)
+                provision = law.requirements[ages[f].requirements[0]].provision if ages[f].requirements else ""
+                out.too_young.setdefault(p.id, {})[f] = (provision, [lack])
+        out.functions[p.id] = stated | by_exam | certified | top
         out.current[p.id] = {}
         for c in held(p, as_of, law):
             if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
@@ -234,12 +242,15 @@ def _position_options(slot: Slot, people: People, as_of: date, near: dict[str, l
     return out
 
 
-def _function_options(slot: Slot, people: People, subs: list[Substitution]) -> list[Option]:
+def _function_options(slot: Slot, people: People, subs: list[Substitution], near: dict | None = None) -> list[Option]:
     out = []
     for pid in people.persons:
         if slot.role in people.functions[pid]:
             out.append(Option(pid, _function_via(people, pid, slot.role), 0))
             continue
+        if near is not None and slot.role in people.too_young.get(pid, {}):  # stated, but below the function's age
+            provision, lacks = people.too_young[pid][slot.role]
+            near.setdefault(slot.id, []).append((pid, slot.role, provision, lacks))
         for s in subs:
             if s.role == slot.role and s.by in people.functions[pid]:
                 out.append(Option(pid, s.id, COST_SUBSTITUTION))
@@ -376,7 +387,7 @@ def _attempts(law: Law, req: Requirement, alt: AlternativeNeed, people: People, 
             options[s.id] = _position_options(s, people, as_of, near)
             s.anchored = s.role in anchor_roles
         else:
-            options[s.id] = _function_options(s, people, req.function_substitutions)
+            options[s.id] = _function_options(s, people, req.function_substitutions, near)
             combinable[s.role] = _combinable(req, alt, s.role)
             s.whole = not combinable[s.role][0]
     anchors = [s for s in slots if s.kind == "position" and s.anchored]
