@@ -357,3 +357,28 @@ def test_the_plan_starts_a_restricted_patents_replacement_with_the_supplementary
     if first == ABS9:
         assert best["earliest"] == on
         assert [m["kind"] for m in best["steps"][0]["remaining"]] == (["AnyOf"] if more else [])
+
+
+PLAETTEN = {"id": "mb-plaetten", "kind": "day_trip_passenger", "waters": "other", "length_m": 18, "breadth_m": 4.5,
+            "passengers": 50, "standard": "S1", "engine_kw": 120, "mooring_system": True}
+
+
+@pytest.mark.parametrize(("waters", "patent", "satisfied"), [
+    ("other", "Schiffsfuehrerpatent-10m-Wasserstrassen", False),   # Z 4: restricted to waterways, on a lake
+    ("other", "Schiffsfuehrerpatent-10m-AndereGewaesser", None),   # Z 5: its waters; how far it reaches is not known
+    ("other", "Schiffsfuehrerpatent-10m-1989-Wasserstrassen", False),  # Z 7: „gültig für Wasserstraßen“
+    ("waterway", "Schiffsfuehrerpatent-10m-AndereGewaesser", False),
+    ("waterway", "Schiffsfuehrerpatent-10m-1989-Binnengewaesser", False),  # Z 8: „ausgenommen Wasserstraßen“
+    ("other", "Schiffsfuehrerpatent-10m", None),  # valid on both kinds of waters
+])
+def test_a_patent_restricted_to_other_waters_stands_for_no_boatmaster_there(law, waters, patent, satisfied):
+    """Whether a national Schiffsführerpatent stands for the boatmaster of a table is not in the sources (the roster is
+    undecided), but § 47 Abs. 13 SchBV words some as restricted to waterways or to other waters: on a vessel on the
+    other kind of waters such a patent stands for nothing, and the roster lacks its boatmaster."""
+    import crewkg
+
+    crew = [{"id": "hannes", "birth_date": "1979-11-11", "certificates": [patent],
+             "functions": ["FirstAid", "FahrgastErsthelfer"]},
+            {"id": "mia", "birth_date": "1990-01-01", "certificates": ["UBZ-Matrose"], "functions": ["FirstAid", "FahrgastErsthelfer"]}]
+    roster = crewkg.crew({**PLAETTEN, "waters": waters}, {"crew": crew}, as_of="2026-11-30", lang="en")["roster"]
+    assert roster["satisfied"] is satisfied

@@ -586,11 +586,17 @@ def _reason(x: TransitionalRule, lang: str) -> str:
     return x.reason.get(lang) or next(iter(x.reason.values()), "")
 
 
-def _standing_unknown(ml: ManningLaw, people: People) -> tuple[People, list[tuple[str, str, str]]] | None:
+def _standing_unknown(law: Law, ml: ManningLaw, people: People, waters: str | None) -> tuple[People, list[tuple[str, str, str]]] | None:
     """The people as they would be if every holder of a role whose standing the sources do not give
-    (crew:standingUnknownFor) took the table roles it may perhaps stand for; None when nobody holds such a role."""
+    (crew:standingUnknownFor) took the table roles it may perhaps stand for; None when nobody holds such a role. A
+    role held only by certificates restricted to other waters than the vessel's (crew:restrictedToWaters) stands
+    for nothing there: its standing is known."""
+    def open_here(p: Person, role: str) -> bool:
+        certs = [c for c in p.certificates if c in law.certificates and law.certificates[c].role == role]
+        return not certs or any(ml.restricted_waters.get(c) in (None, waters) for c in certs)
+
     extra = [(pid, role, target) for pid in people.persons for role in sorted(people.top[pid])
-             for target in ml.standing_unknown.get(role, ((), ""))[0]]
+             if open_here(people.persons[pid], role) for target in ml.standing_unknown.get(role, ((), ""))[0]]
     if not extra:
         return None
     top = {pid: set(v) for pid, v in people.top.items()}
@@ -619,7 +625,8 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         attempts.append((_attempts(law, req, alt, people, as_of, near), near))
     done = [a for a in attempts if a[0].complete()]
     unknown: list[tuple[str, str, str]] = []  # (person, role, table role) a complete roster would need
-    if not done and (perhaps := _standing_unknown(ml, people)) is not None:
+    waters = req.vessel.values.get("onWaters") if req.vessel is not None else None
+    if not done and (perhaps := _standing_unknown(law, ml, people, waters)) is not None:
         if any(_attempts(law, req, alt, perhaps[0], as_of, {}).complete() for alt in req.alternatives):
             unknown = perhaps[1]
     chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))

@@ -116,6 +116,7 @@ class MANNING(DefinedNamespace):
     replacedBy: URIRef
     inForceFromEarliest: URIRef
     reportedIn: URIRef
+    restrictedToWaters: URIRef
     inForceFromLatest: URIRef
     maxGroupLength: URIRef
     maxGroupBreadth: URIRef
@@ -379,6 +380,8 @@ class ManningLaw:
     #: role -> (the table roles whose positions its holder may perhaps take, which the sources do not say; the role's
     #: provision)
     standing_unknown: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    #: certificate -> the waters it is restricted to (crew:restrictedToWaters)
+    restricted_waters: dict[str, str] = field(default_factory=dict)
 
     def rules_of(self, kind: str) -> list[Rule]:
         return [r for r in self.rules.values() if r.kind == kind]
@@ -536,7 +539,8 @@ def _compile(g, version: str) -> ManningLaw:
                       proven_functions={local(e): local(f) for e, f in g.subject_objects(M.provesFunction)},
                       other_vessels={local(reg): many(reg, M.otherVesselsUnder) for reg in set(g.subjects(M.otherVesselsUnder, None))},
                       standing_unknown={local(r): (many(r, M.standingUnknownFor), opt(r, _CREW("provision")) or "")
-                                        for r in set(g.subjects(M.standingUnknownFor, None))})
+                                        for r in set(g.subjects(M.standingUnknownFor, None))},
+                      restricted_waters={local(c): local(w) for c, w in g.subject_objects(M.restrictedToWaters)})
 
 
 @dataclass(frozen=True, kw_only=True)
