@@ -332,3 +332,19 @@ def test_the_log_entry_proves_the_employment_for_the_maschinist_too(law):
     z1 = next(w for w in maschinist["pathways"] if w["provision"] == "§ 28 Abs. 2 Z 1 SchBV")
     safety = next(r for r in z1["requirements"] if r["id"] == "Req-SchBV2022-P28-Abs2-Z1-safety")
     assert safety["met"] is True
+
+
+@pytest.mark.parametrize("lang, words", [("en", "NOT IN THE SOURCES"), ("de", "NICHT IN DEN QUELLEN")])
+def test_explain_says_what_the_kb_notes_of_the_certificate_itself(lang, words, tmp_path):
+    """The authorisations of § 18 SchBV have only a § 47 replacement encoded; the kb notes on the certificate that
+    their ordinary conditions are not in the sources, and `explain` now prints that note (it printed only the notes of
+    the pathways' provisions)."""
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+
+    rec = tmp_path / "p.yaml"
+    rec.write_text("id: p\nbirth_date: 1990-01-01\nmedical_fitness: true\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["explain", str(rec), "Berechtigung-Besondere-Risiken", "--as-of", "2024-05-10",
+                                   "--lang", lang])
+    assert out.exit_code == 0 and words in out.stdout and "§ 18 SchBV" in out.stdout

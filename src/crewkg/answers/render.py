@@ -177,6 +177,10 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
     console.print(f"[bold]{p.id}[/bold]: {c['label']} ({c['provision']}) — {verdict} — {answer['as_of']}")
     if not c["covered"]:
         console.print(t["not_in_sources"].format(provision=c["provision"]))
+    own = law.certificates[cert_id].notes if cert_id in law.certificates else {}
+    key = "cli.explain.note" if own.get(lang) or not own else "cli.explain.note_other"  # notes_in's fallback
+    for note in notes_in(own, lang):  # what the kb says of the certificate itself (its ordinary conditions missing)
+        console.print(t[key].format(note=note), style="dim")
     for w in c["pathways"]:
         mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
         console.print(f"\n{mark} [bold]{w['label']}[/bold]")

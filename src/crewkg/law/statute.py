@@ -133,6 +133,8 @@ class Certificate:
     dated_form_of: tuple[str, ...] = ()
     #: the regulation that makes it count (crew:countsUnder): on a date another one governs it gives no role
     counts_under: str | None = None
+    #: the kb's editorial notes on the certificate itself (what of it the sources lack, the reading chosen)
+    notes: Notes = field(default_factory=dict, hash=False, compare=False)
 
     def issued_within(self, day: date) -> bool:
         """Whether an issue date lies in the certificate's window (crew:issuedFrom to crew:issuedUntil, inclusive)."""
@@ -504,7 +506,7 @@ def _compile(g, version: str) -> Law:
             issued_from=first.toPython() if (first := one(s, CREW.issuedFrom)) is not None else None,
             issued_until=last.toPython() if (last := one(s, CREW.issuedUntil)) is not None else None,
             dated_form_of=tuple(sorted(local(o) for o in g.objects(s, CREW.datedFormOf))),
-            counts_under=opt(s, CREW.countsUnder))
+            counts_under=opt(s, CREW.countsUnder), notes=notes(s))
 
     terms: dict[str, Term] = {}
     for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):
