@@ -369,7 +369,9 @@ PLAETTEN = {"id": "mb-plaetten", "kind": "day_trip_passenger", "waters": "other"
     ("other", "Schiffsfuehrerpatent-10m-1989-Wasserstrassen", False),  # Z 7: „gültig für Wasserstraßen“
     ("waterway", "Schiffsfuehrerpatent-10m-AndereGewaesser", False),
     ("waterway", "Schiffsfuehrerpatent-10m-1989-Binnengewaesser", False),  # Z 8: „ausgenommen Wasserstraßen“
-    ("other", "Schiffsfuehrerpatent-10m", None),  # valid on both kinds of waters
+    ("waterway", "Schiffsfuehrerpatent-10m-Wasserstrassen", None),
+    ("waterway", "Schiffsfuehrerpatent-10m", None),  # valid on both kinds of waters
+    ("other", "Schiffsfuehrerpatent-10m", None),
 ])
 def test_a_patent_restricted_to_other_waters_stands_for_no_boatmaster_there(law, waters, patent, satisfied):
     """Whether a national Schiffsführerpatent stands for the boatmaster of a table is not in the sources (the roster is
@@ -377,8 +379,8 @@ def test_a_patent_restricted_to_other_waters_stands_for_no_boatmaster_there(law,
     other kind of waters such a patent stands for nothing, and the roster lacks its boatmaster."""
     import crewkg
 
-    crew = [{"id": "hannes", "birth_date": "1979-11-11", "certificates": [patent],
-             "functions": ["FirstAid", "FahrgastErsthelfer"]},
-            {"id": "mia", "birth_date": "1990-01-01", "certificates": ["UBZ-Matrose"], "functions": ["FirstAid", "FahrgastErsthelfer"]}]
+    crew = [{"id": "hannes", "birth_date": "1979-11-11", "certificates": [patent], "functions": ["FirstAid"]},
+            {"id": "mia", "birth_date": "1990-01-01", "certificates": ["UBZ-Matrose"], "functions": ["FirstAid"]},
+            {"id": "sophie", "birth_date": "1995-01-01", "functions": ["FahrgastErsthelfer"]}]  # all but the boatmaster
     roster = crewkg.crew({**PLAETTEN, "waters": waters}, {"crew": crew}, as_of="2026-11-30", lang="en")["roster"]
     assert roster["satisfied"] is satisfied
