@@ -177,10 +177,8 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
     console.print(f"[bold]{p.id}[/bold]: {c['label']} ({c['provision']}) — {verdict} — {answer['as_of']}")
     if not c["covered"]:
         console.print(t["not_in_sources"].format(provision=c["provision"]))
-    own = law.certificates[cert_id].notes if cert_id in law.certificates else {}
-    key = "cli.explain.note" if own.get(lang) or not own else "cli.explain.note_other"  # notes_in's fallback
-    for note in notes_in(own, lang):  # what the kb says of the certificate itself (its ordinary conditions missing)
-        console.print(t[key].format(note=note), style="dim")
+    # what the kb says of the certificate itself (its ordinary conditions not in the sources)
+    _print_notes(law.certificates[cert_id].notes if cert_id in law.certificates else {}, lang, "")
     for w in c["pathways"]:
         mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
         console.print(f"\n{mark} [bold]{w['label']}[/bold]")
@@ -188,8 +186,13 @@ def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str,
         console.print("  " + _wording(law, law.pathways[wid].provision, lang), style="italic")
         for req in w["requirements"]:
             _explain_req(law, req, p, lang, 1)
-        notes = law.provisions[law.pathways[wid].provision].notes
-        key = "cli.explain.note" if notes.get(lang) or not notes else "cli.explain.note_other"  # notes_in's fallback
-        for note in notes_in(notes, lang):
-            console.print("  " + t[key].format(note=note), style="dim")
+        _print_notes(law.provisions[law.pathways[wid].provision].notes, lang, "  ")
     print_role_names(law, lang)
+
+
+def _print_notes(notes: dict, lang: str, pad: str) -> None:
+    """The kb's editorial notes, said as notes of the other language where the kb gives none in this one."""
+    t = catalogue(lang)
+    key = "cli.explain.note" if notes.get(lang) or not notes else "cli.explain.note_other"  # notes_in's fallback
+    for note in notes_in(notes, lang):
+        console.print(pad + t[key].format(note=note), style="dim")

@@ -219,6 +219,10 @@ class Regulation:
         year = self.gazette.rsplit("/", 1)[-1].strip() if "/" in self.gazette else str(self.in_force_from.year)
         return f"{self.abbreviation} {year}"
 
+    def in_force_on(self, day: date) -> bool:
+        """Whether the regulation governs on the day (from its first day up to and including its last, if any)."""
+        return self.in_force_from <= day and (self.in_force_until is None or day <= self.in_force_until)
+
 
 @dataclass
 class Law:
@@ -254,7 +258,7 @@ class Law:
             cache[key] = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
         with_paths = cache[key]
         for reg in self.regulations.values():
-            if reg.id in with_paths and reg.in_force_from <= day and (reg.in_force_until is None or day <= reg.in_force_until):
+            if reg.id in with_paths and reg.in_force_on(day):
                 return reg
         return None
 

@@ -60,7 +60,7 @@ def schedule_on(law: Law, day: date) -> MedicalSchedule | None:
     """The medical examination schedule of the regulation in force on `day`."""
     for s in law.medical_schedules.values():
         reg = law.regulations.get(s.regulation or "")
-        if reg is not None and reg.in_force_from <= day and (reg.in_force_until is None or day <= reg.in_force_until):
+        if reg is not None and reg.in_force_on(day):
             return s
     return None
 
@@ -262,7 +262,7 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
             and issued < reg.certificates_issued_from:
         out.append(Lapse(cid, "issued_before_regulation", c.provision, issued, None, issued))
     under = law.regulations.get(c.counts_under or "") if c is not None else None
-    if under is not None and not (under.in_force_from <= on and (under.in_force_until is None or on <= under.in_force_until)):
+    if under is not None and not under.in_force_on(on):
         # a recognition the regulation in force on the date does not provide (a third-country certificate under the
         # SchBesV 2004): no role that day, whenever it was issued
         out.append(Lapse(cid, "outside_regulation", c.provision, issued or on, None, issued))
