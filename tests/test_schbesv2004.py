@@ -251,7 +251,8 @@ def test_karl_of_2010_turns_19_and_becomes_eligible_as_matrose(law):
     assert "SchBesV2004-Matrose" not in {c["id"] for c in a_before["certificates"] if c["eligible"]}
     matrose = next(c for c in a_on["certificates"] if c["id"] == "SchBesV2004-Matrose")
     assert matrose["eligible"] is True and matrose["eligible_since"] == "2010-05-20"
-    days = next(r for r in matrose["pathways"][0]["requirements"] if r["kind"] == "Fahrzeit")
+    year = next(r for r in matrose["pathways"][0]["requirements"] if r["id"] == "Req-SchBesV2004-P4-Abs2-Z3-fahrzeit")
+    days = next(r for r in year["alternatives"] if r["kind"] == "Fahrzeit")  # the inland year (§ 3 Abs. 6), not the sea one
     assert (days["have"], days["recorded"], days["capped"]) == (180, 214, 34)
     assert a_on["roles"] == ["Decksmann"]
 
@@ -271,7 +272,7 @@ def test_the_readings_are_recorded_in_both_languages(law):
     for pid in ("SchBesV2004-P4-Abs1", "SchBesV2004-P4-Abs2", "SchBesV2004-P4-Abs2-Z5-a", "SchBesV2004-P4-Abs2-Z9",
                 "SchBesV2004-P4-Abs2-Z10", "SchBesV2004-P4-Abs2-Z11", "SchBesV2004-P5-Abs1", "SchBV2022-P47-Abs2"):
         assert set(law.provisions[pid].notes) == {"de", "en"}, pid
-    for rid in ("Req-SchBesV2004-P4-Abs2-Z3-days", "Req-SchBesV2004-P4-Abs2-Z4-matrose", "Req-SchBesV2004-P4-Abs2-Z4-dkbg"):
+    for rid in ("Req-SchBesV2004-P4-Abs2-Z3-fahrzeit", "Req-SchBesV2004-P4-Abs2-Z4-matrose", "Req-SchBesV2004-P4-Abs2-Z4-dkbg"):
         assert set(law.requirements[rid].notes) == {"de", "en"}, rid
 
 

@@ -242,12 +242,16 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     rules = uncovered_rules(law)
     certs = []
     for c in answer["certificates"]:
-        if not c.get("covered"):
+        if not c.get("covered"):  # its conditions are not in the sources (§§ 16, 17 SchBV): said so, as check says it
+            certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
+                          "covered": False, "eligible": None, "eligible_since": None,
+                          "held": c["id"] in p.certificates, "held_above": None, "spells": [], "planned": None,
+                          "planned_via": []})
             continue
         best = planned.get(c["id"])
         above = above_of[c["id"]]
         certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
-                      "eligible": c["eligible"], "eligible_since": c.get("eligible_since"), "held": c["id"] in p.certificates,
+                      "covered": True, "eligible": c["eligible"], "eligible_since": c.get("eligible_since"), "held": c["id"] in p.certificates,
                       "held_above": {"id": above, "label": law.certificate_short(above, lang)} if above else None,
                       "spells": runs.get(c["id"], []),
                       "planned": best["earliest"] if best else None,
@@ -393,6 +397,8 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
             parts.append(t["spell_open"].format(start=a) if b is None else t["spell"].format(start=a, end=b))
         if c.get("held"):  # held: nothing to plan (as `crewkg plan` says), whatever a pathway lacks today
             parts.append(t["holds"])
+        elif not c.get("covered", True):
+            parts.append(t["not_covered"])
         elif c.get("held_above"):  # one held ranks above it: nothing to plan either
             parts.append(t["held_above"].format(certificate=c["held_above"]["label"]))
         elif c["eligible"] and not c["spells"]:

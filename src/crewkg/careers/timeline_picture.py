@@ -35,7 +35,7 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
 
     t = TEXT[lang]
     as_of = _d(result["as_of"])
-    certs = [c for c in result.get("certificates", [])]
+    certs = [c for c in result.get("certificates", []) if c.get("covered", True)]  # a row only where there is a line
     starts = [_d(r["from"]) for s in result.get("credited", []) for r in s["runs"][:1]]
     starts += [_d(a) for c in certs for a, _ in c["spells"]]
     ends = [_d(c["planned"]) for c in certs if c.get("planned")]

@@ -326,6 +326,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.spell_open": "ausstellbar seit {start}",
     "careers.timeline.eligible_now": "am Stichtag ausstellbar",
     "careers.timeline.planned": "geplant frühestens {date}",
+    "careers.timeline.not_covered": "nicht abgedeckt: die Voraussetzungen sind nicht in den Quellen, daher nichts zu planen",
     "careers.timeline.not_plannable": "nicht planbar",
     "careers.timeline.holds": "besessen",
     "careers.timeline.held_above": "nicht nötig: {certificate} ist besessen",

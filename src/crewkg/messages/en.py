@@ -326,6 +326,7 @@ MESSAGES: dict[str, str] = {
     "careers.timeline.spell_open": "issuable since {start}",
     "careers.timeline.eligible_now": "issuable on the evaluation date",
     "careers.timeline.planned": "planned earliest {date}",
+    "careers.timeline.not_covered": "not covered: its conditions are not in the sources, so nothing is planned",
     "careers.timeline.not_plannable": "cannot be planned",
     "careers.timeline.holds": "held",
     "careers.timeline.held_above": "not needed: {certificate} is held",
