@@ -371,24 +371,25 @@ def test_the_apprenticeship_of_z5_lit_a_is_said_as_one_not_as_an_approved_progra
     assert said and said[0].startswith(words) and not_words not in said[0]
 
 
-@pytest.mark.parametrize(("on", "row"), [("2010-12-14", "Unter 20 m Länge | - | 1"),
-                                         ("2010-12-15", "76 bis 300 Fahrgäste | 2 | 1")])
-def test_the_2010_wording_of_paragraph_14_abs_1_z_2_decides_from_its_day_and_the_answer_says_it_is_not_bundled(on, row):
+@pytest.mark.parametrize("on", ["2010-12-14", "2010-12-15", "2022-01-16"])
+def test_the_bundled_row_of_paragraph_14_abs_1_z_2_governs_on_every_date_and_the_2010_wording_is_the_other_reading(on):
     """The bundled table has 'Unter 20 m Länge' for any number of passengers, and rows by the number of passengers
     without a length: read as Stufe 1 of Z 1 is (H.8), the length row governs every vessel below 20 m, so a 19.99 m
-    vessel with 200 on board needs one Fahrgast-Ersthelfer and no Fahrgastbetreuer, and the answer gives that reading.
-    From 15 Dec 2010 (BGBl. II Nr. 420/2010) the row reads 'unter 20 m Länge und bis 75 Fahrgäste', a wording from
-    outside the bundled texts: the row of 76–300 passengers applies, and the answer's notes say where that wording
-    comes from even though the amended row itself does not hold."""
+    vessel with 200 on board needs one Fahrgast-Ersthelfer and no Fahrgastbetreuer — on every date, as the bundled
+    text governs where a source outside it disagrees (§ 13 Abs. 1 Stufe 5 alike). From 15 Dec 2010 the row reported
+    for BGBl. II Nr. 420/2010 ('unter 20 m Länge und bis 75 Fahrgäste') is stated as the other reading, with the row
+    of 76–300 passengers it would take; not before that day."""
     law = load_law()
     ml = load_manning(law)
     vessel = {"kind": "day_trip_passenger", "waters": "waterway", "length_m": 19.99, "breadth_m": 5, "passengers": 200,
               "standard": "S1", "engine_kw": 100}
     a = requirement(law, ml, vessel_from_mapping({"id": "v", **vessel}, ml, "v"), date.fromisoformat(on), False, "en").answer
-    assert a["covered"] is True and a["function_row"] == row
+    assert a["covered"] is True and a["function_row"] == "Unter 20 m Länge | - | 1"
+    assert a["functions"]["Fahrgastbetreuer"] == 0 and a["functions"]["FahrgastErsthelfer"] == 1
+    assert any(n.startswith("INTERPRETATION (as review flag H.8") for n in a["notes"]), a["notes"]
+    other = [r for r in a.get("readings", []) if r["id"] == "SchBesV2004-P14-Abs1-Z2-Reading-Amendment2010"]
     if on < "2010-12-15":
-        assert a["functions"]["Fahrgastbetreuer"] == 0 and a["functions"]["FahrgastErsthelfer"] == 1
-        assert any(n.startswith("INTERPRETATION (as review flag H.8") for n in a["notes"]), a["notes"]
+        assert other == []
     else:
-        assert a["functions"]["Fahrgastbetreuer"] == 2 and a["functions"]["FahrgastErsthelfer"] == 1
-        assert any("outside the bundled texts" in n and "420/2010" in n for n in a["notes"]), a["notes"]
+        assert other and other[0]["differs"] is True and "420/2010" in other[0]["other"], other
+        assert other[0]["under_other_reading"]["function_row"] == "76 bis 300 Fahrgäste | 2 | 1"

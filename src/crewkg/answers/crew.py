@@ -107,7 +107,8 @@ def _other_readings(law: Law, ml: ManningLaw, vessels: list, as_of: date, tempor
     out: dict[str, dict[str, Derived]] = {}
     for rid in sorted(ml.readings):
         reported = ml.amendments.get(ml.readings[rid].amendment or "")
-        if reported is not None and reported.earliest is not None and as_of < reported.earliest:
+        first_day = reported.first_possible_day if reported is not None else None
+        if first_day is not None and as_of < first_day:
             continue  # the amended wording cannot be in force yet: no other reading on this date
         reach = [v for v in vessels if rid in first[v.id].readings]
         if reach:

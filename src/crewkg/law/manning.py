@@ -336,6 +336,11 @@ class Amendment:
     latest: date | None
     notes: Notes = field(default_factory=dict, hash=False)
 
+    @property
+    def first_possible_day(self) -> date | None:
+        """The first day its wording can have been in force: its day, or the earliest one where the sources lack it."""
+        return self.in_force_from or self.earliest
+
 
 @dataclass(frozen=True, kw_only=True)
 class Attribute:
