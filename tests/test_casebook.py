@@ -386,3 +386,16 @@ def test_born_on_29_february_is_18_from_1_march_in_a_common_year():
     answer = check(law, [person_from_mapping({"id": "leap", "birth_date": "2008-02-29", "medical_fitness": True},
                                              law, date(2026, 3, 1), "t")], date(2026, 3, 1))[0]
     assert age_met(answer) == [True]
+
+
+def test_a_folder_of_cases_reads_its_sub_folders_but_not_hidden_ones(tmp_path):
+    """A casebook folder may be organised in sub-folders; a hidden one (an editor's or a tool's) holds no cases: a stray
+    YAML file there stopped the whole run."""
+    from crewkg.casebook import case_files
+
+    (tmp_path / "a.yaml").write_text("[]\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.yml").write_text("[]\n", encoding="utf-8")
+    (tmp_path / ".aux").mkdir()
+    (tmp_path / ".aux" / "vessel.yaml").write_text("id: v\n", encoding="utf-8")
+    assert [f.relative_to(tmp_path).as_posix() for f in case_files([tmp_path])] == ["a.yaml", "sub/b.yml"]

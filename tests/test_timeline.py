@@ -141,6 +141,20 @@ def test_a_record_with_totals_has_a_timeline_without_log():
     assert "no service log: the record gives totals" in out
 
 
+@pytest.mark.parametrize(("lang", "said"), [("de", "nicht abgedeckt: die Voraussetzungen sind nicht in den Quellen"),
+                                             ("en", "not covered: its conditions are not in the sources")])
+def test_a_certificate_whose_conditions_the_sources_lack_is_listed_not_covered(lang, said):
+    """§§ 16, 17 SchBV are headings in the sources: `check` answers them „not covered“; the timeline listed them not at
+    all. They are listed, said not covered with their provision, and nothing is planned for them."""
+    ali = PERSONS / "09-ali-newcomer.yaml"
+    out = _run("timeline", str(ali), "--as-of", AS_OF, "--lang", lang).splitlines()
+    assert any(x.startswith("  UBZ ") and "(§ 17 SchBV): " + said in x for x in out), out
+    certs = {c["id"]: c for c in _json(ali, lang)["certificates"]}
+    lng = certs["UBZ-SachkundigerLNG"]
+    assert (lng["covered"], lng["eligible"], lng["planned"], lng["provision"]) == (False, None, None, "§ 17 SchBV")
+    assert certs["UBZ-Matrose"]["covered"] is True
+
+
 @pytest.mark.parametrize(("lang", "line"), [("de", "  UBZ Matrose (§ 12 SchBV): besessen"),
                                              ("en", "  UBZ boatman (§ 12 SchBV): held")])
 def test_a_certificate_held_is_shown_held_not_unplannable(tmp_path, lang, line):

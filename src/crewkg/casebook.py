@@ -100,7 +100,9 @@ def case_files(paths: Iterable[Path]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            files += sorted(f for f in p.rglob("*") if f.suffix.lower() in CASE_SUFFIXES and f.is_file())
+            # its sub-folders too, but not hidden ones (an editor's or a tool's files are no cases)
+            files += sorted(f for f in p.rglob("*") if f.suffix.lower() in CASE_SUFFIXES and f.is_file()
+                            and not any(part.startswith(".") for part in f.relative_to(p).parts))
         else:
             files.append(p)
     return files
