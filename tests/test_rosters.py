@@ -664,3 +664,24 @@ def test_a_stated_function_is_not_held_below_the_age_its_qualification_asks(func
     if not fills:
         (m,) = [m for m in roster["missing"] if m["role"] == function]
         assert m["near_misses"][0]["person"] == "lisa" and "2026-12-01" in m["near_misses"][0]["lacks"][0]  # the birthday
+
+
+@pytest.mark.parametrize(("days", "named"), [(179, False), (180, True)])
+def test_a_person_who_meets_a_qualification_not_held_is_named_a_near_miss(days, named):
+    """SchBesV 2004: the Matrose of a roster holds the entered qualification (§ 6 Abs. 1 Z 2, the Schifferdienstbuch;
+    kb:SchBesV2004-P6-Abs1), so a 19-year-old with a year as Decksmann does not fill the post — but meets § 4 Abs. 2
+    Z 3, and the missing Matrose names him as a near miss with what he lacks: the entry, not the conditions. At 179 days
+    he meets nothing and is not named."""
+    vessel = {"kind": "pushed_convoy", "waters": "waterway", "length_m": 35, "breadth_m": 9, "standard": "S1",
+              "engine_kw": 300, "convoy": {"propelled_by": "pusher", "barges": 1}}
+    VESSELS["convoy1"] = vessel
+    crew = [P("sf", "1960-01-01", "Kapitaenspatent-A", functions=["FirstAid"]),
+            P("m", "1996-06-01", medical_fitness=True, sailing_days={"Decksmann": days}, functions=["FirstAid"])]
+    for lang, words in (("en", "meets the conditions of"), ("de", "erfüllt die Voraussetzungen für")):
+        r = check("convoy1", crew, OLD, lang=lang)
+        assert r["satisfied"] is False and missing(r) == [("position", "Matrose")]
+        near = [m for m in r["missing"][0].get("near_misses", []) if m["person"] == "m"]
+        assert bool(near) is named, near
+        if named:
+            assert near[0]["as"] == "Matrose" and near[0]["provision"] == "§ 4 Abs. 2 Z 3 SchBesV"
+            assert near[0]["lacks"][0].startswith(words)

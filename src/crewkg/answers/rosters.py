@@ -176,6 +176,8 @@ def _age_lack(p: Person, n: int, as_of: date) -> tuple[str, dict[str, Any]] | No
 def _lack_text(law: Law, key: str, values: dict[str, Any], lang: str) -> str:
     if key == "lacks_requirement":
         values = {"item": law.label(values["item"], lang)}
+    elif key == "lacks_entry":
+        values = values | {"certificate": law.certificate_short(values["certificate"], lang)}
     return _words(lang)[key].format(**values)
 
 
@@ -607,6 +609,34 @@ def _standing_unknown(law: Law, ml: ManningLaw, people: People, waters: str | No
     return dataclasses.replace(people, top=top, fills=fills), extra
 
 
+def _issuable_not_held(law: Law, people: People, as_of: date, slots: list[Slot], near: dict[str, list]) -> None:
+    """A person who meets every condition of a certificate of the regulation in force but does not hold it (not
+    issued, or under the SchBesV 2004 not entered in the Schifferdienstbuch, § 6 Abs. 1 Z 2) fills no position: said
+    as a near miss of the open positions its role or a role below it would take, not left unexplained. Asked only when
+    a position stays open: one whole check of the roster's persons."""
+    from crewkg.answers.eligibility import check, regulation_in_force
+
+    reg = regulation_in_force(law, as_of)
+    if reg is None:
+        return
+    answers = check(law, list(people.persons.values()), as_of)
+    for a in answers:
+        pid = a["person"]
+        for c in a.get("certificates", []):
+            cert = law.certificates.get(c["id"])
+            if not c.get("eligible") or cert is None or not cert.role or cert.regulation != reg.id:
+                continue
+            roles = {cert.role} | people.below.get(cert.role, set())
+            for slot in slots:
+                if slot.kind != "position" or slot.role not in roles or slot.role in people.fills[pid]:
+                    continue
+                if any(m[0] == pid for m in near.get(slot.id, [])):
+                    continue  # named already (with what they lack, or by a lower certificate met)
+                near.setdefault(slot.id, []).append(
+                    (pid, slot.role, cert.provision, [("lacks_entry", {"certificate": cert.id,
+                                                                       "provision": law.citation(cert.provision)})]))
+
+
 def _proof_of(req: Requirement, cid: str):
     """The vessel's proof of qualification (crew:QualificationProof) that proves the certificate, if any."""
     return next((q for q in req.proofs if q.certificate == cid), None)
@@ -667,6 +697,8 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     for pid in assignment:
         assignment[pid].sort(key=lambda r: 0 if r in deck and r in {d["role"] for d in details if d["person"] == pid and d["kind"] == "position"} else 1)
     missing = []
+    if any(slot.kind == "position" for slot in chosen.open_slots()):
+        _issuable_not_held(law, people, as_of, chosen.open_slots(), near)
     for slot in chosen.open_slots():
         combinable = _combinable(req, chosen.alternative, slot.role) if slot.kind == "function" else None
         text, accepts = _fill_with(law, ml, req, slot, people, combinable, lang)

@@ -169,6 +169,7 @@ MESSAGES: dict[str, str] = {
     "crew.roster.lacks_year": "im {have}. Lehrjahr, mindestens im {n}. nötig",
     "crew.roster.lacks_year_unknown": "kein Lehrjahr angegeben, mindestens das {n}. nötig",
     "crew.roster.lacks_contract": "{have}. Lehrjahr ohne Lehrvertrag im Datensatz: in keinem Lehrjahr (mindestens im {n}. nötig)",
+    "crew.roster.lacks_entry": "erfüllt die Voraussetzungen für {certificate}; im Datensatz nicht als besessen angegeben (nicht ausgestellt oder nicht eingetragen)",
     "crew.roster.lacks_requirement": "fehlt: {item}",
     "crew.roster.lacks_days": "{have} Tage Fahrzeit, mindestens {n} nötig",
     "crew.roster.lacks_role": "ist nicht {role}",

@@ -169,6 +169,7 @@ MESSAGES: dict[str, str] = {
     "crew.roster.lacks_year": "in apprenticeship year {have}, at least {n} needed",
     "crew.roster.lacks_year_unknown": "no apprenticeship year given, at least year {n} needed",
     "crew.roster.lacks_contract": "apprenticeship year {have} without an apprenticeship contract in the record: in no apprenticeship year (at least year {n} needed)",
+    "crew.roster.lacks_entry": "meets the conditions of {certificate}; the record does not give it as held (not issued, or not entered)",
     "crew.roster.lacks_requirement": "lacks: {item}",
     "crew.roster.lacks_days": "{have} days of sailing time, at least {n} needed",
     "crew.roster.lacks_role": "is not {role}",
