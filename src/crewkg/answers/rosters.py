@@ -613,28 +613,25 @@ def _issuable_not_held(law: Law, people: People, as_of: date, slots: list[Slot],
     """A person who meets every condition of a certificate of the regulation in force but does not hold it (not
     issued, or under the SchBesV 2004 not entered in the Schifferdienstbuch, § 6 Abs. 1 Z 2) fills no position: said
     as a near miss of the open positions its role or a role below it would take, not left unexplained. Asked only when
-    a position stays open: one whole check of the roster's persons."""
-    from crewkg.answers.eligibility import check, regulation_in_force
+    a position stays open: one run of the eligibility program over the roster's persons (its eligible rule)."""
+    from crewkg.answers.eligibility import regulation_in_force
+    from crewkg.rules.eligibility import derive
 
     reg = regulation_in_force(law, as_of)
     if reg is None:
         return
-    answers = check(law, list(people.persons.values()), as_of)
-    for a in answers:
-        pid = a["person"]
-        for c in a.get("certificates", []):
-            cert = law.certificates.get(c["id"])
-            if not c.get("eligible") or cert is None or not cert.role or cert.regulation != reg.id:
-                continue
+    eligible = derive(list(people.persons.values()), law, as_of).eligible
+    certs = [c for c in law.certificates_in_order() if c.regulation == reg.id and c.role]
+    for pid in people.persons:
+        for cert in (c for c in certs if (pid, c.id) in eligible):
             roles = {cert.role} | people.below.get(cert.role, set())
             for slot in slots:
                 if slot.kind != "position" or slot.role not in roles or slot.role in people.fills[pid]:
                     continue
                 if any(m[0] == pid for m in near.get(slot.id, [])):
                     continue  # named already (with what they lack, or by a lower certificate met)
-                near.setdefault(slot.id, []).append(
-                    (pid, slot.role, cert.provision, [("lacks_entry", {"certificate": cert.id,
-                                                                       "provision": law.citation(cert.provision)})]))
+                near.setdefault(slot.id, []).append((pid, slot.role, cert.provision,
+                                                     [("lacks_entry", {"certificate": cert.id})]))
 
 
 def _proof_of(req: Requirement, cid: str):
