@@ -79,8 +79,8 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
     from crewkg.careers.graph import career_graph, person_routes
 
     g = graph if graph is not None else career_graph(law, days_per_period=pace.days)
-    result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "covered": True,
-                              "routes": []}
+    # the shape (person, target, as_of, routes); `covered` and `provision` only for a target not covered
+    result: dict[str, Any] = {"person": person.id, "target": target, "as_of": as_of.isoformat(), "routes": []}
     cert = law.certificates.get(target)
     if cert is not None and not cert.pathways and target not in person.certificates:
         # its conditions are not in the sources: not covered, as the check answers it — no route is guessed
