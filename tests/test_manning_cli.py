@@ -242,3 +242,22 @@ def test_a_reduction_with_nothing_to_remove_says_so(tmp_path, passengers, idle):
     assert result.exit_code == 0
     line = next(x for x in result.output.splitlines() if x.strip().startswith("applied:"))
     assert ("nothing to remove in this cell" in line) is idle
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "under alternative 1 the roster would lack instead: 1 × able boatman (§ 13 Abs. 1 SchBesV)"),
+    ("de", "bei Variante 1 fehlte stattdessen: 1 × Bootsfrau bzw. Bootsmann (§ 13 Abs. 1 SchBesV)")])
+def test_the_text_names_what_the_other_alternative_of_the_row_would_lack(tmp_path, lang, line):
+    """§ 13 Abs. 1 SchBesV Stufe 2 S1: a Schiffsführer and a Matrose lack a Leichtmatrose under alternative 2 and a
+    Bootsmann under alternative 1; the reader is told both ways out, in the language asked for."""
+    vessel, roster = tmp_path / "v.yaml", tmp_path / "r.yaml"
+    vessel.write_text(yaml.safe_dump({"id": "sb", "kind": "pushed_convoy", "waters": "waterway", "length_m": 60.0,
+                                      "breadth_m": 11.4, "standard": "S1", "engine_kw": 300,
+                                      "convoy": {"propelled_by": "pusher", "barges": 1}}))
+    roster.write_text(yaml.safe_dump({"crew": [
+        {"id": "sf", "birth_date": "1960-01-01", "certificates": ["Kapitaenspatent-A"], "functions": ["FirstAid"]},
+        {"id": "m", "birth_date": "1980-01-01", "certificates": ["SchBesV2004-Matrose"], "functions": ["FirstAid"]}]}))
+    result = runner.invoke(app, ["crew", str(vessel), "--roster", str(roster), "--as-of", "2015-06-01", "--lang", lang],
+                           env={"COLUMNS": "250"})
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert line in " ".join(result.stdout.split())

@@ -685,3 +685,23 @@ def test_a_person_who_meets_a_qualification_not_held_is_named_a_near_miss(days, 
         if named:
             assert near[0]["as"] == "Matrose" and near[0]["provision"] == "§ 4 Abs. 2 Z 3 SchBesV"
             assert near[0]["lacks"][0].startswith(words)
+
+
+@pytest.mark.parametrize(("second", "satisfied"), [("SchBesV2004-Matrose", False), ("SchBesV2004-Bootsmann", True)])
+def test_a_roster_that_fills_no_alternative_names_what_each_other_alternative_lacks(second, satisfied):
+    """§ 13 Abs. 1 SchBesV Stufe 2 S1 (37 m < L ≤ 86 m, B ≤ 15 m): Schiffsführer and Bootsmann, or Schiffsführer,
+    Matrose and Leichtmatrose. A Schiffsführer and a Matrose fill neither: the verdict names alternative 2 (a
+    Leichtmatrose missing), and the answer adds that alternative 1 would lack one Bootsmann instead. With a Bootsmann
+    alternative 1 is met and no other alternative is named."""
+    VESSELS["convoy2"] = {"kind": "pushed_convoy", "waters": "waterway", "length_m": 60, "breadth_m": 11.4,
+                          "standard": "S1", "engine_kw": 300, "convoy": {"propelled_by": "pusher", "barges": 1}}
+    crew = [P("sf", "1960-01-01", "Kapitaenspatent-A", functions=["FirstAid"]),
+            P("m", "1980-01-01", second, functions=["FirstAid"])]
+    r = check("convoy2", crew, OLD)
+    assert r["satisfied"] is satisfied
+    if satisfied:
+        assert r["alternative"] == 0 and "other_alternatives" not in r
+    else:
+        assert r["alternative"] == 1 and missing(r) == [("position", "Leichtmatrose")]
+        assert r["other_alternatives"] == [{"alternative": 0, "missing": [
+            {"kind": "position", "role": "Bootsmann", "provision": "§ 13 Abs. 1 SchBesV", "count": 1}]}]

@@ -639,6 +639,27 @@ def _proof_of(req: Requirement, cid: str):
     return next((q for q in req.proofs if q.certificate == cid), None)
 
 
+def _other_alternatives(chosen: Attempt, attempts: list[tuple[Attempt, dict[str, list]]]) -> list[dict[str, Any]]:
+    """What each other alternative of the table row would lack with the same people: the verdict names one
+    alternative, but a roster that fills none has as many ways out as the row has alternatives, and the nearest
+    may be another one (Schiffsführer and Matrose lack a Leichtmatrose under one, a Bootsmann under the other)."""
+    out = []
+    for attempt, _ in attempts:
+        if attempt is chosen:
+            continue
+        lacks: dict[tuple[str, str, str], int] = {}
+        for slot in attempt.open_slots():
+            key = (slot.kind, slot.role, slot.provision)
+            lacks[key] = lacks.get(key, 0) + 1
+        for q in attempt.qualifications:
+            if not q["met"]:
+                lacks[("qualification", q["function"], q["provision"])] = q["needed"] - len(q["have"])
+        out.append({"alternative": attempt.alternative.index,
+                    "missing": [{"kind": kind, "role": role, "provision": provision, "count": n}
+                                for (kind, role, provision), n in lacks.items()]})
+    return out
+
+
 def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
     missing with its provision and the kind of person who would fill it."""
@@ -725,6 +746,8 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
             provision=law.citation(ml.standing_unknown[role][1]))
             for pid, role, target in unknown)
         answer["standing_unknown"] = [{"person": pid, "role": role, "as": target} for pid, role, target in unknown]
+    if not done and (others := _other_alternatives(chosen, attempts)):
+        answer["other_alternatives"] = others
     from crewkg.answers.eligibility import lapsed_entries, medical_not_checked, not_yet_issued
 
     lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}

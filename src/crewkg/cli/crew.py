@@ -202,6 +202,9 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
             for nm in m.get("near_misses", []):
                 con.print("      " + t["near_miss"].format(person=nm["person"], role=law.label(nm["as"], lang),
                                                    lacks="; ".join(nm["lacks"]), provision=nm["provision"]))
+    for other in r.get("other_alternatives", []):  # the other ways out of the same table row
+        lacks = "; ".join(f"{m['count']} × {law.label(m['role'], lang)} ({m['provision']})" for m in other["missing"])
+        con.print("  " + t["other_alternative"].format(n=other["alternative"] + 1, lacks=lacks))
 
 
 def _print_functions(con, law, a: dict, t: dict, lang: str) -> None:

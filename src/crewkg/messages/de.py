@@ -211,6 +211,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.proofs": "Nachweis auf diesen Gewässern",
     "crew.cli.rows": "Zutreffende Zeilen",
     "crew.cli.near_miss": "beinahe: {person} als {role}: {lacks} ({provision})",
+    "crew.cli.other_alternative": "bei Variante {n} fehlte stattdessen: {lacks}",
     "crew.cli.transitional_line": "Übergang ({provision}, bis {until}): {reason}",
     "crew.cli.readings": "Zweifelhafte Stellen",
     "crew.cli.reading_applied": "angewandte Lesart",

@@ -211,6 +211,7 @@ MESSAGES: dict[str, str] = {
     "crew.cli.proofs": "Proof on these waters",
     "crew.cli.rows": "Rows that apply",
     "crew.cli.near_miss": "almost: {person} as {role}: {lacks} ({provision})",
+    "crew.cli.other_alternative": "under alternative {n} the roster would lack instead: {lacks}",
     "crew.cli.transitional_line": "Transition ({provision}, until {until}): {reason}",
     "crew.cli.readings": "Doubtful provisions",
     "crew.cli.reading_applied": "reading applied",
