@@ -705,3 +705,19 @@ def test_a_roster_that_fills_no_alternative_names_what_each_other_alternative_la
         assert r["alternative"] == 1 and missing(r) == [("position", "Leichtmatrose")]
         assert r["other_alternatives"] == [{"alternative": 0, "missing": [
             {"kind": "position", "role": "Bootsmann", "provision": "§ 13 Abs. 1 SchBesV", "count": 1}]}]
+
+
+@pytest.mark.parametrize(("vessel", "as_of", "lists"), [("convoy-60", OLD, False), ("lake", NOW, True)])
+def test_a_substitution_is_listed_only_where_the_row_prescribes_its_place(vessel, as_of, lists):
+    """§ 13 Abs. 2 SchBesV lets a Leichtmatrose take a Matrose's or a Decksmann's place; Stufe 2 of § 13 Abs. 1
+    (37 m < L ≤ 86 m) prescribes no Decksmann, so only the Matrose's substitution is listed, and only for the
+    alternative with a Matrose. § 43 Abs. 3 Z 1 SchBV Stufe 1 prescribes a Decksmann, and § 43 Abs. 6 (a Leichtmatrose
+    instead of a Decksmann) is listed there."""
+    VESSELS["convoy-60"] = {"kind": "pushed_convoy", "waters": "waterway", "length_m": 60, "breadth_m": 11.4,
+                            "standard": "S1", "engine_kw": 300, "convoy": {"propelled_by": "pusher", "barges": 1}}
+    _, _, req = _req(vessel, as_of)
+    replaced = {s.role for alt in req.alternatives for s in alt.substitutions}
+    assert ("Decksmann" in replaced) is lists
+    assert all(s.role in alt.counts for alt in req.alternatives for s in alt.substitutions)
+    if not lists:
+        assert [(alt.index, [s.role for s in alt.substitutions]) for alt in req.alternatives] == [(0, []), (1, ["Matrose"])]

@@ -394,9 +394,13 @@ def _alternatives(ask: _Ask, row: Row) -> list[AlternativeNeed]:
     out = []
     for i, a in enumerate(alts):
         counts = {role: n for role, n in sorted(d.required.get(a.id, {}).items(), key=lambda rn: _role_order(law, rn[0])) if n > 0}
-        subs = [ml.rules[s] for s, alt in sorted(d.substitutions) if alt == a.id]
+        # a substitution takes a place the table prescribes (rosters._slots): one whose place this alternative has
+        # none of (Stufe 2 of § 13 SchBesV names no Decksmann) would only be a line the reader cannot apply
+        table = dict(a.counts)
+        subs = [ml.rules[s] for s, alt in sorted(d.substitutions) if alt == a.id
+                and (ml.rules[s].role is None or min(counts.get(ml.rules[s].role, 0), table.get(ml.rules[s].role, 0)) > 0)]
         adjs = [ml.rules[m] for m, alt in sorted(d.adjusted) if alt == a.id and (m, alt) not in d.idle]
-        out.append(AlternativeNeed(a.id, i, counts, dict(a.counts), subs, adjs))
+        out.append(AlternativeNeed(a.id, i, counts, table, subs, adjs))
     return out
 
 
