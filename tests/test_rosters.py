@@ -721,3 +721,15 @@ def test_a_substitution_is_listed_only_where_the_row_prescribes_its_place(vessel
     assert all(s.role in alt.counts for alt in req.alternatives for s in alt.substitutions)
     if not lists:
         assert [(alt.index, [s.role for s in alt.substitutions]) for alt in req.alternatives] == [(0, []), (1, ["Matrose"])]
+
+
+def test_a_roster_says_which_members_name_a_union_certificate_their_date_cannot_have():
+    """A 2015 convoy roster whose Matrose names an undated UBZ: he still fills the post (kb:SchBesV2004-P4-Abs1), and
+    the answer names him under `undated_early`; the Schiffsführer's dated Kapitänspatent is not named."""
+    crew = [P("sf", "1960-01-01", functions=["FirstAid"]) | {"certificates": [{"id": "Kapitaenspatent-A", "issued": "1998-05-04"}]},
+            P("m", "1980-01-01", "UBZ-Matrose", functions=["FirstAid"])]
+    VESSELS["convoy1"] = {"kind": "pushed_convoy", "waters": "waterway", "length_m": 35, "breadth_m": 9, "standard": "S1",
+                          "engine_kw": 300, "convoy": {"propelled_by": "pusher", "barges": 1}}
+    r = check("convoy1", crew, OLD, lang="en")
+    assert r["satisfied"] is True and r["assignment"]["m"][0] == "Matrose"
+    assert list(r["undated_early"]) == ["m"] and "2022-01-17" in r["undated_early"]["m"][0]["text"]

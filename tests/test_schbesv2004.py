@@ -393,3 +393,21 @@ def test_the_bundled_row_of_paragraph_14_abs_1_z_2_governs_on_every_date_and_the
     else:
         assert other and other[0]["differs"] is True and "420/2010" in other[0]["other"], other
         assert other[0]["under_other_reading"]["function_row"] == "76 bis 300 Fahrgäste | 2 | 1"
+
+
+@pytest.mark.parametrize(("cert", "on", "said"), [
+    ("UBZ-Matrose", "2015-06-01", True),
+    ({"id": "UBZ-Matrose", "issued": "2022-05-01"}, "2022-06-01", False),
+    ("UBZ-Matrose", "2022-01-17", False),
+    ("SchBesV2004-Matrose", "2015-06-01", False)])
+def test_an_undated_union_certificate_before_the_schbv_is_counted_and_said(law, cert, on, said):
+    """A UBZ named without an issue date on a day before the SchBV 2022 issued any (17 Jan 2022, crew:certificatesIssuedFrom)
+    still gives its role, read as the SchBesV qualification (kb:SchBesV2004-P4-Abs1); the answer says the date cannot
+    have it. From 17 Jan 2022, or with an issue date, or for a qualification of the SchBesV itself, nothing is said."""
+    a = answer(law, {"id": "x", "birth_date": "1980-01-01", "certificates": [cert], "medical_fitness": True}, on)
+    assert "Matrose" in a["roles"]
+    assert bool(a.get("undated_early")) is said
+    if said:
+        (x,) = a["undated_early"]
+        assert (x["certificate"], x["regulation"], x["from"], x["read_under"]) == (
+            "UBZ-Matrose", "SchBV 2022", "2022-01-17", "SchBesV 2004")

@@ -90,11 +90,12 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     withheld = roles_withheld(law, p, d, as_of, lang)
     lapsed = lapsed_entries(law, p, as_of, lang)
     later = not_yet_issued(law, p, as_of, lang)
+    early = undated_early(law, p, as_of, lang)
     dated = dated_form_entries(law, p, lang)
     unchecked = medical_not_checked(law, p, as_of, lang)
     return base | {"regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
-                       {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | (
+                       {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | ({"undated_early": early} if early else {}) | (
                        {"dated_forms": dated} if dated else {}) | ({"medical_not_checked": unchecked} if unchecked else {})
 
 
@@ -153,6 +154,27 @@ def not_yet_issued(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
             out.append({"certificate": cid, "issued": issued.isoformat(), "role": cert.role if cert else None,
                         "text": say(lang, "not_yet_issued.text", certificate=name, issued=issued.isoformat(),
                                     as_of=as_of.isoformat())})
+    return out
+
+
+def undated_early(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """The certificates the record holds without an issue date although their regulation issues none before a later
+    day (a Unionsbefähigungszeugnis on a roster of 2015): they count as the record states them, read as the
+    qualification of their role under the law then in force (the kb's reading at kb:SchBesV2004-P4-Abs1) — said, so
+    that a clerk sees the record names a certificate the date cannot have, rather than pass over it."""
+    now = law.regulation_on(as_of)
+    out = []
+    for cid in p.certificates:
+        cert = law.certificates.get(cid)
+        reg = law.regulations.get(cert.regulation or "") if cert is not None else None
+        first = (reg.certificates_issued_from or reg.in_force_from) if reg is not None else None
+        if cid in p.certificate_issued or first is None or first <= as_of or now is None or now.id == reg.id:
+            continue
+        out.append({"certificate": cid, "regulation": reg.name, "from": first.isoformat(), "read_under": now.name,
+                    "role": cert.role,
+                    "text": say(lang, "undated_early.text", certificate=law.certificate_short(cid, lang),
+                                regulation=reg.name, first=first.isoformat(), as_of=as_of.isoformat(),
+                                now=now.name)})
     return out
 
 

@@ -68,6 +68,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         console.print(f"{t['lapsed']}: {x['text']} ({x['provision']})")
     for x in answer.get("not_yet_issued", []):
         console.print(f"{t['not_yet_issued']}: {x['text']}")
+    for x in answer.get("undated_early", []):
+        console.print(f"{t['undated_early']}: {x['text']}")
     for x in answer.get("dated_forms", []):
         console.print(f"{t['dated_form']}: {x['text']}")
     for x in answer.get("medical_not_checked", []):

@@ -748,7 +748,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         answer["standing_unknown"] = [{"person": pid, "role": role, "as": target} for pid, role, target in unknown]
     if not done and (others := _other_alternatives(chosen, attempts)):
         answer["other_alternatives"] = others
-    from crewkg.answers.eligibility import lapsed_entries, medical_not_checked, not_yet_issued
+    from crewkg.answers.eligibility import lapsed_entries, medical_not_checked, not_yet_issued, undated_early
 
     lapsed = {p.id: found for p in persons if (found := lapsed_entries(law, p, as_of, lang))}
     if lapsed:  # the members whose held certificate gives no role on the date, and why (§ 22, § 47 SchBV)
@@ -756,6 +756,9 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     later = {p.id: found for p in persons if (found := not_yet_issued(law, p, as_of, lang))}
     if later:  # the members whose certificate is issued only after the date: not held yet, as `check` says
         answer["not_yet_issued"] = later
+    early = {p.id: found for p in persons if (found := undated_early(law, p, as_of, lang))}
+    if early:  # members named with a certificate their date cannot have, counted as read under the law then in force
+        answer["undated_early"] = early
     unchecked = {p.id: found for p in persons if (found := medical_not_checked(law, p, as_of, lang))}
     if unchecked:  # members filling roles by a qualification kept valid by § 47 whose medical fitness is not checked
         answer["medical_not_checked"] = unchecked

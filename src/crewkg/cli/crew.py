@@ -179,7 +179,7 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         elif d["via"] == "record":
             via += f" {law.label(d['certificate'], lang)} ({d['certificate_provision']})"
         con.print(f"  {d['person']} → {law.label(d['role'], lang)} " + escape(f"[{via}]"))  # '[' starts rich markup
-    for key in ("lapsed", "not_yet_issued", "medical_not_checked"):
+    for key in ("lapsed", "not_yet_issued", "undated_early", "medical_not_checked"):
         for pid, found in r.get(key, {}).items():
             for x in found:
                 cite = x.get("provision") if x.get("provision") and x["provision"] not in x["text"] else None

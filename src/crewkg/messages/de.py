@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "medical_not_checked": "Nicht geprüft",
     "medical_not_checked.text": "{certificate}: berechtigt weiter zu Funktionen, obwohl der Datensatz keine Tauglichkeit nachweist, die nach {provision} zählen würde; diese Regel gilt für Unionsbefähigungszeugnisse, nicht für eine nach {kept_by} gültig gebliebene Befähigung, deren medizinische Tauglichkeit crewkg nicht prüft",
     "not_yet_issued.text": "{certificate} wird am {issued} ausgestellt, nach dem Stichtag {as_of}: an diesem Tag nicht vorhanden",
+    "undated_early": "Ohne Ausstellungsdatum",
+    "undated_early.text": "{certificate} ist ohne Ausstellungsdatum genannt; ein Befähigungszeugnis nach der {regulation} kann erst ab {first} ausgestellt werden, kann also am {as_of} nicht vorhanden gewesen sein: gezählt, wie der Datensatz es angibt, als die Befähigung seiner Funktion nach der {now}",
     "dated_form": "Ausstellungsdatum",
     "dated_form.text": "{named} mit Ausstellungsdatum {issued}: gelesen als {certificate} ({provision}), nicht nach {named_provision}",
     "lapsed.validity_period": "{certificate} gilt höchstens {years} Jahre ab der Ausstellung am {issued}: gültig bis einschließlich {until}, abgelaufen seit {since}",

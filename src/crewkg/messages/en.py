@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "medical_not_checked": "Not checked",
     "medical_not_checked.text": "{certificate} still fills roles although the record proves no medical fitness that {provision} would accept: that schedule governs Union certificates, not a qualification kept valid by {kept_by}, whose medical fitness crewkg does not check",
     "not_yet_issued.text": "{certificate} is issued on {issued}, after the evaluation date {as_of}: not held on that date",
+    "undated_early": "Without issue date",
+    "undated_early.text": "{certificate} is named without an issue date; a certificate of the {regulation} can be issued only from {first}, so it cannot have been held on {as_of}: counted, as the record states it, as the qualification of its role under the {now}",
     "dated_form": "Issue date",
     "dated_form.text": "{named} issued on {issued}: read as {certificate} ({provision}), not under {named_provision}",
     "lapsed.validity_period": "{certificate} is valid for at most {years} years from its issue on {issued}: valid up to and including {until}, expired since {since}",
