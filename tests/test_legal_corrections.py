@@ -299,3 +299,20 @@ def test_the_exported_result_rests_on_the_sea_records_that_counted():
     deck, master = (URIRef(f"{PERSON['cap']}/sea/{c}") for c in ("AsDeckCrew", "AsMaster"))
     assert set(g.objects(requirement_iri("cap", "Req-SchBV2022-P15-Z3-b-2a"), D.basedOnRecord)) == {deck, master}
     assert set(g.objects(requirement_iri("cap", "Req-SchBV2022-P14-Z3-a"), D.basedOnRecord)) == {master}
+
+
+@pytest.mark.parametrize(("on", "cap", "outside"), [(date(2026, 11, 30), "§ 6 Abs. 4 SchBV", True),
+                                                    (date(2021, 6, 1), "§ 3 Abs. 6 SchBesV", False)])
+def test_a_capped_count_says_when_the_caps_wording_is_outside_the_bundled_texts(on, cap, outside):
+    """Correction 24: 360 days as Matrose in one block are 180 credited (short of § 47 Abs. 4 SchBV, § 4 Abs. 2 Z 5
+    lit. b SchBesV). The sentence cites the cap; § 6 Abs. 4 SchBV
+    is the kb's paraphrase (only its heading is bundled), and the answer says so in either language; § 3 Abs. 6 SchBesV
+    is bundled, and nothing is added."""
+    start = on - timedelta(days=400)
+    a = answer({"birth_date": "1980-01-01", "medical_fitness": True,
+                "service": [{"from": start.isoformat(), "to": (start + timedelta(days=359)).isoformat(), "role": "Matrose"}]}, on)
+    gaps = [m for c in a["certificates"] for w in c["pathways"] for m in w["missing"] if m.get("capped")]
+    assert gaps, "a requirement counting the block must show capped days"
+    for lang, words in (("en", "wording outside the bundled texts"), ("de", "Wortlaut nicht in den mitgelieferten Texten")):
+        sentence = missing_sentence(law(), gaps[0], lang)
+        assert cap in sentence and (words in sentence) is outside, sentence

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     # ---- requirement kinds: what is missing (messages.wording, the requirement-kind registry) ----
     "credit.not_validated": "; {n} eingetragen, aber nicht bestätigt",
     "credit.capped": "; {n} wegen der Höchstgrenze von {cap} Tagen in {period} Tagen nicht anrechenbar ({provision})",
+    "credit.outside": ", Wortlaut nicht in den mitgelieferten Texten",
     "days_role": "noch {n} Fahrzeit als {role}",
     "days": "noch {n} Fahrzeit",
     "days_WithinProgramme": "noch {n} Fahrzeit im Rahmen des Ausbildungsprogramms für {role}",

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     # ---- requirement kinds: what is missing (messages.wording, the requirement-kind registry) ----
     "credit.not_validated": "; {n} recorded but not validated",
     "credit.capped": "; {n} not creditable because of the limit of {cap} days in {period} days ({provision})",
+    "credit.outside": ", wording outside the bundled texts",
     "days_role": "{n} of sailing time as {role}",
     "days": "{n} of sailing time",
     "days_WithinProgramme": "{n} of sailing time within the programme for {role}",

@@ -190,6 +190,13 @@ def cap_provision(waters: str, as_of: Any) -> str:
     return limit_on(AREAS[waters], as_of).citation
 
 
+def _paraphrased(citation: str) -> bool:
+    """Whether the provision cited is one the kb paraphrases because the bundled texts lack its wording."""
+    from crewkg.law.statute import load_law
+
+    return any(p.citation == citation and p.wording_lang != "de" for p in load_law().provisions.values())
+
+
 def credit_gap(req: dict[str, Any], lang: str) -> str:
     """The part of a missing sentence that explains the gap between the days recorded and the days credited."""
     from crewkg.law.crediting import AREAS, crediting_limits
@@ -206,8 +213,10 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
     if req.get("capped"):
         area = AREAS["sea" if req.get("kind") == "SeaTime" else "inland"]
         lim = crediting_limits()[area]
-        out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period,
-                                         provision=req.get("cap_provision") or lim.citation)
+        cite = req.get("cap_provision") or lim.citation
+        if _paraphrased(cite):  # § 6 Abs. 4 SchBV: the kb's paraphrase, not a bundled text — the answer says so
+            cite += t["credit.outside"]
+        out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period, provision=cite)
     return out
 
 
