@@ -252,3 +252,18 @@ def test_the_national_patent_fills_no_position_of_the_tables(law):
     assert law.certificates["Schiffsfuehrerpatent-AT"].role == "SchiffsfuehrerAT"
     assert pathway(answer(law, {"certificates": ["UBZ-Matrose"]}), "Schiffsfuehrerpatent-AT",
                    "§ 47 Abs. 7 SchBV")["satisfied"] is False
+
+
+@pytest.mark.parametrize(("on", "satisfied"), [("2032-01-17", True), ("2032-01-18", False)])
+def test_a_held_patent_that_no_longer_counts_is_said_so_not_called_missing(law, on, satisfied):
+    """§ 47 Abs. 6 Z 2 SchBV: a Kapitänspatent B keeps its validity and may be replaced up to and including 17 Jan 2032.
+    On the 18th the pathway fails; its "no" says the patent is held but no longer counts, not that it is missing."""
+    a = answer(law, {"birth_date": "1960-01-01", "medical_fitness": FIT,
+                     "certificates": [{"id": "Kapitaenspatent-B", "issued": "2001-03-01"}]}, on)
+    w = pathway(a, "UBZ-Schiffsfuehrer", "§ 47 Abs. 6 Z 2 SchBV")
+    assert w["satisfied"] is satisfied
+    if not satisfied:
+        (held,) = [m for m in w["missing"] if m["kind"] == "CertificateHeld"]
+        assert held["lapsed"] == ["Kapitaenspatent-B"] and held["have"] == []
+        assert missing_sentence(law, held, "en").startswith("certificate no longer counting on this date")
+        assert missing_sentence(law, held, "de").startswith("Zeugnis an diesem Tag nicht mehr gültig")

@@ -30,6 +30,8 @@ MESSAGES: dict[str, str] = {
     "exam": "Prüfung fehlt: {items}",
     "exam_passed_later": "{item} (am {passed} bestanden, nach dem Stichtag)",
     "certificate": "Zeugnis fehlt: {items}",
+    "certificate.lapsed": "Zeugnis an diesem Tag nicht mehr gültig: {held}",
+    "certificate.lapsed_others": "; oder stattdessen: {items}",
     "document": "fehlt: {item}",
     "document_examined_later": "fehlt: {item} (Untersuchung am {examined}, nach dem Stichtag)",
     "document_expired": "fehlt: {item} (gültig bis {until}, abgelaufen)",

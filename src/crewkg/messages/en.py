@@ -30,6 +30,8 @@ MESSAGES: dict[str, str] = {
     "exam": "exam missing: {items}",
     "exam_passed_later": "{item} (passed on {passed}, after the evaluation date)",
     "certificate": "certificate missing: {items}",
+    "certificate.lapsed": "certificate no longer counting on this date: {held}",
+    "certificate.lapsed_others": "; or instead: {items}",
     "document": "missing: {item}",
     "document_examined_later": "missing: {item} (examined on {examined}, after the evaluation date)",
     "document_expired": "missing: {item} (valid until {until}, expired)",

@@ -38,13 +38,24 @@ def held(p, as_of, law=None):
 
 
 def answer(law, r, p, d, as_of):
-    return {"needed": list(r.certificates), "have": have(r, p, d, as_of)}
+    """Also the needed certificates the record holds that no longer count on the date (§ 47 SchBV, § 22 SchBV): the
+    "no" then says the certificate is held but lapsed, not that it is missing."""
+    from crewkg.rules.validity import lapses
+
+    out = {"needed": list(r.certificates), "have": have(r, p, d, as_of)}
+    lapsed = [c for c in p.certificates if c in r.certificates and c not in out["have"] and lapses(p, law, c, as_of)]
+    return out | ({"lapsed": lapsed} if lapsed else {})
 
 
 def missing(law, req, lang):
     from crewkg.rules.kinds import labels_or
 
-    return catalogue(lang)["certificate"].format(items=labels_or(law, req["needed"], lang))
+    t = catalogue(lang)
+    if req.get("lapsed"):
+        others = [c for c in req["needed"] if c not in req["lapsed"]]
+        return t["certificate.lapsed"].format(held=labels_or(law, req["lapsed"], lang)) + (
+            t["certificate.lapsed_others"].format(items=labels_or(law, others, lang)) if others else "")
+    return t["certificate"].format(items=labels_or(law, req["needed"], lang))
 
 
 def facts(req, p, lang):
