@@ -304,7 +304,7 @@ def test_the_exported_result_rests_on_the_sea_records_that_counted():
 @pytest.mark.parametrize(("on", "cap", "outside"), [(date(2026, 11, 30), "§ 6 Abs. 4 SchBV", True),
                                                     (date(2021, 6, 1), "§ 3 Abs. 6 SchBesV", False)])
 def test_a_capped_count_says_when_the_caps_wording_is_outside_the_bundled_texts(on, cap, outside):
-    """Correction 24: 360 days as Matrose in one block are 180 credited (short of § 47 Abs. 4 SchBV, § 4 Abs. 2 Z 5
+    """360 days as Matrose in one block are 180 credited (short of § 47 Abs. 4 SchBV, § 4 Abs. 2 Z 5
     lit. b SchBesV). The sentence cites the cap; § 6 Abs. 4 SchBV
     is the kb's paraphrase (only its heading is bundled), and the answer says so in either language; § 3 Abs. 6 SchBesV
     is bundled, and nothing is added."""
