@@ -432,3 +432,15 @@ def test_a_csv_cell_that_is_no_number_of_its_kind_says_the_unit_the_record_field
     got = _lines(_run(reg, "--format", "jsonl", "--lang", "de").stdout)[0]
     assert got["error"] == f"{reg}: row 2: field '{column}': expected {en} (got '{cell}')"
     assert got["detail"] == f"{reg}: Zeile 2: Feld „{column}“: erwartet wird {de} (erhalten: '{cell}')"
+
+
+def test_the_collector_is_held_while_a_register_is_answered_and_given_back(tmp_path, law):
+    """Held (workers.collection_held: a third of the wall time went to Python's collector), given back as it was."""
+    import gc
+
+    reg = tmp_path / "r.jsonl"
+    reg.write_text("".join(json.dumps(r) + "\n" for r in synthetic.persons(3, seed=5)))
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    during = [gc.isenabled() for _ in answer_register(law, read_register(reg, law, AS_OF), AS_OF)]
+    assert during == [False, False, False]
+    assert gc.isenabled() and gc.get_freeze_count() == 0

@@ -6,7 +6,10 @@ started it (else every worker prints its own traceback on Ctrl-C, and the comman
 
 from __future__ import annotations
 
+import gc
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 #: what the forked workers inherit (the law), set before the pool forks
@@ -18,8 +21,46 @@ def fork_pool(processes: int, **inherit: Any):
     import multiprocessing
 
     _INHERITED.update(inherit)
-    return multiprocessing.get_context("fork").Pool(processes, initializer=signal.signal,
-                                                    initargs=(signal.SIGINT, signal.SIG_IGN))
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_start)
+
+
+def _start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.freeze()
+    gc.disable()
+
+
+#: runs between two garbage collections while collection is held (`collect_now`)
+RUNS_PER_COLLECTION = 50
+_RUNS = [0]
+
+
+def collect_now() -> None:
+    """Called after each run of the program while collection is held: collects every `RUNS_PER_COLLECTION` runs, so
+    that what a run leaves in cycles cannot grow without bound."""
+    _RUNS[0] += 1
+    if _RUNS[0] % RUNS_PER_COLLECTION == 0 and not gc.isenabled():
+        gc.collect()
+
+
+@contextmanager
+def collection_held() -> Iterator[None]:
+    """Cyclic garbage collection held while many persons are evaluated.
+
+    Measured (benchmarks/register.py, 20 000 persons, 2 cores): Python's collector, run every 700 new objects,
+    walked pyDatalog's many small objects again and again and took a third of the wall time (47.5 s → 28.4 s
+    without it). What is loaded before (the law) is frozen out of later collections; `collect_now` collects now and
+    then."""
+    was, frozen = gc.isenabled(), gc.get_freeze_count()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+        if not frozen:  # a process that froze objects before (a forked service child) keeps them frozen
+            gc.unfreeze()
 
 
 def inherited(name: str) -> Any:

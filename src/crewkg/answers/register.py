@@ -19,7 +19,7 @@ from typing import Any
 from crewkg.answers.eligibility import regulation_in_force
 from crewkg.law.statute import Law
 from crewkg.records.register import Entry
-from crewkg.workers import fork_pool, inherited
+from crewkg.workers import collect_now, collection_held, fork_pool, inherited
 
 #: persons per Datalog run: measured fastest between 25 and 70 (pyDatalog's tables grow worse than linearly)
 BATCH = 40
@@ -48,6 +48,7 @@ def _outcomes(law: Law, todo: list[tuple[str, list[tuple]]], as_of: date) -> lis
     from crewkg.rules.eligibility import derive_outcomes
 
     d = derive_outcomes([facts for _, facts in todo], law, as_of)
+    collect_now()
     return [_without_person(compact(law, pid, d, as_of)) for pid, _ in todo]
 
 
@@ -67,7 +68,14 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
 
     This process reads each person's facts and signature; only persons with a signature not met before go to the
     Datalog program, `BATCH` at a time, in this process or in worker processes (fork: they inherit the compiled
-    law); a line is given as soon as every line before it is known."""
+    law); a line is given as soon as every line before it is known. Cyclic garbage collection is held meanwhile,
+    here and in the workers (`workers.collection_held`)."""
+    with collection_held():
+        yield from _lines(law, entries, as_of, workers, on_progress, lang)
+
+
+def _lines(law: Law, entries: Iterable[Entry], as_of: date, workers: int,
+           on_progress: Callable[[int], None] | None, lang: str) -> Iterator[dict[str, Any]]:
     from crewkg.rules.eligibility import person_facts, signature_law
     from crewkg.rules.signature import signature
 
