@@ -21,8 +21,9 @@ from crewkg.law.statute import Law
 from crewkg.records.register import Entry
 from crewkg.workers import collect_now, collection_held, fork_pool, inherited
 
-#: persons per Datalog run: measured fastest between 25 and 70 (pyDatalog's tables grow worse than linearly)
-BATCH = 40
+#: persons per Datalog run: with the collector held, measured fastest between 70 and 150 (20 000 persons: 23.3 s at
+#: 100, 28.9 s at 40); with it running, 40 was (pyDatalog's tables grow worse than linearly beyond)
+BATCH = 100
 #: signatures remembered (outcomes without the person id), across registers of the same process
 SEEN_MAX = 200_000
 _SEEN: dict[tuple[date, tuple], dict[str, Any]] = {}

@@ -111,6 +111,9 @@ def credited_days(days: list[int], cap: int, period: int) -> list[int]:
     date D are the credited days up to D (a day's fate depends only on the days before it)."""
     from bisect import bisect_left
 
+    # no window holds more than `cap` days: all count
+    if all(b - a >= period for a, b in zip(days, days[cap:], strict=False)):
+        return list(days)
     out: list[int] = []
     append = out.append
     n = j = i = 0  # credited so far; the first credited day inside the window ending on days[i]; the day looked at
