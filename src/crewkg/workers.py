@@ -35,11 +35,11 @@ RUNS_PER_COLLECTION = 50
 _RUNS = [0]
 
 
-def collect_now() -> None:
-    """Called after each run of the program while collection is held: collects every `RUNS_PER_COLLECTION` runs, so
-    that what a run leaves in cycles cannot grow without bound."""
+def collect_now(every: int = RUNS_PER_COLLECTION) -> None:
+    """Called after each run of the program while collection is held: collects every `every` runs, so that what a
+    run leaves in cycles cannot grow without bound (a store export's run of 200 whole answers collects each time)."""
     _RUNS[0] += 1
-    if _RUNS[0] % RUNS_PER_COLLECTION == 0 and not gc.isenabled():
+    if _RUNS[0] % every == 0 and not gc.isenabled():
         gc.collect()
 
 

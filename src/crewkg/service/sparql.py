@@ -765,9 +765,10 @@ def _evaluated_in_worker(args: tuple[list, date, Path]) -> tuple[Path, str]:
     """A worker's run: its facts go to a file, not through the pool's pipe (a batch is tens of megabytes, and a pool
     terminated while such a result is in the pipe hangs on it), the digests come back."""
     part, as_of, folder = args
-    from crewkg.workers import inherited
+    from crewkg.workers import collect_now, inherited
 
     facts, digests = _evaluated(inherited("law"), part, as_of)
+    collect_now(every=1)
     path = folder / f"{os.getpid()}-{part[0].id}.nq"
     path.write_text(facts, encoding="utf-8")
     return path, digests
