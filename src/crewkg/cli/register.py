@@ -66,12 +66,14 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
     """The full answers of `--format json` (one JSON list) or text tables, batch by batch."""
     from crewkg.answers.eligibility import check
     from crewkg.records.register import Entry
+    from crewkg.workers import collect_now, collection_held
 
     batch, first = [], True
 
     def flush(batch):
         persons = [e.person for e in batch if e.person is not None]
         answers = iter(check(law, persons, day, lang))
+        collect_now(every=1)
         for e in batch:
             if e.person is None:
                 failed[0] += 1
@@ -94,14 +96,15 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
         print_answer(law, item, lang)
         return ""
 
-    for e in entries:
-        batch.append(e)
-        if len(batch) >= 200:
-            for item in flush(batch):
-                yield render(item)
-            batch = []
-    for item in flush(batch):
-        yield render(item)
+    with collection_held():
+        for e in entries:
+            batch.append(e)
+            if len(batch) >= 200:
+                for item in flush(batch):
+                    yield render(item)
+                batch = []
+        for item in flush(batch):
+            yield render(item)
     if fmt == "json":
         yield "[]\n" if first else "\n]\n"
 
