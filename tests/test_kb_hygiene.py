@@ -189,3 +189,13 @@ def test_every_provision_paraphrased_in_english_is_paraphrased_in_german_too():
         de, en = _wording(law, p.id, "de"), _wording(law, p.id, "en")
         assert p.paraphrase in de and p.wording not in de and "nicht der amtliche Wortlaut" in de
         assert p.wording in en and "not the official text" in en
+
+
+def test_a_provision_is_paraphrased_exactly_where_the_kb_gives_no_official_wording():
+    """Provision.paraphrased, the one test every answer asks: § 6 Abs. 4 SchBV (wording from outside the bundled
+    texts) is, § 3 Abs. 6 SchBesV (in the bundled seed) is not; every paraphrase has a German one too."""
+    law = load_law()
+    assert law.provisions["SchBV2022-P6-Abs4"].paraphrased
+    assert not law.provisions["SchBesV2004-P3-Abs6"].paraphrased
+    paraphrased = [p for p in law.provisions.values() if p.paraphrased]
+    assert paraphrased and all(p.wording_lang == "en" and p.paraphrase for p in paraphrased)

@@ -162,9 +162,9 @@ def _wording(law: Law, provision: str, lang: str) -> str:
     """The provision's wording, quoted and said for what it is: the official German text, or the kb's English
     paraphrase of a provision the bundled texts lack."""
     p = law.provisions[provision]
-    if p.wording_lang == "en" and lang == "de" and p.paraphrase:  # German to the last note: the German paraphrase
+    if p.paraphrased and lang == "de" and p.paraphrase:  # German to the last note: the German paraphrase
         return catalogue(lang)["cli.explain.paraphrase"].format(wording=p.paraphrase)
-    key = "cli.explain.wording_en" if p.wording_lang == "en" else "cli.explain.wording"
+    key = "cli.explain.wording_en" if p.paraphrased else "cli.explain.wording"
     return catalogue(lang)[key].format(wording=p.wording)
 
 

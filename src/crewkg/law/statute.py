@@ -43,6 +43,12 @@ class Provision:
     #: the regulation it belongs to (crew:inRegulation): what it sets is law only from that regulation's first day
     regulation: str | None = None
 
+    @property
+    def paraphrased(self) -> bool:
+        """The kb gives its wording in its own words, the bundled texts lacking it: an answer quoting or citing it
+        says so (the one test of that, for every answer that asks)."""
+        return self.wording_lang != "de"
+
 
 @dataclass(frozen=True)
 class Requirement:

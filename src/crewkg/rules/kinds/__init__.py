@@ -194,7 +194,7 @@ def _paraphrased(citation: str) -> bool:
     """Whether the provision cited is one the kb paraphrases because the bundled texts lack its wording."""
     from crewkg.law.statute import load_law
 
-    return any(p.citation == citation and p.wording_lang != "de" for p in load_law().provisions.values())
+    return any(p.citation == citation and p.paraphrased for p in load_law().provisions.values())
 
 
 def credit_gap(req: dict[str, Any], lang: str) -> str:
