@@ -228,11 +228,44 @@ def test_persons_grouped_by_what_the_rules_tell_apart_get_their_own_answers(law,
     from crewkg.rules.signature import signature
 
     persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]
-    register_answers._SEEN.clear()
+    register_answers.forget()
     compact = list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF))
     _same_lines(check(law, persons, AS_OF), compact)
     signatures = {signature(p.id, person_facts(p, law, AS_OF), law) for p in persons}
     assert None not in signatures and len(signatures) < len(persons)
+    if len(persons) > 2 * register_answers.BATCH:  # and those whose every kind share an earlier run met: the second stage
+        assert any(key[1] == "met" for key in register_answers._VIA.values())
+
+
+def test_a_person_known_only_by_the_shares_of_others_gets_the_whole_programs_answer(law):
+    """The second stage (rules.signature.kind_keys, stage_two_key): each of the last person's kind shares was met by
+    one of the first two (a register before), who differ from it in everything else; so the register answers it from
+    the requirements met,
+    and the answer is still the one the whole program gives it alone, on both sides of a Fahrzeit minimum."""
+    from crewkg.answers import register as register_answers
+    from crewkg.records.register import Entry
+
+    base = {"birth_date": "1990-01-01", "medical_fitness": True, "radio_certificate": True}
+    for days, eligible in ((359, False), (360, True)):
+        records = [base | {"id": "a", "sailing_days": {"Matrose": days}},
+                   base | {"id": "b", "exams": ["Anlage8"], "birth_date": "2000-01-01"},
+                   base | {"id": "c", "sailing_days": {"Matrose": days}, "exams": ["Anlage8"]}]
+        persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]
+        register_answers.forget()
+        lines = list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons[:2]], AS_OF))
+        lines += answer_register(law, [Entry(persons[2].id, "t", person=persons[2])], AS_OF)
+        assert [key[1] for key in register_answers._VIA.values()] == ["met"]  # c alone, from what a and b met
+        _same_lines(check(law, persons, AS_OF), lines)
+        assert ("UBZ-Matrose" in lines[2]["eligible"]) is eligible, days
+
+
+def test_a_kind_reads_the_kinds_whose_predicates_its_clauses_read():
+    from crewkg.rules.signature import leaf_reads
+
+    reads = leaf_reads()
+    assert reads["Fahrzeit"][0][0] == "Fahrzeit" and {"SeaTime", "Programme"} <= set(reads["Fahrzeit"][0])
+    assert reads["Exam"][0] == ("Exam",) and "exam" in reads["Exam"][1]
+    assert "AnyOf" not in reads and "AllOf" not in reads
 
 
 def test_a_day_either_side_of_a_sum_parts_the_signatures(law):
@@ -272,7 +305,7 @@ def test_a_minimum_the_registers_program_does_not_ask_does_not_part_signatures(l
                                     "sailing_days": {role: n, other: 100}}, law, AS_OF, "t") for n in (days - 1, days)]
     assert len({signature(p.id, person_facts(p, law, AS_OF), compared) for p in persons}) == 1
     assert len({signature(p.id, person_facts(p, law, AS_OF), law) for p in persons}) == 2  # the whole law parts them
-    register_answers._SEEN.clear()
+    register_answers.forget()
     _same_lines(check(law, persons, AS_OF), list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF)))
 
     for years in sorted({r.minimum for r in law.requirements.values() if r.kind == "MinimumAge" and r.minimum}):

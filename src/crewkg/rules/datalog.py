@@ -114,3 +114,22 @@ def _use(rules: str, predicates: Mapping[str, int], base: list[tuple], key: Any)
     for clause in clauses:
         pyEngine.assert_(clause)
     _STATE.loaded = (rules, loaded[1], key, frozenset(fact[0] for fact in base), clauses)
+
+
+#: the threads `evaluate_apart` keeps, by name, with the process that started them (a forked child starts its own)
+_APART: dict[str, tuple[int, Any]] = {}
+
+
+def evaluate_apart(name: str, rules: str, predicates: Mapping[str, int], facts: list[tuple], query: str, *,
+                   base: list[tuple] | None = None, base_key: Any = None) -> list[tuple]:
+    """`evaluate` in a thread kept for `name`. pyDatalog keeps one database per thread, so two programs asked in turn
+    (a register's two stages) each stay loaded in their own thread, where asking them in one thread would parse each
+    again at every switch (≈ 100 ms). The calls still run one at a time (the lock)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    pid, pool = _APART.get(name, (None, None))
+    if pid != os.getpid():
+        pool = ThreadPoolExecutor(1, thread_name_prefix=f"crewkg-{name}")
+        _APART[name] = (os.getpid(), pool)
+    return pool.submit(evaluate, rules, predicates, facts, query, base=base, base_key=base_key).result()

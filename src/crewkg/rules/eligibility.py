@@ -61,7 +61,10 @@ too_young(P, Role) <= no_regulation(P) & role_age(Role, N) & age(P, A) & (A < N)
 too_young(P, Role) <= no_regulation(P) & role_age(Role, N) & age_unknown(P)
 has_role_age(Reg, Role) <= role_age_in(Reg, Role, N)
 can_fill(P, Role) <= reached(P, Role) & ~too_young(P, Role)
+"""
 
+#: the whole answer's query rules
+DERIVED_RULES = """
 # One query for everything: a single tabled evaluation, so met/have are not resolved again per question
 derived(P, 'have', R, V) <= have(P, R, V)
 derived(P, 'met', R, 1) <= met(P, R)
@@ -79,7 +82,7 @@ def rules() -> str:
     generic rules. The order is pyDatalog's resolution order; this one is the fastest measured."""
     measured = "".join(k.clauses for k in kinds().values() if k.measured)
     proved = "".join(k.clauses for k in kinds().values() if not k.measured)
-    return measured + THRESHOLD_RULE + proved + GENERIC_RULES
+    return measured + THRESHOLD_RULE + proved + GENERIC_RULES + DERIVED_RULES
 
 
 def kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
@@ -259,6 +262,9 @@ outcome(P, 'pathway_satisfied', W) <= pathway_satisfied(P, W)
 outcome(P, 'eligible', C) <= eligible(P, C)
 outcome(P, 'can_fill', Role) <= can_fill(P, Role)
 """
+#: and the requirements met, which the register's second stage starts from (`derive_from_met`)
+MET_OUTCOME_RULE = """outcome(P, 'met', R) <= met(P, R)
+"""
 
 
 def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law, as_of: date | None = None) -> Derived:
@@ -268,12 +274,37 @@ def derive_outcomes(person_fact_lists: list[list[tuple]], law: Law, as_of: date 
     for the next batch of the same law and date (`datalog.evaluate`'s base)."""
     base = kept_kb_facts(law, None if as_of is None else register_pathways(law, as_of))
     facts = [fact for facts in person_fact_lists for fact in facts]
-    rows = evaluate(rules() + OUTCOME_RULES, fact_predicates(), facts, "outcome(P, K, X)", base=base, base_key=base)
-    sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("pathway_satisfied", "eligible", "can_fill")}
+    rows = evaluate(rules() + OUTCOME_RULES + MET_OUTCOME_RULE, fact_predicates(), facts, "outcome(P, K, X)",
+                    base=base, base_key=base)
+    return _outcome_sets(rows)
+
+
+def _outcome_sets(rows: list[tuple]) -> Derived:
+    sets: dict[str, set[tuple[str, str]]] = {k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill")}
     for pid, what, x in rows:
         sets[what].add((pid, x))
-    return Derived(have={}, met=set(), satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
+    return Derived(have={}, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
                    can_fill=sets["can_fill"])
+
+
+def stage_two_rules() -> str:
+    """The program of a register's second stage: the composite kinds' clauses and the generic rules, over the
+    requirements met that the first stage found (asserted as `met` facts; `rules.signature.stage_two_key`)."""
+    return "".join(k.clauses for k in kinds().values() if k.parts is not None) + GENERIC_RULES + OUTCOME_RULES
+
+
+def derive_from_met(person_fact_lists: list[list[tuple]], law: Law, as_of: date) -> Derived:
+    """`derive_outcomes` from the requirements met instead of the records' facts: each list holds a person's facts
+    that the second stage's rules read and a `met` fact per requirement the person meets that is not composite.
+    About half the cost of the whole program (measured: 2.6 ms a person against 4.6 ms). It runs in a thread of its
+    own (`datalog.evaluate_apart`), so that the whole program stays loaded beside it."""
+    from crewkg.rules.datalog import evaluate_apart
+
+    base = kept_kb_facts(law, register_pathways(law, as_of))
+    facts = [fact for facts in person_fact_lists for fact in facts]
+    rows = evaluate_apart("stage two", stage_two_rules(), fact_predicates(), facts, "outcome(P, K, X)",
+                          base=base, base_key=base)
+    return _outcome_sets(rows)
 
 
 def kept_kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tuple]:
