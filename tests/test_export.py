@@ -209,6 +209,35 @@ def test_derived_triples_are_a_transcription_of_the_eligibility_answer(law):
             assert g.value(pathway_iri("maria", w["id"]), D.missingCount).toPython() == len(w["missing"])
 
 
+
+def test_a_pathway_that_lacks_one_exam_and_nothing_else_names_it_as_its_sole_missing_item(law):
+    """Jonas (kb/examples/persons/04): § 15 Z 2 SchBV fails only on lit. d, Anlage 9 + 10 needed and Anlage 9
+    passed, so its result names crew:Anlage10; § 15 Z 3 lacks two exams and names none. For every pathway the
+    triple is there exactly where one requirement is missing and it lacks exactly one of the items it names."""
+    from crewkg.answers.eligibility import check
+
+    record = yaml.safe_load((EXAMPLES / "04-jonas-steuermann-one-exam-short.yaml").read_text(encoding="utf-8"))
+    person = person_from_mapping(record, law, AS_OF, "test")
+    answer = check(law, [person], AS_OF)[0]
+    g = Graph()
+    for t in derived_triples(law, person, answer):
+        g.add(t)
+    by_citation = {law.provisions[law.pathways[w["id"]].provision].citation: w
+                   for c in answer["certificates"] for w in c.get("pathways", [])}
+    pid = person.id
+    assert g.value(pathway_iri(pid, by_citation["§ 15 Z 2 SchBV"]["id"]), D.soleMissingItem) == CREW.Anlage10
+    assert g.value(pathway_iri(pid, by_citation["§ 15 Z 3 SchBV"]["id"]), D.soleMissingItem) is None
+    for w in by_citation.values():
+        lacking = [set(m["needed"]) - set(m["have"]) for m in w["missing"] if m["unit"] == "exams"]
+        sole = g.value(pathway_iri(pid, w["id"]), D.soleMissingItem)
+        if len(w["missing"]) != 1:
+            assert sole is None, w["id"]
+        elif lacking and len(lacking[0]) == 1:
+            assert sole == CREW[next(iter(lacking[0]))], w["id"]
+        elif lacking:
+            assert sole is None, w["id"]
+
+
 # ------------------------------------------------------------------------------------------------------
 # crewkg export: files, formats, replacement, bad input
 # ------------------------------------------------------------------------------------------------------

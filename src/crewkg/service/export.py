@@ -22,8 +22,9 @@ An evaluation carries the digest of everything it read (`crew:inputDigest`: the 
 date, the kb version and crewkg's version), so a re-export into a store can keep the facts of a person for whom
 none of it changed (`service.sparql.put_persons`).
 
-Two summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
-on an eligible result (the certificate) and `crew:missingCount` on every pathway result. Crew checks
+Three summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
+on an eligible result (the certificate), `crew:missingCount` on every pathway result, and `crew:soleMissingItem` on a
+pathway result that lacks a single exam, document, certificate or proof and nothing else. Crew checks
 (crewkg.manning: a vessel's minimum crew and the verdict on a roster, with every gap) are transcribed the same
 way under `derived/crew/<vessel>/<roster>`.
 """
@@ -92,6 +93,7 @@ class D(DefinedNamespace):
     haveDate: URIRef
     canBeIssued: URIRef
     missingCount: URIRef
+    soleMissingItem: URIRef
     CrewCheck: URIRef
     CrewGap: URIRef
     checkedVessel: URIRef
@@ -303,6 +305,30 @@ def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> 
     return found or [PERSON[p.id]]
 
 
+def _items(req: dict[str, Any]) -> tuple[list[URIRef], list[URIRef]] | None:
+    """The items a requirement names, needed and held, as terms; None for a kind that names none."""
+    k = kind(req["kind"])
+    if k.items is None:
+        return None
+    from crewkg.records.turtle import exam_term
+
+    # an exam of the ontology (crew:Anlage8) or a proof the kb defines (kb:Ergaenzungspruefung-SchBV-P47)
+    term = exam_term if k.item_terms == "crew" else KB.__getitem__
+    wanted, held = k.items(req)
+    return [term(x) for x in wanted], [term(x) for x in held]
+
+
+def _sole_missing_item(missing: list[dict[str, Any]]) -> URIRef | None:
+    """The one item whose absence alone keeps a pathway from being satisfied: its only missing requirement names
+    items and lacks exactly one of them (crew:soleMissingItem). A register query starts from it, by index, instead
+    of reading every pathway with one missing requirement."""
+    items = _items(missing[0]) if len(missing) == 1 else None
+    if items is None:
+        return None
+    lacking = [x for x in dict.fromkeys(items[0]) if x not in set(items[1])]
+    return lacking[0] if len(lacking) == 1 else None
+
+
 def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: URIRef, missing: bool,
                  out: list[Triple], times: Times) -> URIRef:
     rid = req["id"]
@@ -315,14 +341,11 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
     out.append((s, D.unit, Literal(req["unit"])))
     needed, have = req.get("needed"), req.get("have")
     k = kind(req["kind"])
-    if k.items is not None:  # a kind that names items (exams, certificates, a document)
-        from crewkg.records.turtle import exam_term
-
-        # an exam of the ontology (crew:Anlage8) or a proof the kb defines (kb:Ergaenzungspruefung-SchBV-P47)
-        term = exam_term if k.item_terms == "crew" else KB.__getitem__
-        wanted, held = k.items(req)
-        out += [(s, D.neededItem, term(x)) for x in wanted]
-        out += [(s, D.haveItem, term(x)) for x in held]
+    items = _items(req)
+    if items is not None:  # a kind that names items (exams, certificates, a document)
+        wanted, held = items
+        out += [(s, D.neededItem, x) for x in wanted]
+        out += [(s, D.haveItem, x) for x in held]
     elif k.unit == "date":  # an application period: its last day and the evaluation date
         out += [(s, prop, Literal(date.fromisoformat(v))) for prop, v in ((D.neededDate, needed), (D.haveDate, have)) if v]
     else:
@@ -446,6 +469,9 @@ def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIR
             (e, D.hasPathwayResult, ws),
             (e, PROV.wasDerivedFrom, ws),
         ]
+        sole = _sole_missing_item(w["missing"])
+        if sole is not None:
+            out.append((ws, D.soleMissingItem, sole))
         # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
         for req in (w["requirements"] if w["satisfied"] else w["missing"]):
             rs = _requirement(law, pid, req, p, nodes, ev, not w["satisfied"], out, times)
