@@ -71,6 +71,7 @@ def test_179_days_as_Bootsmann_is_a_missing_requirement_of_paragraph_14_Z1_with_
     assert (r, D.met, Literal(False)) in g
     assert g.value(r, D.neededAmount).toPython() == 180 and g.value(r, D.haveAmount).toPython() == 179
     assert (r, D.unit, Literal("days")) in g
+    assert g.value(r, D.daysShort).toPython() == 1
     assert (r, CREW.provision, KB["SchBV2022-P14-Z1-a"]) in g
     # only what is missing: the radio certificate (lit. b) is held, so no result for it on an unmet pathway
     assert not list(g.triples((requirement_iri("maria", "Req-SchBV2022-P14-Z1-b"), None, None)))
@@ -88,6 +89,7 @@ def test_180_days_as_Bootsmann_satisfy_paragraph_14_Z1_and_every_requirement_is_
         assert (r, D.met, Literal(True)) in g and (r, RDF.type, D.RequirementResult) in g
         assert (r, RDF.type, D.MissingRequirement) not in g
     assert g.value(requirement_iri("maria", "Req-SchBV2022-P14-Z1-a"), D.haveAmount).toPython() == 180
+    assert g.value(requirement_iri("maria", "Req-SchBV2022-P14-Z1-a"), D.daysShort) is None
 
 
 def test_exam_requirements_list_the_needed_and_the_passed_exams_of_paragraph_15_Z2_lit_d(law):

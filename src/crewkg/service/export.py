@@ -22,9 +22,10 @@ An evaluation carries the digest of everything it read (`crew:inputDigest`: the 
 date, the kb version and crewkg's version), so a re-export into a store can keep the facts of a person for whom
 none of it changed (`service.sparql.put_persons`).
 
-Three summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
-on an eligible result (the certificate), `crew:missingCount` on every pathway result, and `crew:soleMissingItem` on a
-pathway result that lacks a single exam, document, certificate or proof and nothing else. Crew checks
+Four summary triples make registers searchable by index rather than by reading every result: `crew:canBeIssued`
+on an eligible result (the certificate), `crew:missingCount` on every pathway result, `crew:soleMissingItem` on a
+pathway result that lacks a single exam, document, certificate or proof and nothing else, and `crew:daysShort` on a
+day count that falls short. Crew checks
 (crewkg.manning: a vessel's minimum crew and the verdict on a roster, with every gap) are transcribed the same
 way under `derived/crew/<vessel>/<roster>`.
 """
@@ -94,6 +95,7 @@ class D(DefinedNamespace):
     canBeIssued: URIRef
     missingCount: URIRef
     soleMissingItem: URIRef
+    daysShort: URIRef
     CrewCheck: URIRef
     CrewGap: URIRef
     checkedVessel: URIRef
@@ -353,6 +355,9 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
             out.append((s, D.neededAmount, _amount(needed)))
         if have is not None:
             out.append((s, D.haveAmount, _amount(have)))
+        if k.unit == "days" and needed is not None and have is not None and needed > have:
+            # a summary triple: a register query for the persons a few days short starts from it by index
+            out.append((s, D.daysShort, Literal(int(needed - have))))
     if req.get("reached_on"):
         out.append((s, D.reachedOn, Literal(date.fromisoformat(req["reached_on"]))))
     for child in req.get("alternatives") or req.get("parts") or []:
