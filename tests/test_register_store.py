@@ -314,3 +314,24 @@ def test_export_refuses_workers_below_one_as_check_does(tmp_path):
     r = _export(_anna(tmp_path, 180), "--store", tmp_path / "s", "--workers", "0")
     assert r.exit_code == 2 and "a number of processes of 1 or more (got 0)" in r.output, r.output
     assert not (tmp_path / "s").exists()
+
+
+def test_a_store_with_evaluations_of_another_kb_version_says_so_before_the_answer(store_dir):
+    """A store left from an earlier crewkg holds that version's facts (and lacks the summary triples the canned
+    queries now start from): `crewkg sparql --store DIR` names how many evaluations are of another kb version."""
+    runner = CliRunner()
+    r = runner.invoke(app, ["sparql", "eligible-count", "--store", str(store_dir), "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert "another version of the kb" not in r.stderr
+    import pyoxigraph as ox
+
+    store = ox.Store(str(store_dir))
+    store.update("""PREFIX crew: <https://w3id.org/crewkg/onto#>
+        DELETE { GRAPH ?g { ?ev crew:kbVersion ?v } } INSERT { GRAPH ?g { ?ev crew:kbVersion "older" } }
+        WHERE { GRAPH ?g { ?ev crew:kbVersion ?v ; crew:evaluatedPerson ?p } GRAPH ?h { ?p crew:personId "anna" } }""")
+    store.flush()
+    del store
+    r = runner.invoke(app, ["sparql", "eligible-count", "--store", str(store_dir), "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert "holds evaluations made with another version of the kb (1)" in r.stderr
+    assert r.stdout.startswith("certificate,persons")

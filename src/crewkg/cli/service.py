@@ -66,6 +66,17 @@ def _repeated(p, seen: dict[str, str]):
     return None
 
 
+def _warn_other_kb(store, law, name: str, lang: str) -> None:
+    """A store (or --graph file) with evaluations of another kb version answers about them as that version did:
+    say so, and how to bring them up to date, before the answer."""
+    from crewkg.messages.catalogue import say
+    from crewkg.service.sparql import other_kb_evaluations
+
+    n = other_kb_evaluations(store, law)
+    if n:
+        typer.echo(say(lang, "cli.store_other_kb", n=n, store=name), err=True)
+
+
 def _report_failures(failures, lang: str = LANG) -> None:
     """Each bad record with all its errors (records.problems), then the summary line."""
     from crewkg.records.problems import summary
@@ -209,8 +220,10 @@ def sparql(
         from crewkg.service.sparql import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
-        result = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
-                             workers=os.cpu_count() or 1, lang=lang.value).select(text)
+        built = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
+                            workers=os.cpu_count() or 1, lang=lang.value)
+        _warn_other_kb(built, law, store, lang.value)
+        result = built.select(text)
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -264,6 +277,7 @@ def serve(
 
         crews = [parse_crew_option(c) for c in crew or []]
         graph_store = build_store(store, law, people, day, list(graph or []), crews, workers=os.cpu_count() or 1)
+        _warn_other_kb(graph_store, law, store, LANG)
     except InputError as exc:
         _fail(exc, LANG)
         return

@@ -847,6 +847,7 @@ MESSAGES: dict[str, str] = {
     "onto.page.value": "Wert",
     "onto.page.not_found": "Unter {iri} wird hier keine Ressource angeboten.",
     "onto.page.not_acceptable": "Diese Ressource wird als {offers} angeboten.",
+    "cli.store_other_kb": "Hinweis: Der Graph ({store}) enthält Auswertungen, die mit einer anderen Version der Wissensbasis erstellt wurden ({n}); ihre Fakten und die Antworten der vorbereiteten Abfragen über sie sind die jener Version. Diese Personen erneut exportieren (crewkg export), um sie auf den neuen Stand zu bringen.",
     "cli.docs_written": "{out}: Dokumentation der Ontologie und OWL-2-DL-Profil, {n} Dateien",
     # ---- § 47 SchBV: application periods, Fahrzeit in inland and sea navigation, reductions of Fahrzeit ----
     "application_period": "Antrag nur bis einschließlich {last} möglich (Stichtag {on})",

@@ -847,6 +847,7 @@ MESSAGES: dict[str, str] = {
     "onto.page.value": "Value",
     "onto.page.not_found": "No resource {iri} is served here.",
     "onto.page.not_acceptable": "This resource is offered as {offers}.",
+    "cli.store_other_kb": "Note: the graph ({store}) holds evaluations made with another version of the kb ({n}); their facts, and the canned queries' answers about them, are that version's. Export those persons again (crewkg export) to bring them up to date.",
     "cli.docs_written": "{out}: ontology documentation and OWL 2 DL profile, {n} files",
     # ---- § 47 SchBV: application periods, Fahrzeit in inland and sea navigation, reductions of Fahrzeit ----
     "application_period": "application possible only up to and including {last} (evaluation date {on})",

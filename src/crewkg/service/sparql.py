@@ -896,6 +896,16 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
     return store
 
 
+
+def other_kb_evaluations(store: Store, law: Law) -> int:
+    """How many evaluations in the store were made with another version of the kb (`crew:kbVersion`): their facts,
+    and the summary triples the canned queries start from, are that version's until they are exported again, so a
+    store left from an earlier crewkg answers about them as it did then, or not at all."""
+    query = (f"PREFIX crew: <{CREW_IRI}>\nSELECT (COUNT(?ev) AS ?n) WHERE {{ ?ev crew:kbVersion ?v . "
+             f"FILTER(STR(?v) != {json.dumps(law.version)}) }}")
+    rows = store.select(query).rows
+    return int(rows[0][0].toPython()) if rows and rows[0][0] is not None else 0
+
 # ------------------------------------------------------------------------------------------------------
 # Canned queries
 # ------------------------------------------------------------------------------------------------------
