@@ -211,7 +211,6 @@ def test_derived_triples_are_a_transcription_of_the_eligibility_answer(law):
             assert g.value(pathway_iri("maria", w["id"]), D.missingCount).toPython() == len(w["missing"])
 
 
-
 def test_a_pathway_that_lacks_one_exam_and_nothing_else_names_it_as_its_sole_missing_item(law):
     """Jonas (kb/examples/persons/04): § 15 Z 2 SchBV fails only on lit. d, Anlage 9 + 10 needed and Anlage 9
     passed, so its result names crew:Anlage10; § 15 Z 3 lacks two exams and names none. For every pathway the

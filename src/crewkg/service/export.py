@@ -327,7 +327,8 @@ def _sole_missing_item(missing: list[dict[str, Any]]) -> URIRef | None:
     items = _items(missing[0]) if len(missing) == 1 else None
     if items is None:
         return None
-    lacking = [x for x in dict.fromkeys(items[0]) if x not in set(items[1])]
+    wanted, held = items[0], set(items[1])
+    lacking = [x for x in dict.fromkeys(wanted) if x not in held]
     return lacking[0] if len(lacking) == 1 else None
 
 

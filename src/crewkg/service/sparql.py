@@ -896,7 +896,6 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
     return store
 
 
-
 def other_kb_evaluations(store: Store, law: Law) -> int:
     """How many evaluations in the store were made with another version of the kb (`crew:kbVersion`): their facts,
     and the summary triples the canned queries start from, are that version's until they are exported again, so a
@@ -905,6 +904,7 @@ def other_kb_evaluations(store: Store, law: Law) -> int:
              f"FILTER(STR(?v) != {json.dumps(law.version)}) }}")
     rows = store.select(query).rows
     return int(rows[0][0].toPython()) if rows and rows[0][0] is not None else 0
+
 
 # ------------------------------------------------------------------------------------------------------
 # Canned queries
