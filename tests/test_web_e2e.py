@@ -40,7 +40,8 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("web")
     port = free_port()
     log = (tmp / "serve.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-c", "from crewkg.cli import app; app()", "serve", "--port", str(port)],
+    serve = ["serve", "--port", str(port), "--data", str(EXAMPLES), "--as-of", "2026-11-30"]
+    proc = subprocess.Popen([sys.executable, "-c", "from crewkg.cli import app; app()", *serve],
                             stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, CREWKG_CACHE=str(tmp / "cache")))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -199,6 +200,23 @@ def test_the_canned_query_page_runs_a_query_through_the_endpoint(server, browser
     table = _wait(browser, ec.visibility_of_element_located((By.ID, "result-table")))
     assert "§ 15 Z 2 lit. d SchBV" in table.text and "§ 15 Z 3 lit. c SchBV" in table.text
     _screenshot(browser, tmp_path / "queries.png")
+
+
+def test_a_canned_query_about_each_person_comes_a_page_of_persons_at_a_time(server, browser):
+    """roles-per-person through /api/queries/<name>: the table, and under it how many persons it shows; the 20
+    example persons fit on the first page of 50, so there is no further page to ask for."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    browser.get(server + "/queries")
+    button = _wait(browser, ec.element_to_be_clickable((By.CSS_SELECTOR, 'button[data-query="roles-per-person"]')))
+    button.click()
+    _wait(browser, ec.visibility_of_element_located((By.ID, "paging")))
+    persons = len([p for p in EXAMPLES.iterdir() if p.suffix in {".yaml", ".json", ".ttl"}])
+    assert browser.find_element(By.ID, "page-status").text == f"{persons} Personen gezeigt, alle"
+    assert not browser.find_element(By.ID, "more").is_enabled()
+    table = browser.find_element(By.ID, "result-table")
+    assert "franz-huber" in table.text and "Matrose" in table.text
 
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

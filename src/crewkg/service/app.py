@@ -34,6 +34,7 @@ def create_app(service: Service):
     from crewkg.service.docs import openapi
     from crewkg.service.evaluator import Evaluator
     from crewkg.service.guard import RequestGuard
+    from crewkg.service.paging import person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
 
@@ -43,7 +44,7 @@ def create_app(service: Service):
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
                              triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
-                             persons=_evaluated_persons(service.store))
+                             persons=_evaluated_persons(service.store), person_ids=person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)

@@ -916,6 +916,9 @@ class CannedQuery:
     description: str
     text: str
     path: Path
+    #: `# page: ?var` in the header: the variable holding crew:personId, the first key of the query's ORDER BY; the
+    #: service answers such a query a page of persons at a time (paging.py)
+    page: str | None = None
 
 
 def queries_dir() -> Path:
@@ -947,7 +950,8 @@ def canned_queries() -> list[CannedQuery]:
     for path in sorted(folder.glob("*.rq")) if folder.is_dir() else []:
         text = path.read_text(encoding="utf-8")
         h = _header(text)
-        out.append(CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path))
+        out.append(CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path,
+                               h.get("page") or None))
     return out
 
 

@@ -56,6 +56,8 @@ class State:
     runner: Any  # queries.QueryRunner
     triples: int  # read-only store: counted once (pyoxigraph counts by scanning)
     persons: int = 0  # persons with an evaluation in the store (an exported register's, or the loaded records'), counted once
+    #: every crew:personId in the store, in SPARQL's order: the pages of a paged canned query (paging.py), read once
+    person_ids: list[str] = field(default_factory=list)
     render_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

@@ -8,7 +8,7 @@ the Accept header, and says so (`Vary: Accept`), so caches keep one answer per f
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 import anyio
 from fastapi import APIRouter, Query, Request
@@ -17,6 +17,7 @@ from fastapi.responses import PlainTextResponse, Response
 from crewkg.messages.catalogue import catalogue, say
 from crewkg.service.docs import doc
 from crewkg.service.inputs import language
+from crewkg.service.paging import PAGE_PERSONS
 from crewkg.service.querying import Busy, WorkerLost
 from crewkg.service.state import SHARED, State
 
@@ -41,13 +42,18 @@ def _said(lang: str, key: str, status: int, **fields: object) -> Response:
 
 
 def _answer(st: State, query: str | None, accept: str | None, method: str, dataset, lang: str) -> Response:
-    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
-
     if query is None or not query.strip():
         return _said(lang, "missing_query", 400)
     size, limit = len(query.encode("utf-8")), st.settings.max_query_bytes
     if size > limit:
         return _said(lang, "too_long", 414 if method == "GET" else 413, size=size, limit=limit)
+    return _run(st, query, accept, dataset, lang)
+
+
+def _run(st: State, query: str, accept: str | None, dataset, lang: str) -> Response:
+    """The runner's answer, or the protocol's refusal for what stopped it."""
+    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
+
     try:
         body, media = st.runner.run(query, accept, dataset)
     except UpdateRefused as exc:
@@ -142,3 +148,31 @@ def queries_list(lang: str | None = None):
     chosen = language(lang) if lang is not None else None
     return [{"name": q.name, "title": title, "description": description, "query": q.text}
             for q in canned_queries() for title, description in [canned_words(q, chosen)]]
+
+
+@router.get("/api/queries/{name}", tags=["sparql"], **doc("query_answer"))
+def query_answer(request: Request, name: str, after: str | None = None, persons: int = PAGE_PERSONS,
+                 st: State = SHARED):
+    # a query with a page variable: the rows of the `persons` persons after `after`, and a Link to the next page;
+    # any other: its whole answer (paging.py)
+    from crewkg.service.paging import MAX_PAGE_PERSONS, page
+    from crewkg.service.sparql import canned_queries
+
+    lang = _lang(request.query_params)
+    canned = {q.name: q for q in canned_queries()}
+    if name not in canned:
+        return _said(lang, "unknown_canned", 404, name=name, names=", ".join(sorted(canned)))
+    q, accept = canned[name], request.headers.get("accept")
+    if q.page is None:
+        return _run(st, q.text, accept, None, lang)
+    if not 1 <= persons <= MAX_PAGE_PERSONS:
+        return _said(lang, "page_persons", 400, persons=persons, limit=MAX_PAGE_PERSONS)
+    chosen = page(q, st.person_ids, after, persons)
+    answer = _run(st, chosen.text, accept, None, lang)
+    if answer.status_code == 200:
+        answer.headers["Vary"] = "Accept"
+        answer.headers["X-Crewkg-Page-Persons"] = str(chosen.persons)
+        if chosen.after is not None:
+            following = {"after": chosen.after, "persons": persons, **({"lang": lang} if lang != "en" else {})}
+            answer.headers["Link"] = f'<{request.url.path}?{urlencode(following)}>; rel="next"'
+    return answer

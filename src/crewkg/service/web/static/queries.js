@@ -1,4 +1,5 @@
-// crewkg canned-query page: lists /api/queries and runs a query through the SPARQL endpoint (/sparql).
+// crewkg canned-query page: lists /api/queries and runs a query through the SPARQL endpoint (/sparql); a canned query
+// about each person runs through /api/queries/<name>, a page of persons at a time (the Link header names the next).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +14,7 @@ const TEXTS = {
     query: "Abfrage", run: "Ausführen", csv: "CSV herunterladen", results: "Ergebnisse", running: "läuft …",
     rows: "{n} Zeilen, {ms} ms", health: "Speicher: {store}, {triples} Tripel, {persons} Personen",
     evaluated: ", ausgewertet am {date}.",
+    more: "Weitere Personen", page: "{persons} Personen gezeigt", last_page: "{persons} Personen gezeigt, alle",
   },
   en: {
     page_title: "crewkg — SPARQL queries", title: "crewkg — SPARQL queries", nav_check: "Check", nav_queries: "SPARQL queries",
@@ -21,6 +23,7 @@ const TEXTS = {
     intro_4: "and their derived facts.", titles_note: "",
     query: "Query", run: "Run", csv: "Download CSV", results: "Results", running: "running …",
     rows: "{n} rows, {ms} ms", health: "Store: {store}, {triples} triples, {persons} persons", evaluated: ", evaluated on {date}.",
+    more: "More persons", page: "{persons} persons shown", last_page: "{persons} persons shown, all",
   },
 };
 let currentLang = "de";
@@ -55,11 +58,30 @@ async function post(accept) {
   return fetch("/sparql", { method: "POST", body, headers: { Accept: accept } });
 }
 
+/** The canned query now shown, while its answer comes a page of persons at a time. */
+let paged = null;
+
 async function run() {
+  paged = null;
+  await show(post("application/sparql-results+json"), false);
+}
+
+/** A canned query: through /api/queries/<name>, which pages a query about each person. */
+async function runCanned(name) {
+  paged = { name, persons: 0, next: null };
+  await show(fetch(`/api/queries/${encodeURIComponent(name)}`, { headers: { Accept: "application/sparql-results+json" } }), false);
+}
+
+async function more() {
+  if (paged && paged.next) await show(fetch(paged.next, { headers: { Accept: "application/sparql-results+json" } }), true);
+}
+
+/** The answer of `request` as a table; `append`: below the rows of the pages before. */
+async function show(request, append) {
   $("error").classList.add("hidden");
   $("status").textContent = say("running");
   const started = performance.now();
-  const response = await post("application/sparql-results+json");
+  const response = await request;
   const ms = Math.round(performance.now() - started);
   if (!response.ok) {
     $("status").textContent = `HTTP ${response.status}`;
@@ -67,19 +89,34 @@ async function run() {
     $("error").classList.remove("hidden");
     return;
   }
+  const onPage = response.headers.get("X-Crewkg-Page-Persons");
+  const link = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("Link") || "");
   const data = await response.json();
   if ("boolean" in data) {
     $("results").replaceChildren(el("p", {}, String(data.boolean)));
     $("status").textContent = `${ms} ms`;
+    $("paging").classList.add("hidden");
     return;
   }
   const vars = data.head.vars;
-  const rows = data.results.bindings;
-  const table = el("table", { id: "result-table" },
-    el("thead", {}, el("tr", {}, ...vars.map((v) => el("th", {}, v)))),
-    el("tbody", {}, ...rows.map((b) => el("tr", {}, ...vars.map((v) => el("td", {}, short(b[v])))))));
-  $("results").replaceChildren(table);
-  $("status").textContent = say("rows", { n: rows.length, ms });
+  const rows = data.results.bindings.map((b) => el("tr", {}, ...vars.map((v) => el("td", {}, short(b[v])))));
+  if (append && $("result-table")) {
+    $("result-table").querySelector("tbody").append(...rows);
+  } else {
+    $("results").replaceChildren(el("table", { id: "result-table" },
+      el("thead", {}, el("tr", {}, ...vars.map((v) => el("th", {}, v)))), el("tbody", {}, ...rows)));
+  }
+  const shown = $("result-table").querySelectorAll("tbody tr").length;
+  $("status").textContent = say("rows", { n: shown, ms });
+  if (paged && onPage !== null) {
+    paged.persons += Number(onPage);
+    paged.next = link ? link[1] : null;
+    $("more").disabled = !paged.next;
+    $("page-status").textContent = say(paged.next ? "page" : "last_page", { persons: paged.persons });
+    $("paging").classList.remove("hidden");
+  } else {
+    $("paging").classList.add("hidden");
+  }
 }
 
 async function csv() {
@@ -101,7 +138,7 @@ async function queriesIn(lang) {
 function listQueries(queries, lang) {
   $("queries").replaceChildren(...queries.map((q) => {
     const button = el("button", { type: "button", class: "secondary", "data-query": q.name }, say("run"));
-    button.addEventListener("click", () => { $("query-text").value = q.query; run(); });
+    button.addEventListener("click", () => { $("query-text").value = q.query; runCanned(q.name); });
     return el("div", { class: "query" }, el("h3", { lang }, q.title), el("p", { lang }, q.description), el("span", { class: "mono" }, `${q.name}.rq `), button);
   }));
 }
@@ -114,6 +151,7 @@ async function render(lang) {
     $("health").textContent = say("health", health) + (health.as_of ? say("evaluated", { date: health.as_of }) : ".");
   }
   document.querySelectorAll("button[data-query]").forEach((b) => { b.textContent = say("run"); });
+  if (paged && paged.persons) $("page-status").textContent = say(paged.next ? "page" : "last_page", { persons: paged.persons });
 }
 
 async function init() {
@@ -121,6 +159,7 @@ async function init() {
   health = status;
   if (queries.length) $("query-text").value = queries[0].query;
   $("run").addEventListener("click", run);
+  $("more").addEventListener("click", more);
   $("csv").addEventListener("click", csv);
   bindLanguageSwitch(render);
 }
