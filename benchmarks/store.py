@@ -1,8 +1,8 @@
 """The canned queries (kb/queries/*.rq) on an on-disk Oxigraph store holding N persons (default 100 000), as
 `crewkg export REGISTER --store DIR` writes it and `crewkg serve --store DIR` reads it. Prints the p50 and p90 of
-each query (RUNS runs each, the whole answer serialised as SPARQL JSON results, as `crewkg serve` sends it) and its
-rows, the store's size, and the time to re-export one person into the
-full store (the per-person update). A query about each person (`# page: ?person`) is also measured as
+each query (RUNS runs each unless --runs; the whole answer serialised as SPARQL JSON results, as `crewkg serve`
+sends it) and its rows, the store's size, and the time to re-export one person into the full store (the per-person
+update). A query about each person (`# page: ?person`) is also measured as
 `crewkg serve` answers it at /api/queries/<name>: a page of 50 persons (the first, one in the middle, the last), with
 the rows it held; the summary gives the median and the slowest of the service's answers (a page where there are
 pages, else the whole answer) beside those of the whole answers. Asserts nothing (speed is never a test).
@@ -41,6 +41,7 @@ def main() -> None:
     ap.add_argument("--base", type=int, default=1000, help="persons evaluated by the product, then copied")
     ap.add_argument("--dir", type=Path, default=None, help="store folder (default: a temporary one, removed); "
                     "a folder that already holds a store is measured as it is, without loading")
+    ap.add_argument("--runs", type=int, default=RUNS, help="runs of each query (p50 and p90 over them)")
     args = ap.parse_args()
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
@@ -67,7 +68,7 @@ def main() -> None:
     print("  the whole answer as SPARQL JSON results (/sparql), then rows; a paged query's pages of "
           f"{PAGE_PERSONS} persons (/api/queries/<name>)")
     for q in canned_queries():
-        p50, p90 = _timed(store, q.text, RUNS)
+        p50, p90 = _timed(store, q.text, args.runs)
         medians.append(p50)
         rows = len(store.select(q.text).rows)
         print(f"  {q.name:<32} p50 {p50 * 1000:9.1f} ms   p90 {p90 * 1000:9.1f} ms   {rows:8} rows")
@@ -77,7 +78,7 @@ def main() -> None:
         slowest = 0.0
         for where, after in (("first", None), ("middle", ids[len(ids) // 2]), ("last", ids[-PAGE_PERSONS - 1])):
             text = page(q, ids, after, PAGE_PERSONS).text
-            p50, p90 = _timed(store, text, RUNS)
+            p50, p90 = _timed(store, text, args.runs)
             slowest = max(slowest, p50)
             print(f"    {where + ' page':<30} p50 {p50 * 1000:9.1f} ms   p90 {p90 * 1000:9.1f} ms   "
                   f"{len(store.select(text).rows):8} rows")

@@ -164,13 +164,15 @@ def query_answer(request: Request, name: str, after: str | None = None, persons:
         return _said(lang, "unknown_canned", 404, name=name, names=", ".join(sorted(canned)))
     q, accept = canned[name], request.headers.get("accept")
     if q.page is None:
-        return _run(st, q.text, accept, None, lang)
+        answer = _run(st, q.text, accept, None, lang)
+        answer.headers["Vary"] = "Accept"
+        return answer
     if not 1 <= persons <= MAX_PAGE_PERSONS:
         return _said(lang, "page_persons", 400, persons=persons, limit=MAX_PAGE_PERSONS)
     chosen = page(q, st.person_ids, after, persons)
     answer = _run(st, chosen.text, accept, None, lang)
+    answer.headers["Vary"] = "Accept"
     if answer.status_code == 200:
-        answer.headers["Vary"] = "Accept"
         answer.headers["X-Crewkg-Page-Persons"] = str(chosen.persons)
         if chosen.after is not None:
             following = {"after": chosen.after, "persons": persons, **({"lang": lang} if lang != "en" else {})}
