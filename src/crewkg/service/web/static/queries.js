@@ -112,11 +112,16 @@ async function show(request, append) {
     paged.persons += Number(onPage);
     paged.next = link ? link[1] : null;
     $("more").disabled = !paged.next;
-    $("page-status").textContent = say(paged.next ? "page" : "last_page", { persons: paged.persons });
+    showPageStatus();
     $("paging").classList.remove("hidden");
   } else {
     $("paging").classList.add("hidden");
   }
+}
+
+/** How many persons the table shows, and whether those are all. */
+function showPageStatus() {
+  $("page-status").textContent = say(paged.next ? "page" : "last_page", { persons: paged.persons });
 }
 
 async function csv() {
@@ -151,7 +156,7 @@ async function render(lang) {
     $("health").textContent = say("health", health) + (health.as_of ? say("evaluated", { date: health.as_of }) : ".");
   }
   document.querySelectorAll("button[data-query]").forEach((b) => { b.textContent = say("run"); });
-  if (paged && paged.persons) $("page-status").textContent = say(paged.next ? "page" : "last_page", { persons: paged.persons });
+  if (paged && paged.persons) showPageStatus();
 }
 
 async function init() {
