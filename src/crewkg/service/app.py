@@ -34,7 +34,7 @@ def create_app(service: Service):
     from crewkg.service.docs import openapi
     from crewkg.service.evaluator import Evaluator
     from crewkg.service.guard import RequestGuard
-    from crewkg.service.paging import person_ids
+    from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
 
@@ -44,7 +44,8 @@ def create_app(service: Service):
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
                              triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
-                             persons=_evaluated_persons(service.store), person_ids=person_ids(service.store))
+                             persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
+                             answers=Answers(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
@@ -98,10 +99,13 @@ def port_in_use(host: str, port: int) -> bool:
 def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     import uvicorn
 
+    from crewkg.service.sparql import canned_queries
+
     configure_logging()
     app = create_app(service)
     app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
     st = app.fastapi.state.crewkg
+    st.answers.warm(canned_queries())  # the answers computed whole, in the background: ready for the first reader
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, st.triples, st.persons, service.law.version)
     # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole); the

@@ -9,22 +9,26 @@ query's WHERE, so the store starts from them) and the query finds only their row
 are the whole answer in its own order (tests/test_paging.py), and a page costs about the same in a store of 1 000
 persons as in one of 100 000: the store looks up the page's persons, not the register.
 
-A query whose answer is a few persons out of many (blocked by medical fitness, one exam short, within 30 days) is not
-paged: it starts from the summary triple that selects them, and a page of persons would be mostly empty and cost
-more than the whole answer (docs/scale.md).
+A query whose answer is some persons out of many (blocked by medical fitness, one exam short, within 30 days, sea
+time) cannot be answered that way: the store finds its rows only from the summary triple that selects them, for the
+whole register at once, and from a page of persons it would read every result of each (about 60 pathway results a
+person; 100 ms for 50 persons, docs/scale.md). Its header also says `# answer: whole`: the service computes the whole
+answer once (`Answers`; `crewkg serve` starts on it in the background at start-up) and gives it a page of the
+persons it names at a time, from memory.
 
-The ids in their order are read once per store: `crewkg serve` never writes to its store."""
+The ids in their order, and the whole answers, are read once per app: the service never writes to its store."""
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from rdflib import Literal
 
-from crewkg.service.sparql import CannedQuery
+from crewkg.service.sparql import CannedQuery, Table
 
 #: persons per page unless the reader asks for another number
 PAGE_PERSONS = 50
@@ -80,3 +84,99 @@ def _body_start(text: str) -> int:
     if match is None:
         raise ValueError("a paged query needs WHERE { … }")
     return match.end()
+
+
+@dataclass(frozen=True)
+class Rows:
+    """One page of a whole answer: its rows, the persons they name, and where the next page starts (None after the
+    last)."""
+
+    table: Table
+    persons: int
+    after: str | None
+
+
+@dataclass
+class _Whole:
+    """A whole answer and, for each person it names (in its order), where that person's rows start."""
+
+    table: Table
+    ids: list[str] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+
+
+class Answers:
+    """The whole answers of the canned queries whose header says `# answer: whole`, each computed once (in its own
+    thread, so a reader who stops waiting does not stop it) and then given out a page of persons at a time."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._done: dict[str, _Whole | BaseException] = {}
+        self._running: dict[str, threading.Event] = {}
+
+    def warm(self, queries: Iterable[CannedQuery]) -> threading.Thread:
+        """Compute them one after the other in the background, so that the first reader finds them ready."""
+        chosen = [q for q in queries if q.whole]
+        thread = threading.Thread(target=lambda: [self._whole(q, None) for q in chosen], name="crewkg-answers",
+                                  daemon=True)
+        thread.start()
+        return thread
+
+    def page(self, q: CannedQuery, after: str | None, persons: int, wait: float | None) -> Rows | None:
+        """The rows of the `persons` persons of the answer that follow `after`; None while the answer is still being
+        computed after `wait` seconds."""
+        whole = self._whole(q, wait)
+        if whole is None:
+            return None
+        start = 0 if after is None else bisect.bisect_right(whole.ids, after)
+        end = min(start + persons, len(whole.ids))
+        rows = whole.table.rows[whole.starts[start]:whole.starts[end]] if start < end else []
+        return Rows(Table("select", whole.table.vars, rows), end - start,
+                    whole.ids[end - 1] if end < len(whole.ids) else None)
+
+    def persons(self, q: CannedQuery) -> list[str]:
+        """The persons the whole answer names, in its order (computed first if need be)."""
+        whole = self._whole(q, None)
+        return whole.ids if whole is not None else []
+
+    def _whole(self, q: CannedQuery, wait: float | None) -> _Whole | None:
+        with self._lock:
+            event = self._running.get(q.name)
+            first = event is None
+            if first:
+                event = self._running[q.name] = threading.Event()
+        if first:
+            threading.Thread(target=self._compute, args=(q, event), name=f"crewkg-answer-{q.name}", daemon=True).start()
+        event.wait(wait)
+        with self._lock:
+            done = self._done.get(q.name)
+        if isinstance(done, BaseException):
+            raise done
+        return done
+
+    def _compute(self, q: CannedQuery, event: threading.Event) -> None:
+        try:
+            done: _Whole | BaseException = _split(self.store.select(q.text), q)
+        except Exception as exc:  # handed to every reader of this query
+            done = exc
+        with self._lock:
+            self._done[q.name] = done
+        event.set()
+
+
+def _split(table: Table, q: CannedQuery) -> _Whole:
+    """Where each person's rows start; the answer is ordered by the page variable first, as a paged query must be."""
+    if q.page is None:
+        raise ValueError(f"{q.name} has no page variable")
+    column = table.vars.index(q.page.lstrip("?"))
+    whole = _Whole(table)
+    for n, row in enumerate(table.rows):
+        key = str(row[column])
+        if not whole.ids or whole.ids[-1] != key:
+            if whole.ids and key < whole.ids[-1]:
+                raise ValueError(f"{q.name} is not ordered by {q.page} first")
+            whole.ids.append(key)
+            whole.starts.append(n)
+    whole.starts.append(len(table.rows))
+    return whole

@@ -919,6 +919,10 @@ class CannedQuery:
     #: `# page: ?var` in the header: the variable holding crew:personId, the first key of the query's ORDER BY; the
     #: service answers such a query a page of persons at a time (paging.py)
     page: str | None = None
+    #: `# answer: whole` in the header (with a page variable): the store can find the query's rows only for the whole
+    #: register at once, so the service computes the whole answer once and gives it a page of persons at a time
+    #: (paging.Answers)
+    whole: bool = False
 
 
 def queries_dir() -> Path:
@@ -951,7 +955,7 @@ def canned_queries() -> list[CannedQuery]:
         text = path.read_text(encoding="utf-8")
         h = _header(text)
         out.append(CannedQuery(path.stem, h.get("title", path.stem), h.get("description", ""), text, path,
-                               h.get("page") or None))
+                               h.get("page") or None, h.get("answer") == "whole"))
     return out
 
 
@@ -1019,6 +1023,18 @@ def to_json(t: Table) -> str:
     for r in t.rows:
         rows.append({v: _json_term(x) for v, x in zip(t.vars, r, strict=True) if x is not None})
     return json.dumps({"head": {"vars": t.vars}, "results": {"bindings": rows}}, ensure_ascii=False, indent=1)
+
+
+def serialize_table(t: Table, accept: str | None) -> tuple[bytes, str]:
+    """A SELECT's rows in the results format the Accept header chooses, as the stores write it (/sparql)."""
+    key = negotiate(accept, TABULAR)
+    if key == "json":
+        body = to_json(t)
+    elif key == "csv":
+        body = to_csv(t)
+    else:
+        return (_tsv if key == "tsv" else _xml)(t.vars, t.rows), TABULAR[key]
+    return body.encode("utf-8"), TABULAR[key]
 
 
 def to_csv(t: Table) -> str:

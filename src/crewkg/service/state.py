@@ -58,6 +58,8 @@ class State:
     persons: int = 0  # persons with an evaluation in the store (an exported register's, or the loaded records'), counted once
     #: every crew:personId in the store, in SPARQL's order: the pages of a paged canned query (paging.py), read once
     person_ids: list[str] = field(default_factory=list)
+    #: the whole answers of the canned queries answered whole, then a page at a time (paging.Answers)
+    answers: Any = None
     render_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

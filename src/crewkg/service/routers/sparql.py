@@ -156,7 +156,7 @@ def query_answer(request: Request, name: str, after: str | None = None, persons:
     # a query with a page variable: the rows of the `persons` persons after `after`, and a Link to the next page;
     # any other: its whole answer (paging.py)
     from crewkg.service.paging import MAX_PAGE_PERSONS, page
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.sparql import NotAcceptable, canned_queries, serialize_table
 
     lang = _lang(request.query_params)
     canned = {q.name: q for q in canned_queries()}
@@ -169,12 +169,24 @@ def query_answer(request: Request, name: str, after: str | None = None, persons:
         return answer
     if not 1 <= persons <= MAX_PAGE_PERSONS:
         return _said(lang, "page_persons", 400, persons=persons, limit=MAX_PAGE_PERSONS)
-    chosen = page(q, st.person_ids, after, persons)
-    answer = _run(st, chosen.text, accept, None, lang)
+    if q.whole:  # the whole answer, computed once, a page of the persons it names at a time
+        rows = st.answers.page(q, after, persons, st.settings.query_timeout)
+        if rows is None:
+            answer = _said(lang, "computing", 503, name=name)
+            answer.headers["Retry-After"] = "5"
+            return answer
+        try:
+            body, media = serialize_table(rows.table, accept)
+        except NotAcceptable as exc:
+            return PlainTextResponse(str(exc), status_code=406)
+        answer, count, following = Response(content=body, media_type=media), rows.persons, rows.after
+    else:  # the store looks up the next persons of the register
+        chosen = page(q, st.person_ids, after, persons)
+        answer, count, following = _run(st, chosen.text, accept, None, lang), chosen.persons, chosen.after
     answer.headers["Vary"] = "Accept"
     if answer.status_code == 200:
-        answer.headers["X-Crewkg-Page-Persons"] = str(chosen.persons)
-        if chosen.after is not None:
-            following = {"after": chosen.after, "persons": persons, **({"lang": lang} if lang != "en" else {})}
-            answer.headers["Link"] = f'<{request.url.path}?{urlencode(following)}>; rel="next"'
+        answer.headers["X-Crewkg-Page-Persons"] = str(count)
+        if following is not None:
+            params = {"after": following, "persons": persons, **({"lang": lang} if lang != "en" else {})}
+            answer.headers["Link"] = f'<{request.url.path}?{urlencode(params)}>; rel="next"'
     return answer
