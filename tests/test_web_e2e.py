@@ -222,6 +222,21 @@ def test_a_canned_query_about_each_person_comes_a_page_of_persons_at_a_time(serv
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 
 
+def test_a_malformed_query_on_the_german_page_is_refused_in_german(server, browser):
+    """The page asks /sparql in its own language, so the service's refusal is German to its first word."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    browser.get(server + "/queries?lang=de")
+    _wait(browser, ec.element_to_be_clickable((By.CSS_SELECTOR, 'button[data-query="anlage9-pathways"]')))
+    field = browser.find_element(By.ID, "query-text")
+    field.clear()
+    field.send_keys("SELECT nope")
+    browser.find_element(By.ID, "run").click()
+    error = _wait(browser, ec.visibility_of_element_located((By.ID, "error")))
+    assert error.text.startswith("Fehlerhafte Abfrage:")
+
+
 def test_an_uploaded_service_log_shows_since_when_and_the_credited_days(server, browser, tmp_path):
     """Franz's Schifferdienstbuch (kb/examples): UBZ Matrose issuable since the Anlage 8 exam on 2025-03-10
     (§ 12 Z 2 SchBV), the Bootsmann UBZ since his 180th credited day as Matrose on 2025-09-27 (§ 13 Z 1 SchBV);

@@ -55,7 +55,8 @@ function short(term) {
 
 async function post(accept) {
   const body = new URLSearchParams({ query: $("query-text").value });
-  return fetch("/sparql", { method: "POST", body, headers: { Accept: accept } });
+  // in the page's language: the service's refusals (a malformed query, a timeout) are said in it too
+  return fetch(`/sparql?lang=${currentLang}`, { method: "POST", body, headers: { Accept: accept } });
 }
 
 /** The canned query now shown, while its answer comes a page of persons at a time. */
@@ -69,7 +70,8 @@ async function run() {
 /** A canned query: through /api/queries/<name>, which pages a query about each person. */
 async function runCanned(name) {
   paged = { name, persons: 0, next: null };
-  await show(fetch(`/api/queries/${encodeURIComponent(name)}`, { headers: { Accept: "application/sparql-results+json" } }), false);
+  const url = `/api/queries/${encodeURIComponent(name)}?lang=${currentLang}`;  // the Link to the next page keeps it
+  await show(fetch(url, { headers: { Accept: "application/sparql-results+json" } }), false);
 }
 
 async function more() {
