@@ -335,3 +335,17 @@ def test_a_store_with_evaluations_of_another_kb_version_says_so_before_the_answe
     assert r.exit_code == 0, r.output
     assert "holds evaluations made with another version of the kb (1)" in r.stderr
     assert r.stdout.startswith("certificate,persons")
+
+
+def test_an_export_into_a_new_store_compacts_it_and_a_re_export_does_not(tmp_path, monkeypatch):
+    """A served store is read through read-only handles, which never compact: a new register's bulk load is compacted
+    once by its export (OxigraphStore.compact), and a daily re-export leaves that to RocksDB's own background work."""
+    from crewkg.service.sparql import OxigraphStore
+
+    compacted: list[Path] = []
+    monkeypatch.setattr(OxigraphStore, "compact", lambda self: compacted.append(self.path))
+    folder = tmp_path / "register"
+    assert _export(_anna(tmp_path, 181), "--store", folder).exit_code == 0
+    assert compacted == [folder]
+    assert _export(_anna(tmp_path, 182), "--store", folder).exit_code == 0
+    assert compacted == [folder]

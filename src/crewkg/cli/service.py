@@ -158,6 +158,7 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         for path in paths:
             if not path.exists():
                 raise InputError(str(path), "", "register_path")
+        new = not (folder / "CURRENT").is_file()  # a store RocksDB has not written yet
         store = open_store_dir(folder, must_exist=False)
         batch: list = []
         for path in paths:
@@ -175,6 +176,8 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
         n += len(batch)
         store.flush()
+        if new and n:  # a new register, bulk-loaded: compacted once, so that serving it reads few table files
+            store.compact()
         quads = len(store)
         del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:

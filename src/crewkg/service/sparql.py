@@ -532,6 +532,13 @@ class OxigraphStore:
         if self.path is not None:
             self.store.flush()
 
+    def compact(self) -> None:
+        """Compact an on-disk store fully (RocksDB). A bulk load leaves many table files that only later background
+        work merges, and a service never does that work: it reads its store through read-only handles. Pages of the
+        100 000-person store took 105–147 ms before, 11–17 ms after (docs/scale.md)."""
+        if self.path is not None:
+            self.store.optimize()
+
     def _run(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None):
         ox = self._ox
         refuse_service(query)
