@@ -56,12 +56,18 @@ def person_ids(store) -> list[str]:
     return sorted(str(row[0]) for row in store.select(query).rows)
 
 
+def window(ids: Sequence[str], after: str | None, persons: int) -> tuple[int, int, str | None]:
+    """Where the page of the `persons` ids that follow `after` (from the first without it) starts and ends in the
+    sorted `ids`, and the id the next page follows (None after the last)."""
+    start = 0 if after is None else bisect.bisect_right(ids, after)
+    end = min(start + persons, len(ids))
+    return start, end, ids[end - 1] if start < end < len(ids) else None
+
+
 def page(q: CannedQuery, ids: Sequence[str], after: str | None, persons: int) -> Page:
     """The page of `q` for the `persons` ids that follow `after` (from the first without it)."""
-    start = 0 if after is None else bisect.bisect_right(ids, after)
-    chosen = ids[start:start + persons]
-    more = start + persons < len(ids)
-    return Page(restricted(q, chosen), len(chosen), chosen[-1] if more and chosen else None)
+    start, end, following = window(ids, after, persons)
+    return Page(restricted(q, ids[start:end]), end - start, following)
 
 
 def restricted(q: CannedQuery, ids: Sequence[str]) -> str:
@@ -129,11 +135,9 @@ class Answers:
         whole = self._whole(q, wait)
         if whole is None:
             return None
-        start = 0 if after is None else bisect.bisect_right(whole.ids, after)
-        end = min(start + persons, len(whole.ids))
+        start, end, following = window(whole.ids, after, persons)
         rows = whole.table.rows[whole.starts[start]:whole.starts[end]] if start < end else []
-        return Rows(Table("select", whole.table.vars, rows), end - start,
-                    whole.ids[end - 1] if end < len(whole.ids) else None)
+        return Rows(Table("select", whole.table.vars, rows), end - start, following)
 
     def persons(self, q: CannedQuery) -> list[str]:
         """The persons the whole answer names, in its order (computed first if need be)."""
