@@ -41,11 +41,11 @@ def main() -> None:
     first = time.perf_counter() - t  # compiles the law, validates 12 person records and the vessel with SHACL
     warm_cli = statistics.median(_timed(cmd) for _ in range(5))
 
-    from crewkg.answers.crew import requirement
-    from crewkg.answers.rosters import check_roster
-    from crewkg.law.manning import load_manning
     from crewkg.law.statute import load_law
-    from crewkg.records.vessels import load_roster, load_vessel
+    from crewkg.manning.crew import requirement
+    from crewkg.manning.rosters import check_roster
+    from crewkg.manning.tables import load_manning
+    from crewkg.manning.vessels import load_roster, load_vessel
 
     law = load_law()
     ml = load_manning(law)

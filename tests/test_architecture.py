@@ -14,6 +14,7 @@ LAYERS = [
     ("crewkg.records",),
     ("crewkg.rules",),
     ("crewkg.answers",),
+    ("crewkg.manning",),  # minimum crew: uses law, records, rules and answers.eligibility
     ("crewkg.careers",),
     ("crewkg.api", "crewkg.casebook", "crewkg"),
     ("crewkg.service",),

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from crewkg.answers.eligibility import check
 from crewkg.careers.programmes import check_programme, programme_from_mapping
 from crewkg.errors import InputError
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import TOP_KEYS, person_from_mapping
 from crewkg.records.reading import parse_mapping
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -86,7 +86,7 @@ vessel_like = st.builds(lambda d, kind: {**d, "kind": kind}, _mapping(VESSEL_KEY
 
 @given(vessel_like)
 def test_vessel_records(data):
-    from crewkg.answers.crew import crew_answer
+    from crewkg.manning.crew import crew_answer
 
     vessel = _only_input_errors(vessel_from_mapping, data, ML, "fuzz")
     if vessel is not None:

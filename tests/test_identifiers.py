@@ -57,7 +57,7 @@ def test_two_rosters_with_a_lena_and_a_register_lena_keep_their_own_birth_dates(
 
 
 def test_a_roster_iri_is_its_name_and_a_hash_of_its_crew(law):
-    from crewkg.records.vessels import member_iri, roster_iri, roster_key
+    from crewkg.manning.vessels import member_iri, roster_iri, roster_key
 
     a = person_from_mapping({"id": "lena", "birth_date": "2010-03-01"}, law, AS_OF, "a")
     b = person_from_mapping({"id": "lena", "birth_date": "2009-03-01"}, law, AS_OF, "b")

@@ -258,7 +258,7 @@ def test_the_text_answer_says_why(capsys, lang, words, reason):
 def test_the_roster_check_keeps_the_age_of_the_lower_role():
     """The roster path derives can_fill with the same rule: a fifteen-year-old Leichtmatrose fills no Decksmann
     slot, on the 18th birthday they do."""
-    from crewkg.answers.rosters import _people
+    from crewkg.manning.rosters import _people
 
     p = person_from_mapping({"id": "lena"} | LEICHTMATROSE, law(), AS_OF, "test")
     young = _people(law(), [p], EIGHTEENTH - DAY)

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from crewkg.answers.crew import requirements
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
-from crewkg.records.vessels import vessel_from_mapping
+from crewkg.manning.crew import requirements
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import vessel_from_mapping
 
 NOW = date(2026, 11, 30)
 OLD = date(2015, 6, 1)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from crewkg.answers.crew import crew_answer
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
-from crewkg.records.vessels import load_roster, load_vessel
+from crewkg.manning.crew import crew_answer
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import load_roster, load_vessel
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 VESSELS = sorted((EXAMPLES / "vessels").glob("*.yaml"))

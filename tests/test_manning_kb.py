@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from crewkg.answers.crew import requirement
-from crewkg.answers.rosters import check_roster
 from crewkg.law.cache import load_graph
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir, ontology_dir
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+from crewkg.manning.crew import requirement
+from crewkg.manning.rosters import check_roster
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 MANNING_FILES = [kb_dir() / "schbv2022" / "04_mindestbesatzung.ttl", *sorted((kb_dir() / "schbesv2004").glob("*.ttl"))]
 
@@ -171,7 +171,7 @@ def test_changing_the_substitute_age_in_the_kb_changes_the_roster_verdict(tmp_pa
 
 # --- every function rule names its kind -----------------------------------------------------------------------------
 def test_every_function_rule_names_a_known_kind():
-    from crewkg.law.manning import FUNCTION_KINDS
+    from crewkg.manning.tables import FUNCTION_KINDS
 
     ml = load_manning(load_law())
     fns = ml.rules_of("FunctionRule")
@@ -181,7 +181,7 @@ def test_every_function_rule_names_a_known_kind():
 
 @pytest.mark.parametrize("new", ["crew:functionKind crew:SafetyFunction ;\n", ""])
 def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
-    from crewkg.law.manning import ManningDataError
+    from crewkg.manning.tables import ManningDataError
 
     old = "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    crew:functionKind crew:EngineQualification ;\n"
     edited = _edited(tmp_path, old, "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    " + new,

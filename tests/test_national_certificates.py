@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.answers.crew import requirement
 from crewkg.answers.eligibility import check
-from crewkg.answers.rosters import check_roster
 from crewkg.cli.common import app
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
+from crewkg.manning.crew import requirement
+from crewkg.manning.rosters import check_roster
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import person_from_mapping
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
 ROOT = Path(__file__).resolve().parents[1]
 WOLFGANG = ROOT / "kb" / "examples" / "vessels" / "02-ms-wolfgang-lake-boat.yaml"
@@ -243,7 +243,7 @@ def test_the_crew_command_says_a_function_was_derived(lang, words):
 def test_only_the_law_in_force_makes_a_function_from_proofs(law):
     """The § 29 SchBV qualifications exist from 17 Jan 2022: on a date under the SchBesV 2004 the same proofs derive
     no function (the roster then needs the function stated), on the SchBV's first day they do."""
-    from crewkg.answers.rosters import _people
+    from crewkg.manning.rosters import _people
 
     def proven(on: str) -> dict[str, str]:
         day = date.fromisoformat(on)

@@ -21,12 +21,12 @@ import pytest
 from rdflib import Literal
 from rdflib.namespace import RDF, SKOS
 
-from crewkg.answers.crew import crew_answer
 from crewkg.law.cache import load_graph
-from crewkg.law.manning import MANNING, load_manning
 from crewkg.law.namespaces import KB
 from crewkg.law.statute import load_law
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+from crewkg.manning.crew import crew_answer
+from crewkg.manning.tables import MANNING, load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 NOW = date(2026, 11, 30)
 OLD = date(2015, 6, 1)
@@ -247,9 +247,9 @@ def test_removing_a_reading_from_the_kb_removes_it_from_the_answer(tmp_path):
     """The engine names no reading: without the kb resource the answer has none, and the reading applied stays."""
     import shutil
 
-    from crewkg.law.manning import load_manning as lm
     from crewkg.law.statute import load_law as ll
     from crewkg.locations import kb_dir, ontology_dir
+    from crewkg.manning.tables import load_manning as lm
 
     kb = tmp_path / "kb"
     shutil.copytree(kb_dir(), kb)

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from crewkg.answers.crew import requirement
-from crewkg.answers.rosters import check_roster
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
+from crewkg.manning.crew import requirement
+from crewkg.manning.rosters import check_roster
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 NOW = date(2026, 11, 30)
 OLD = date(2015, 6, 1)

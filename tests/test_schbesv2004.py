@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.answers.crew import requirement
 from crewkg.answers.eligibility import check
-from crewkg.answers.rosters import check_roster
 from crewkg.cli.common import app
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
+from crewkg.manning.crew import requirement
+from crewkg.manning.rosters import check_roster
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import person_from_mapping
 from crewkg.records.reading import read_mapping
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 MEDICAL = {"valid_until": "2030-12-31"}
@@ -339,7 +339,7 @@ def test_on_a_passenger_vessel_without_passengers_the_schiffsfuehrer_is_not_the_
 
 
 def test_the_rule_of_paragraph_14_abs_8_is_named_beside_the_missing_table(law):
-    from crewkg.answers.crew import crew_answer
+    from crewkg.manning.crew import crew_answer
 
     ml = load_manning(law)
 

@@ -30,7 +30,7 @@ def persons(law):
 
 VESSELS = EXAMPLES.parent / "vessels"
 ROSTERS = EXAMPLES.parent / "rosters"
-HAS_MANNING = importlib.util.find_spec("crewkg.answers.crew") is not None
+HAS_MANNING = importlib.util.find_spec("crewkg.manning.crew") is not None
 #: vessels and their rosters on 2026-11-30 (the roster files name their vessel in the header)
 CREWS = [("01-ms-wachau-danube-day-trip.yaml", r) for r in ("01-ms-wachau-full.yaml", "01-ms-wachau-short.yaml",
                                                             "01-ms-wachau-substitution.yaml")] + [

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from crewkg.answers.crew import requirement
 from crewkg.answers.eligibility import check
-from crewkg.answers.rosters import check_roster
 from crewkg.cli.common import app
-from crewkg.law.manning import load_manning
 from crewkg.law.statute import load_law
+from crewkg.manning.crew import requirement
+from crewkg.manning.rosters import check_roster
+from crewkg.manning.tables import load_manning
+from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import person_from_mapping
-from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
 runner = CliRunner()
 DECK = ["Decksmann", "Leichtmatrose", "Matrose"]

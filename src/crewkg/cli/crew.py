@@ -1,6 +1,6 @@
 """Minimum crew commands (issue 3): `crewkg crew`. Imports inside the commands keep `crewkg check` fast.
 
-The command is thin: the answer comes from manning.crew_answer (the same call the HTTP API makes); this module
+The command is thin: the answer comes from manning.crew.crew_answer (the same call the HTTP API makes); this module
 only prints it — JSON for programs, and for people the table row that applies, why, and the roster verdict.
 """
 
@@ -27,10 +27,10 @@ def crew(
     """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
     day = _as_of(as_of, lang.value)
     try:
-        from crewkg.answers.crew import crew_answer
-        from crewkg.law.manning import load_manning
         from crewkg.law.statute import load_law
-        from crewkg.records.vessels import load_roster, load_vessel
+        from crewkg.manning.crew import crew_answer
+        from crewkg.manning.tables import load_manning
+        from crewkg.manning.vessels import load_roster, load_vessel
 
         law = load_law()
         ml = load_manning(law)

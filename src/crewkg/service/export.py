@@ -520,7 +520,7 @@ def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Per
 # Crew checks (crewkg.manning): a vessel's minimum crew and whether a roster fills it
 # ------------------------------------------------------------------------------------------------------
 def crew_check_iri(vessel_id: str, roster: str | None) -> URIRef:
-    """The check of a vessel with a roster (its key, records.vessels.roster_key: `<name>/<hash>`) or without one."""
+    """The check of a vessel with a roster (its key, manning.vessels.roster_key: `<name>/<hash>`) or without one."""
     return DERIVED[f"crew/{vessel_id}/{roster or 'no-roster'}"]
 
 
@@ -531,10 +531,10 @@ def _provision_by_citation(law: Law) -> dict[str, str]:
 def crew_check_triples(law: Law, answer: dict[str, Any], roster: str | None, persons: list[Person] | None,
                        lang: str = "de") -> list[Triple]:
     """The roster record (membership and each crew member's record) and the derived crew check of one
-    `manning.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster.
-    `roster` is the roster's name (its file name); its IRIs are scoped by its content (records.vessels.roster_key)."""
-    from crewkg.law.manning import MANNING
-    from crewkg.records.vessels import VESSEL_IRI, member_iri, roster_iri, roster_key
+    `manning.crew.crew_answer` (in `lang`), with provenance; the check's IRI is deterministic per vessel and roster.
+    `roster` is the roster's name (its file name); its IRIs are scoped by its content (manning.vessels.roster_key)."""
+    from crewkg.manning.tables import MANNING
+    from crewkg.manning.vessels import VESSEL_IRI, member_iri, roster_iri, roster_key
 
     by_citation = _provision_by_citation(law)
     key = roster_key(roster, persons) if roster is not None and persons is not None else None

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from crewkg.errors import InputError, Phrase, Reason
-from crewkg.law.manning import ManningLaw
 from crewkg.law.statute import Law
 from crewkg.locations import ontology_dir
+from crewkg.manning.tables import ManningLaw
 from crewkg.records.persons import ID_MAX, ID_RE, Checker, Person, near, person_from_mapping
 from crewkg.records.reading import MAX_NUMBER, read_mapping
 
@@ -205,8 +205,8 @@ def vessel_graph(v: Vessel, ml: ManningLaw):
     from rdflib import Graph, Literal, URIRef
     from rdflib.namespace import RDF, XSD
 
-    from crewkg.law.manning import MANNING
     from crewkg.law.namespaces import CREW_IRI
+    from crewkg.manning.tables import MANNING
 
     g = Graph()
     g.bind("crew", CREW_IRI)
@@ -345,7 +345,7 @@ def roster_graph(name: str, persons: list[Person]):
     from rdflib import Literal
     from rdflib.namespace import RDF, RDFS
 
-    from crewkg.law.manning import MANNING
+    from crewkg.manning.tables import MANNING
     from crewkg.records.turtle import person_graph
 
     key = roster_key(name, persons)

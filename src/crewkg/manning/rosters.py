@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import FunctionRule, ManningLaw, Substitution, TransitionalRule
 from crewkg.law.statute import Law
+from crewkg.manning.program import AlternativeNeed, Requirement
+from crewkg.manning.tables import FunctionRule, ManningLaw, Substitution, TransitionalRule
 from crewkg.messages.sections import section
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import completed_years
-from crewkg.rules.manning import AlternativeNeed, Requirement
 
 #: cost of an assignment edge: an exact certificate is free, each step down the hierarchy costs a little, a
 #: substitution costs more, so the assignment uses a substitution only where it is needed

@@ -1,5 +1,5 @@
 """The manning program: the Datalog rules that decide which regulation, table, row, Stufe, column and alternatives
-govern a vessel on a date. Generic over the table data compiled in `crewkg.law.manning`; names no role, count or date."""
+govern a vessel on a date. Generic over the table data compiled in `crewkg.manning.tables`; names no role, count or date."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import (
+from crewkg.law.statute import Law, Regulation
+from crewkg.manning.tables import (
     Adjustment,
     FunctionDelegation,
     FunctionRule,
@@ -19,7 +20,6 @@ from crewkg.law.manning import (
     Table,
     TransitionalRule,
 )
-from crewkg.law.statute import Law, Regulation
 
 # ------------------------------------------------------------------------------------------------------------------
 # The Datalog program

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from crewkg.law.manning import (
+from crewkg.law.statute import Law, notes_in
+from crewkg.manning.program import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
+from crewkg.manning.tables import (
     ANSWER_FLAGS,
     FUNCTION_KEYS,
     Adjustment,
@@ -20,11 +22,9 @@ from crewkg.law.manning import (
     Substitution,
     Table,
 )
-from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import say
 from crewkg.messages.sections import section
 from crewkg.messages.wording import number
-from crewkg.rules.manning import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
 
 
 def explain_case(ml: ManningLaw, vessel, case: Case, lang: str) -> list[str]:
@@ -512,7 +512,7 @@ def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, tem
     req = requirement(law, ml, vessel, as_of, temporary, lang)
     answer = dict(req.answer)
     if persons is not None:
-        from crewkg.answers.rosters import check_roster
+        from crewkg.manning.rosters import check_roster
 
         answer["roster"] = check_roster(law, ml, req, persons, lang)
         for entry, (_, other) in zip(answer.get("readings", []), req.readings, strict=True):
