@@ -42,9 +42,9 @@ def main() -> None:
     warm_cli = statistics.median(_timed(cmd) for _ in range(5))
 
     from crewkg.law.statute import load_law
+    from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import requirement
     from crewkg.manning.rosters import check_roster
-    from crewkg.manning.tables import load_manning
     from crewkg.manning.vessels import load_roster, load_vessel
 
     law = load_law()

@@ -17,7 +17,7 @@ from crewkg.answers.eligibility import check
 from crewkg.careers.programmes import check_programme, programme_from_mapping
 from crewkg.errors import InputError
 from crewkg.law.statute import load_law
-from crewkg.manning.tables import load_manning
+from crewkg.manning.compile import load_manning
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import TOP_KEYS, person_from_mapping
 from crewkg.records.reading import parse_mapping

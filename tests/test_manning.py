@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from crewkg.law.statute import load_law
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import requirements
-from crewkg.manning.tables import load_manning
 from crewkg.manning.vessels import vessel_from_mapping
 
 NOW = date(2026, 11, 30)

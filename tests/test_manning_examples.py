@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from crewkg.law.statute import load_law
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import crew_answer
-from crewkg.manning.tables import load_manning
 from crewkg.manning.vessels import load_roster, load_vessel
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"

@@ -13,9 +13,9 @@ import pytest
 from crewkg.law.cache import load_graph
 from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir, ontology_dir
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import requirement
 from crewkg.manning.rosters import check_roster
-from crewkg.manning.tables import load_manning
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 MANNING_FILES = [kb_dir() / "schbv2022" / "04_mindestbesatzung.ttl", *sorted((kb_dir() / "schbesv2004").glob("*.ttl"))]
@@ -181,7 +181,7 @@ def test_every_function_rule_names_a_known_kind():
 
 @pytest.mark.parametrize("new", ["crew:functionKind crew:SafetyFunction ;\n", ""])
 def test_a_function_rule_of_unknown_or_no_kind_fails_at_kb_load(tmp_path, new):
-    from crewkg.manning.tables import ManningDataError
+    from crewkg.manning.compile import ManningDataError
 
     old = "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    crew:functionKind crew:EngineQualification ;\n"
     edited = _edited(tmp_path, old, "crew:requiresFunction kb:Schiffsmaschinenwaerter ;\n    " + new,

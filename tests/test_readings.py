@@ -24,8 +24,9 @@ from rdflib.namespace import RDF, SKOS
 from crewkg.law.cache import load_graph
 from crewkg.law.namespaces import KB
 from crewkg.law.statute import load_law
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import crew_answer
-from crewkg.manning.tables import MANNING, load_manning
+from crewkg.manning.tables import MANNING
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 NOW = date(2026, 11, 30)
@@ -249,7 +250,7 @@ def test_removing_a_reading_from_the_kb_removes_it_from_the_answer(tmp_path):
 
     from crewkg.law.statute import load_law as ll
     from crewkg.locations import kb_dir, ontology_dir
-    from crewkg.manning.tables import load_manning as lm
+    from crewkg.manning.compile import load_manning as lm
 
     kb = tmp_path / "kb"
     shutil.copytree(kb_dir(), kb)

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from crewkg.law.statute import load_law
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import requirement
 from crewkg.manning.rosters import check_roster
-from crewkg.manning.tables import load_manning
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
 NOW = date(2026, 11, 30)

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 from crewkg.answers.eligibility import check
 from crewkg.cli.common import app
 from crewkg.law.statute import load_law
+from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import requirement
 from crewkg.manning.rosters import check_roster
-from crewkg.manning.tables import load_manning
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import person_from_mapping
 from crewkg.records.reading import read_mapping

@@ -163,8 +163,8 @@ def _is_person(x: Any) -> bool:
 def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
          as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
     """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict."""
+    from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import crew_answer
-    from crewkg.manning.tables import load_manning
     from crewkg.manning.vessels import checked_vessel, roster_from_mapping
     from crewkg.records.reading import read_mapping
 

@@ -28,8 +28,8 @@ def crew(
     day = _as_of(as_of, lang.value)
     try:
         from crewkg.law.statute import load_law
+        from crewkg.manning.compile import load_manning
         from crewkg.manning.crew import crew_answer
-        from crewkg.manning.tables import load_manning
         from crewkg.manning.vessels import load_roster, load_vessel
 
         law = load_law()

@@ -865,8 +865,8 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
         return
     if importlib.util.find_spec("crewkg.manning.crew") is None:
         raise InputError("--crew", "crew", "manning_module")
+    from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import crew_answer
-    from crewkg.manning.tables import load_manning
     from crewkg.manning.vessels import load_roster, load_vessel, roster_key, roster_name, vessel_graph
     from crewkg.service.export import crew_check_subjects, crew_check_triples
 
