@@ -258,12 +258,12 @@ def test_the_text_answer_says_why(capsys, lang, words, reason):
 def test_the_roster_check_keeps_the_age_of_the_lower_role():
     """The roster path derives can_fill with the same rule: a fifteen-year-old Leichtmatrose fills no Decksmann
     slot, on the 18th birthday they do."""
-    from crewkg.manning.rosters import _people
+    from crewkg.manning.people import people_of
 
     p = person_from_mapping({"id": "lena"} | LEICHTMATROSE, law(), AS_OF, "test")
-    young = _people(law(), [p], EIGHTEENTH - DAY)
+    young = people_of(law(), [p], EIGHTEENTH - DAY)
     assert "Decksmann" not in young.fills["lena"] and "Leichtmatrose" in young.fills["lena"]
-    grown = _people(law(), [p], EIGHTEENTH)
+    grown = people_of(law(), [p], EIGHTEENTH)
     assert "Decksmann" in grown.fills["lena"]
 
 

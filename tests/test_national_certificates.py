@@ -243,13 +243,13 @@ def test_the_crew_command_says_a_function_was_derived(lang, words):
 def test_only_the_law_in_force_makes_a_function_from_proofs(law):
     """The § 29 SchBV qualifications exist from 17 Jan 2022: on a date under the SchBesV 2004 the same proofs derive
     no function (the roster then needs the function stated), on the SchBV's first day they do."""
-    from crewkg.manning.rosters import _people
+    from crewkg.manning.people import people_of
 
     def proven(on: str) -> dict[str, str]:
         day = date.fromisoformat(on)
         p = person_from_mapping({**INSTRUCTED, "exams": [e | {"passed": "2021-06-01"} for e in INSTRUCTED["exams"]]},
                                 law, day, "test")
-        return _people(law, [p], day).proven["mia"]
+        return people_of(law, [p], day).proven["mia"]
 
     assert proven("2022-01-16") == {}
     assert proven("2022-01-17") == {"Fahrgastbetreuer": "SchBV2022-Fahrgastbetreuer"}

@@ -8,7 +8,8 @@ from datetime import date
 from typing import Any
 
 from crewkg.law.statute import Law, notes_in
-from crewkg.manning.program import AlternativeNeed, Derived, FunctionNeed, Requirement, _scenarios, derive
+from crewkg.manning.program import Derived, derive, scenarios
+from crewkg.manning.requirement import AlternativeNeed, FunctionNeed, Requirement
 from crewkg.manning.tables import (
     ANSWER_FLAGS,
     FUNCTION_KEYS,
@@ -93,9 +94,9 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
         from crewkg.errors import InputError
 
         raise InputError("", "id", "unique_vessel_ids", sorted(v.id for v in vessels))
-    scenarios = _scenarios(ml, as_of)
-    runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in scenarios]
-    others = _other_readings(law, ml, vessels, as_of, temporary, scenarios[0][0], runs[0][0])
+    worlds = scenarios(ml, as_of)
+    runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in worlds]
+    others = _other_readings(law, ml, vessels, as_of, temporary, worlds[0][0], runs[0][0])
     return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang, others.get(v.id, {}))
             for v in vessels]
 
@@ -394,7 +395,7 @@ def _alternatives(ask: _Ask, row: Row) -> list[AlternativeNeed]:
     out = []
     for i, a in enumerate(alts):
         counts = {role: n for role, n in sorted(d.required.get(a.id, {}).items(), key=lambda rn: _role_order(law, rn[0])) if n > 0}
-        # a substitution takes a place the table prescribes (rosters._slots): one whose place this alternative has
+        # a substitution takes a place the table prescribes (solver._slots): one whose place this alternative has
         # none of (Stufe 2 of § 13 SchBesV names no Decksmann) would only be a line the reader cannot apply
         table = dict(a.counts)
         subs = [ml.rules[s] for s, alt in sorted(d.substitutions) if alt == a.id

@@ -1,25 +1,16 @@
-"""The manning program: the Datalog rules that decide which regulation, table, row, Stufe, column and alternatives
-govern a vessel on a date. Generic over the table data compiled in `crewkg.manning.tables`; names no role, count or date."""
+"""The manning program: the Datalog rules that decide which table, row, Stufe, column and alternatives govern a
+vessel on a date. Generic over the table data compiled in `crewkg.manning.tables`; names no role, count or date.
+
+Like `rules.eligibility.derive`, every evaluation is a fresh database (`rules.datalog.evaluate`) asked one union
+query."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
-from crewkg.law.statute import Law, Regulation
-from crewkg.manning.tables import (
-    Adjustment,
-    FunctionDelegation,
-    FunctionRule,
-    ManningLaw,
-    QualificationProof,
-    Row,
-    RowPrecedence,
-    Substitution,
-    Table,
-    TransitionalRule,
-)
+from crewkg.law.statute import Law
+from crewkg.manning.tables import ManningLaw, RowPrecedence
 
 # ------------------------------------------------------------------------------------------------------------------
 # The Datalog program
@@ -343,7 +334,7 @@ def vessel_facts(vessel, ml: ManningLaw) -> list[tuple]:
     return f
 
 
-def _scenarios(ml: ManningLaw, as_of: date) -> list[tuple[frozenset[str], str | None]]:
+def scenarios(ml: ManningLaw, as_of: date) -> list[tuple[frozenset[str], str | None]]:
     """Which amendments are in force on the date. An amendment whose day the sources do not give (only a window)
     makes two scenarios inside that window: with and without it."""
     certain: set[str] = set()
@@ -410,51 +401,3 @@ def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool
             name, how = _KINDS[kind]
             getattr(d, name).add(x if how == "add1" else (x, y))
     return out
-
-
-# ------------------------------------------------------------------------------------------------------------------
-# What the program derived for one vessel: the requirement the roster check fills
-# ------------------------------------------------------------------------------------------------------------------
-@dataclass
-class AlternativeNeed:
-    """One alternative after the adjustments: what the roster check fills."""
-
-    id: str
-    index: int
-    counts: dict[str, int]  # role -> count, zero counts omitted
-    table_counts: dict[str, int]  # the counts as the table prescribes them
-    substitutions: list[Substitution]  # substitutions that reach this alternative
-    adjustments: list[Adjustment] = field(default_factory=list)  # reductions and additions that changed it
-
-
-@dataclass
-class FunctionNeed:
-    function: str
-    count: int
-    provision: str
-    table: str
-
-
-@dataclass
-class Requirement:
-    """The answer's data for the roster check (rosters.py) besides the JSON answer itself."""
-
-    vessel: Any
-    as_of: date
-    regulation: Regulation | None
-    covered: bool
-    table: Table | None = None
-    row: Row | None = None
-    alternatives: list[AlternativeNeed] = field(default_factory=list)
-    functions: list[FunctionNeed] = field(default_factory=list)
-    function_table: Table | None = None
-    function_substitutions: list[Substitution] = field(default_factory=list)
-    delegations: list[FunctionDelegation] = field(default_factory=list)
-    #: qualifications proven on this vessel by the requirements of their pathways (crew:QualificationProof)
-    proofs: list[QualificationProof] = field(default_factory=list)
-    rules: list[FunctionRule] = field(default_factory=list)
-    transitional: list[TransitionalRule] = field(default_factory=list)
-    answer: dict[str, Any] = field(default_factory=dict)
-    #: the other readings of doubtful provisions that reach the vessel, each with the requirement under it
-    readings: list[tuple[Any, Requirement]] = field(default_factory=list)
-
