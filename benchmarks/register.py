@@ -36,7 +36,6 @@ CREWKG = Path(sys.executable).with_name("crewkg")
 # ---------------------------------------------------------------------------------------------------- the floor
 def floor_lines(path: Path) -> tuple[list[dict], float, float]:
     """(register lines, seconds reading, seconds deciding) of the plain-Python evaluation."""
-    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.law.age import completed_years
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
@@ -54,7 +53,7 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
     read = time.perf_counter() - start
 
     start = time.perf_counter()
-    reg = regulation_in_force(law, AS_OF)
+    reg = law.regulation_on(AS_OF)
     # the floor decides the kinds of §§ 10–15 (the UBZ); a certificate with a requirement it does not decide (dated
     # proofs, a Fahrzeit with sea days or a shortening, § 47 application periods) is left to the product and to the
     # comparison's other side: `decided` names the certificates compared

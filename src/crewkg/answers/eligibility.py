@@ -7,17 +7,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.law.statute import Law, Regulation
+from crewkg.law.statute import Law
 from crewkg.messages import wording
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import Derived, derive, requirement_have
 from crewkg.rules.kinds import kind
-
-
-def regulation_in_force(law: Law, as_of: date) -> Regulation | None:
-    """The regulation with UBZ pathways in force on the date, or None (then nothing is covered): `Law.regulation_on`."""
-    return law.regulation_on(as_of)
 
 
 def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: str) -> dict[str, Any]:
@@ -47,7 +42,7 @@ def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, la
 
 
 def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de") -> dict[str, Any]:
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     base: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat()}
     if reg is None:
         with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
@@ -245,7 +240,7 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     from crewkg.rules.eligibility import role_ages
     from crewkg.rules.kinds import missing_sentence
 
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     ages = role_ages(law, reg.id if reg else None) or role_ages(law)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     out = []
@@ -336,7 +331,7 @@ def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict
     from crewkg.records.dated import at, ledger
     from crewkg.rules.eligibility import eligible_among
 
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     if reg is None or not eligible:
         return {}
     scopes = ledger(p, law)

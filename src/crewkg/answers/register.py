@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from typing import Any
 
-from crewkg.answers.eligibility import regulation_in_force
 from crewkg.law.statute import Law
 from crewkg.records.register import Entry
 from crewkg.workers import collect_now, collection_held, fork_pool, inherited
@@ -53,7 +52,7 @@ def forget() -> None:
 
 def compact(law: Law, pid: str, d, as_of: date) -> dict[str, Any]:
     """The register line of one person: design contract 'Register (bulk) answers'."""
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     base: dict[str, Any] = {"person": pid, "as_of": as_of.isoformat()}
     if reg is None:
         return base | {"regulation": None, "covered": False, "eligible": {}, "roles": []}

@@ -45,7 +45,6 @@ def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str,
     the target where the question came from (the CLI's options, the API's arguments). `not_covered`: a certificate
     whose conditions the sources lack is a target too (`plan` answers it „not covered“; a cohort has no column for
     it and refuses it)."""
-    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.errors import InputError
     from crewkg.records.persons import near
 
@@ -53,7 +52,7 @@ def plan_target(law: Law, graph, target: str, as_of: date, *, fields: tuple[str,
                      | {c for c in law.certificates if replacements(law, c)})  # an authorisation is no graph node
     target = law.certificate_named(target) or target
     own = law.regulations.get(law.certificates[target].regulation or "") if target in law.certificates else None
-    in_force = regulation_in_force(law, as_of)
+    in_force = law.regulation_on(as_of)
     if own is not None and (in_force is None or own.id != in_force.id):
         raise InputError(fields[0], "as_of", "pathway_date", as_of.isoformat(), regulation=own.name,
                          since=own.in_force_from.isoformat())

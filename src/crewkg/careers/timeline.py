@@ -156,11 +156,11 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
     its verdict is constant."""
     import dataclasses
 
-    from crewkg.answers.eligibility import event_dates, regulation_in_force
+    from crewkg.answers.eligibility import event_dates
     from crewkg.records.dated import at
     from crewkg.rules.eligibility import eligible_among
 
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     if reg is None or not p.dated:
         return {}
     dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
@@ -220,7 +220,7 @@ def _highest(law: Law, targets: list[str]) -> str | None:
 
 def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> dict[str, Any]:
     """The `crewkg timeline --format json` answer for one person record (read and credited as of `as_of`)."""
-    from crewkg.answers.eligibility import check, regulation_in_force
+    from crewkg.answers.eligibility import check
     from crewkg.careers.planning import Pace
     from crewkg.records.dated import ledger
 
@@ -232,7 +232,7 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     if not out["covered"]:
         return out | {"reason": answer["reason"], "credited": [], "certificates": [], "held": [], "medical": {},
                       "route": None, "events": []}
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     assert reg is not None
     scopes = ledger(p, law) if p.dated else {}
     runs = spells(law, p, as_of, scopes)

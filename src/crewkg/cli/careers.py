@@ -53,9 +53,7 @@ def _emit(data: bytes | str, out: Path | None) -> None:
 
 def _covered(law, day) -> None:
     """Refuse an evaluation date no encoded regulation governs (the planner would have nothing to plan with)."""
-    from crewkg.answers.eligibility import regulation_in_force
-
-    if regulation_in_force(law, day) is None:
+    if law.regulation_on(day) is None:
         regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
         first = min((law.regulations[r] for r in regs if r in law.regulations), key=lambda r: r.in_force_from)
         raise InputError("--as-of", "as_of", "pathway_date", day.isoformat(), regulation=first.name,

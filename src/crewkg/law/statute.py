@@ -257,7 +257,8 @@ class Law:
 
     def regulation_on(self, day: date) -> Regulation | None:
         """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
-        that day applies."""
+        that day applies. The one home of that question: the eligibility program (`under`), the minimum-crew program
+        (`in_force`) and every answer ask it, so they never disagree on which regulation governs a day."""
         cache = self.__dict__.setdefault("_with_paths", {})  # asked for every person of a register
         key = len(self.pathways)
         if key not in cache:

@@ -50,12 +50,11 @@ def people_of(law: Law, persons: list[Person], as_of: date, proven_functions: di
     four times faster; and over the pathways of the certificates the record's own proofs make, and of those the
     vessel's waters let a person prove by their requirements (`proofs`: certificate -> provision,
     crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
-    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive_roles, role_ages
     from crewkg.rules.kinds.certificate_held import held
     from crewkg.rules.kinds.exam import passed
 
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     d = derive_roles(persons, law, as_of, reg.id if reg else None, frozenset(proofs or {}))
     below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
     deck = set(law.ids_of("DeckCrewRole"))

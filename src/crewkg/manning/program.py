@@ -16,8 +16,8 @@ from crewkg.manning.tables import ManningLaw, RowPrecedence
 # The Datalog program
 # ------------------------------------------------------------------------------------------------------------------
 RULES = """
-# RULE regime — the regulation in force on the evaluation date (dates as day numbers)
-in_force(Reg) <= today(D) & reg_window(Reg, F, U) & (F <= D) & (D <= U)
+# The regulation in force on the evaluation date is a fact, in_force(Reg), from `Law.regulation_on`: the one answer
+# both programs ask (the eligibility program gets it as under(P, Reg)). Dates are day numbers.
 
 # RULE condition — one condition on one vessel attribute
 holds(V, K) <= cond_ge(K, A, X) & num(V, A, Y) & (Y >= X)
@@ -184,7 +184,7 @@ derived(V, 'reading', Rd, '', 0) <= reading_applies(V, Rd)
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact)
 FACT_PREDICATES = {
-    "today": 1, "reg_window": 3, "vessel": 1, "num": 3, "cat": 3, "want_temporary": 1, "amended": 1,
+    "today": 1, "in_force": 1, "vessel": 1, "num": 3, "cat": 3, "want_temporary": 1, "amended": 1,
     "cond_ge": 3, "cond_gt": 3, "cond_le": 3, "cond_lt": 3, "cond_is": 3, "case_condition": 2,
     "introduced_by": 2, "replaced_by": 2, "table_regulation": 2, "table_case": 2, "table_functions": 1,
     "gap_regulation": 2, "gap_case": 2, "row_table": 2, "row_case": 2, "alt": 5, "alt_count": 3, "adj_table": 2, "adj_always": 1, "adj_case": 2, "adj_temporary": 1, "adj_supersedes": 2,
@@ -196,19 +196,18 @@ FACT_PREDICATES = {
 }
 
 
-_FACTS: dict[tuple, tuple[tuple, ...]] = {}
+_FACTS: dict[str, tuple[tuple, ...]] = {}  # compiled-law version -> its facts
 
 
-def kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> tuple[tuple, ...]:
-    """The manning law as Datalog facts (cached per compiled law and regulation windows)."""
-    key = (ml.version, regulations)
-    if key not in _FACTS:
-        _FACTS[key] = _kb_facts(ml, regulations)
-    return _FACTS[key]
+def kb_facts(ml: ManningLaw) -> tuple[tuple, ...]:
+    """The manning law as Datalog facts (cached per compiled law)."""
+    if ml.version not in _FACTS:
+        _FACTS[ml.version] = _kb_facts(ml)
+    return _FACTS[ml.version]
 
 
-def _kb_facts(ml: ManningLaw, regulations: tuple[tuple[str, int, int], ...]) -> tuple[tuple, ...]:
-    f: list[tuple] = [("reg_window", r, a, b) for r, a, b in regulations]
+def _kb_facts(ml: ManningLaw) -> tuple[tuple, ...]:
+    f: list[tuple] = []
     for c in ml.cases.values():
         for k in c.conditions:
             f.append(("case_condition", c.id, k.id))
@@ -370,9 +369,10 @@ def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool
     """Run the program once for a batch of vessels on one date and amendment scenario (answers as a fresh database's: `datalog.evaluate`)."""
     from crewkg.rules.datalog import evaluate  # pyDatalog is imported only when a vessel is evaluated
 
-    windows = tuple(sorted((r.id, r.in_force_from.toordinal(), (r.in_force_until or date.max).toordinal())
-                           for r in law.regulations.values()))
-    facts = list(kb_facts(ml, windows))
+    facts = list(kb_facts(ml))
+    reg = law.regulation_on(as_of)  # the one answer to 'which regulation governs on the date'
+    if reg is not None:
+        facts.append(("in_force", reg.id))
     for v in vessels:
         facts += vessel_facts(v, ml)
         if temporary:

@@ -200,10 +200,9 @@ def _issuable_not_held(law: Law, people: People, as_of: date, slots: list[Slot],
     issued, or under the SchBesV 2004 not entered in the Schifferdienstbuch, § 6 Abs. 1 Z 2) fills no position: said
     as a near miss of the open positions its role or a role below it would take, not left unexplained. Asked only when
     a position stays open: one run of the eligibility program over the roster's persons (its eligible rule)."""
-    from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive
 
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     if reg is None:
         return
     eligible = derive(list(people.persons.values()), law, as_of).eligible

@@ -5,7 +5,7 @@ and the tokens a record may use (kinds of vessel, waters, equipment standards, S
 `ontology/manning.ttl` and the kb, so a new attribute needs no Python. A record is checked twice: a schema check
 here, whose every message names file, field and what was expected, and the SHACL shapes of
 `ontology/manning-shapes.ttl` on its RDF form, which also say which attributes each kind of vessel must give (the
-ontology's crew:requiresAttribute). A roster is a list of person records (persons.py) under the key `crew`.
+ontology's crew:requiresAttribute). A roster is a list of person records (`records/persons.py`) under the key `crew`.
 """
 
 from __future__ import annotations

@@ -411,8 +411,6 @@ def input_digest(law: Law, p: Person, as_of: date) -> Literal:
 def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | None = None) -> list[Triple]:
     """The derived facts of one person's eligibility answer (answers.person_answer) with provenance; `times` are
     when the evaluation ran (now, where not given)."""
-    from crewkg.answers.eligibility import regulation_in_force
-
     if times is None:
         now = _now()
         times = (now, now)
@@ -431,7 +429,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | 
         *_activity(ev, times),
         (ev, D.covered, _bool(answer.get("covered", True))),
     ]
-    reg = regulation_in_force(law, as_of)
+    reg = law.regulation_on(as_of)
     if reg is not None:
         out.append((ev, PROV.used, KB[reg.id]))
     if not answer.get("covered", True):

@@ -24,14 +24,12 @@ router = APIRouter()
 
 @router.get("/api/terms", tags=["law"], **doc("terms"))
 def terms(lang: str = "de", st: State = SHARED):
-    from crewkg.answers.eligibility import regulation_in_force
-
     law, lang = st.law, language(lang)
 
     def items(ids):
         return [{"id": i, "label": law.label(i, lang)} for i in ids]
 
-    reg = regulation_in_force(law, date.today())
+    reg = law.regulation_on(date.today())
     certs = [c.id for c in law.certificates_in_order() if c.regulation]
     exams = sorted(law.ids_of("Exam"), key=lambda e: (len(e), e))  # Anlage8 before Anlage10
     return {"deck_roles": items(law.ids_of("DeckCrewRole")), "exams": items(exams),
