@@ -7,6 +7,9 @@ install:
 test:
 	$(PY) -m pytest
 
+smoke:
+	$(PY) -m pytest -m smoke
+
 lint:
 	$(VENV)/bin/ruff check src tests benchmarks
 
@@ -16,4 +19,4 @@ bench:
 	$(PY) benchmarks/roster.py
 	$(PY) benchmarks/sparql_service.py
 
-.PHONY: install test lint bench
+.PHONY: install test smoke lint bench

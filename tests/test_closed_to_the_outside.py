@@ -8,6 +8,8 @@ import pytest
 
 from crewkg.service.sparql import STORES, MalformedQuery, ServiceRefused, new_store, refuse_service
 
+pytestmark = pytest.mark.xdist_group("test_closed_to_the_outside")  # its module fixtures are made once, on one worker
+
 
 @pytest.fixture()
 def listener():

@@ -17,6 +17,8 @@ from crewkg.locations import ontology_dir
 from crewkg.records.persons import person_from_mapping
 from crewkg.service.sparql import build_store, short
 
+pytestmark = pytest.mark.xdist_group("test_identifiers")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
 VESSEL = ROOT / "kb" / "examples" / "vessels" / "01-ms-wachau-danube-day-trip.yaml"

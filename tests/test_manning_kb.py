@@ -18,6 +18,8 @@ from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir, ontology_dir
 from crewkg.records.vessels import roster_from_mapping, vessel_from_mapping
 
+pytestmark = pytest.mark.xdist_group("test_manning_kb")  # its module fixtures are made once, on one worker
+
 MANNING_FILES = [kb_dir() / "schbv2022" / "04_mindestbesatzung.ttl", *sorted((kb_dir() / "schbesv2004").glob("*.ttl"))]
 
 

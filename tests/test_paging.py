@@ -18,6 +18,8 @@ from crewkg.records.load import load_persons
 from crewkg.service.paging import MAX_PAGE_PERSONS, Answers, page, person_ids
 from crewkg.service.sparql import STORES, Table, build_store, canned_queries
 
+pytestmark = pytest.mark.xdist_group("test_paging")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 CANNED = {q.name: q for q in canned_queries()}

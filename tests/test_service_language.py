@@ -20,6 +20,8 @@ import yaml
 from crewkg.messages.catalogue import catalogue
 from crewkg.records.reading import read_mapping
 
+pytestmark = pytest.mark.xdist_group("test_service_language")  # its module fixtures are made once, on one worker
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 PERSONS = sorted(p for p in (EXAMPLES / "persons").iterdir() if p.suffix in (".yaml", ".json"))
 VESSELS = sorted((EXAMPLES / "vessels").glob("*.yaml"))

@@ -18,6 +18,8 @@ from crewkg.records.load import load_persons
 from crewkg.records.persons import person_from_mapping
 from crewkg.service.sparql import STORES, build_store, canned_queries, new_store, put_persons, short
 
+pytestmark = pytest.mark.xdist_group("test_sparql")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 runner = CliRunner()

@@ -20,6 +20,8 @@ from crewkg.service.sparql import (
     short,
 )
 
+pytestmark = pytest.mark.xdist_group("test_sparql_datasets")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 11, 30)
 
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
+pytestmark = pytest.mark.xdist_group("test_web_log")  # its module fixtures are made once, on one worker
+
 PERSONS = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 FRANZ = PERSONS / "20-franz-schifferdienstbuch.yaml"
 INES = PERSONS / "21-ines-sea-to-inland.yaml"
