@@ -41,9 +41,7 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
     from crewkg.rules.eligibility import role_ages
-    from crewkg.rules.kinds.document import documents
-    from crewkg.rules.kinds.exam import passed
-    from crewkg.rules.validity import counts
+    from crewkg.rules.validity import counts, documents, passed
 
     law = load_law()
     start = time.perf_counter()

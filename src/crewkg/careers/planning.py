@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from crewkg.errors import InputError
+from crewkg.law.phases import WITHIN
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
 from crewkg.records.persons import Programme as PersonProgramme
-from crewkg.rules.kinds import kind
-from crewkg.rules.kinds.document import documents
+from crewkg.rules.kinds import KindRole, kind, with_role
 
 
 def not_accrued(kind_name: str) -> bool:
@@ -285,11 +285,12 @@ def _plan_programme(ctx: Context, state: State, items: list[dict[str, Any]]) -> 
     """The programme a step relies on: one already completed (met with its days within), or a new one from the
     step's start, lasting its minimum months or, if longer, until its days within are credited."""
     law = ctx.law
-    prog = next((it for it in _walk(items) if it["kind"] == "Programme"), None)
+    programme, days = with_role(KindRole.PROGRAMME).name, with_role(KindRole.PROGRAMME_DAYS).name
+    prog = next((it for it in _walk(items) if it["kind"] == programme), None)
     if prog is None:
         return None
-    within = [it for it in _walk(items) if it["kind"] == "ProgrammeFahrzeit"
-              and law.requirements[it["id"]].of_programme == prog["id"] and it.get("phase") == "WithinProgramme"]
+    within = [it for it in _walk(items) if it["kind"] == days
+              and law.requirements[it["id"]].of_programme == prog["id"] and it.get("phase") == WITHIN.id]
     if prog["met"] and all(w["met"] for w in within):
         return Programme(prog["id"], new=False)
     running = _running_programme(ctx, state, prog, within)
@@ -310,7 +311,6 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
     goes on in it (or waits for it and sails from its first day) rather than in a new one: the record says the person
     is enrolled in it."""
     from crewkg.law.crediting import completed_months
-    from crewkg.rules.kinds.programme_fahrzeit import phase_days
 
     p = ctx.person
     if p is None or state.credited:
@@ -325,7 +325,7 @@ def _running_programme(ctx: Context, state: State, prog: dict[str, Any], within:
             continue
         end = ctx.offset(g.end)
         first = ctx.offset(g.start) if today < g.start else 0
-        rest = max((int(w["needed"]) - phase_days(g, "WithinProgramme") for w in within), default=0)
+        rest = max((int(w["needed"]) - WITHIN.days(g) for w in within), default=0)
         if rest > 0 and kth_day(state.ledger, max(state.t + 1, first), rest, ctx.pace) > end:
             continue  # its days within cannot be credited by its last day at this pace: a new one
         # completed ("absolviert") on its last day, not when its months so far reach the minimum
@@ -448,9 +448,10 @@ def _step(ctx: Context, state: State, pathway_id: str) -> StepResult:
             end = max(end, last2)
     # a document valid at the start may lapse before the step's date (medical fitness)
     if ctx.person is not None:
-        valid = documents(ctx.person, ctx.date(end))
+        on = ctx.date(end)
         for n in needs:
-            if n.met and n.item["kind"] == "Document" and not valid.get(n.item.get("document") or "", True):
+            lapsed = kind(n.item["kind"]).lapsed
+            if n.met and lapsed is not None and lapsed(ctx.person, n.item, on):
                 n.met, n.at_step = False, True
                 n.item["met"], n.item["have"] = False, False
                 open_.append(n)

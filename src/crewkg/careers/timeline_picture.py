@@ -13,6 +13,7 @@ from typing import Any
 
 from crewkg.careers.pictures import COLOR
 from crewkg.careers.timeline import TEXT, heading
+from crewkg.law.phases import PHASES
 
 #: how far beyond the evaluation date a coming date (an event of the timeline) may widen the axis
 SPAN = timedelta(days=3 * 365)
@@ -57,7 +58,9 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
 
     # credited days per scope: a step line through the end of each run of credited days
     handles: list[Any] = []
-    drawn = [s for s in result.get("credited", []) if not s["scope"].endswith(("AfterProgramme", ":WithinOrAfterProgramme"))]
+    # of a programme's phases only the days within it are drawn, not the phases that count days after it
+    after = tuple(":" + ph.id for ph in PHASES if ph.after)
+    drawn = [s for s in result.get("credited", []) if not s["scope"].endswith(after)]
     for i, s in enumerate(drawn):
         xs: list[date] = [lo]
         ys: list[int] = [0]
