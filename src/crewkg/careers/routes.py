@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.careers.planning import Pace, Planner, _unplanned_step, confirm, make_planner, not_accrued
+from crewkg.careers.planning import Pace, Planner, confirm, make_planner, not_accrued, unplanned_step
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
@@ -119,7 +119,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
                 remaining = res.remaining
                 day = planner.ctx.date(res.earliest).isoformat() if res.earliest is not None else None
             else:
-                remaining = _unplanned_step(planner.ctx.items[k], seen_held)
+                remaining = unplanned_step(planner.ctx.items[k], seen_held)
                 day = None
             steps.append({"certificate": v, "provision": law.citation(law.pathways[k].provision),
                           "remaining": remaining, "earliest": day})
