@@ -28,6 +28,7 @@ from crewkg.law.statute import Law
 from crewkg.messages.sections import section
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import completed_years
+from crewkg.rules.kinds import KindRole, kind
 from crewkg.rules.manning import AlternativeNeed, Requirement
 
 #: cost of an assignment edge: an exact certificate is free, each step down the hierarchy costs a little, a
@@ -100,8 +101,7 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
     crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
     from crewkg.answers.eligibility import regulation_in_force
     from crewkg.rules.eligibility import derive_roles, role_ages
-    from crewkg.rules.kinds.certificate_held import held
-    from crewkg.rules.kinds.exam import passed
+    from crewkg.rules.validity import held, passed
 
     reg = regulation_in_force(law, as_of)
     d = derive_roles(persons, law, as_of, reg.id if reg else None, frozenset(proofs or {}))
@@ -156,7 +156,7 @@ def _people(law: Law, persons: list[Person], as_of: date, proven_functions: dict
 def _lack(law: Law, rid: str, p: Person, as_of: date) -> tuple[str, dict[str, Any]]:
     """One requirement of a pathway the record does not meet, as a near miss says it (the age with its day)."""
     r = law.requirements[rid]
-    if r.kind == "MinimumAge" and r.minimum is not None:
+    if kind(r.kind).role is KindRole.AGE and r.minimum is not None:
         return _age_lack(p, int(r.minimum), as_of) or ("lacks_requirement", {"item": rid})
     return "lacks_requirement", {"item": rid}
 

@@ -218,7 +218,7 @@ def kinds_used(g) -> list[str]:
 
 
 def kind_legend(kind_name: str, lang: str) -> str:
-    """What a kind's short phrase means (catalogue key kind.legend.<Kind>, or the kind's own MESSAGES); a kind
+    """What a kind's short phrase means (catalogue key kind.legend.<Kind>, or the kind's own `messages`); a kind
     that brings no legend text is named by its name."""
     from crewkg.rules.kinds import say
 

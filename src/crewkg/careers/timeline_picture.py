@@ -13,6 +13,7 @@ from typing import Any
 
 from crewkg.careers.pictures import COLOR
 from crewkg.careers.timeline import TEXT, heading
+from crewkg.law.phases import PHASES
 
 #: how far beyond the evaluation date a coming date (an event of the timeline) may widen the axis
 SPAN = timedelta(days=3 * 365)
@@ -25,17 +26,9 @@ def _d(s: str) -> date:
     return date.fromisoformat(s)
 
 
-def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
-    """The timeline as PNG or SVG bytes."""
-    from matplotlib import dates as mdates
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    t = TEXT[lang]
-    as_of = _d(result["as_of"])
-    certs = [c for c in result.get("certificates", []) if c.get("covered", True)]  # a row only where there is a line
+def _axis(result: dict[str, Any], certs: list[dict[str, Any]], as_of: date) -> tuple[date, date]:
+    """The first and last day of the time axis: the record's first credited day and spell, the planned dates and the
+    coming events near enough, with a margin."""
     starts = [_d(r["from"]) for s in result.get("credited", []) for r in s["runs"][:1]]
     starts += [_d(a) for c in certs for a, _ in c["spells"]]
     ends = [_d(c["planned"]) for c in certs if c.get("planned")]
@@ -44,20 +37,16 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     ends += [d for d in (_d(e["date"]) for e in result.get("events", [])) if d <= as_of + SPAN]
     lo = min(starts + [as_of - timedelta(days=365)])
     hi = max(ends + [as_of + timedelta(days=180)])
-    lo, hi = lo - timedelta(days=30), hi + timedelta(days=60)
+    return lo - timedelta(days=30), hi + timedelta(days=60)
 
-    rows = max(len(certs), 1)
-    height = 3.6 + 0.42 * rows + 0.7
-    fig = Figure(figsize=(13, height), dpi=110)
-    fig.text(0.01, 1 - 0.3 / height, heading(result, lang),
-             fontsize=13, fontweight="bold", va="center")
-    top_h, bottom_h = 3.0 / height, (0.42 * rows) / height
-    ax = fig.add_axes((0.17, 1 - 0.55 / height - top_h, 0.56, top_h))
-    bx = fig.add_axes((0.17, 1 - 0.55 / height - top_h - 0.35 / height - bottom_h, 0.56, bottom_h), sharex=ax)
 
-    # credited days per scope: a step line through the end of each run of credited days
+def _credited_lines(ax: Any, result: dict[str, Any], lo: date, as_of: date, t: dict[str, str]) -> list[Any]:
+    """Credited days per scope: a step line through the end of each run of credited days, a dot where a threshold
+    was reached; the lines, for the legend."""
     handles: list[Any] = []
-    drawn = [s for s in result.get("credited", []) if not s["scope"].endswith(("AfterProgramme", ":WithinOrAfterProgramme"))]
+    # of a programme's phases only the days within it are drawn, not the phases that count days after it
+    after = tuple(":" + ph.id for ph in PHASES if ph.after)
+    drawn = [s for s in result.get("credited", []) if not s["scope"].endswith(after)]
     for i, s in enumerate(drawn):
         xs: list[date] = [lo]
         ys: list[int] = [0]
@@ -80,8 +69,11 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     ax.set_ylabel(t["picture.days"], fontsize=10)
     ax.tick_params(labelsize=9)
     ax.grid(axis="x", color="#eeeeee")
+    return handles
 
-    # certificates: spells, issue date, planned date
+
+def _certificate_rows(bx: Any, result: dict[str, Any], certs: list[dict[str, Any]], as_of: date, rows: int) -> None:
+    """One row per certificate: the spells it was issuable, the day it was issued, the day it is planned."""
     names = [textwrap.fill(c["label"], 34, max_lines=2, placeholder=" …") for c in certs]
     for y, c in enumerate(certs):
         for a, b in c["spells"]:
@@ -98,6 +90,32 @@ def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
     bx.set_ylim(-0.6, rows - 0.4)
     bx.invert_yaxis()
     bx.tick_params(axis="x", labelsize=9)
+
+
+def draw(result: dict[str, Any], fmt: str = "png", lang: str = "de") -> bytes:
+    """The timeline as PNG or SVG bytes."""
+    from matplotlib import dates as mdates
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    t = TEXT[lang]
+    as_of = _d(result["as_of"])
+    certs = [c for c in result.get("certificates", []) if c.get("covered", True)]  # a row only where there is a line
+    lo, hi = _axis(result, certs, as_of)
+
+    rows = max(len(certs), 1)
+    height = 3.6 + 0.42 * rows + 0.7
+    fig = Figure(figsize=(13, height), dpi=110)
+    fig.text(0.01, 1 - 0.3 / height, heading(result, lang),
+             fontsize=13, fontweight="bold", va="center")
+    top_h, bottom_h = 3.0 / height, (0.42 * rows) / height
+    ax = fig.add_axes((0.17, 1 - 0.55 / height - top_h, 0.56, top_h))
+    bx = fig.add_axes((0.17, 1 - 0.55 / height - top_h - 0.35 / height - bottom_h, 0.56, bottom_h), sharex=ax)
+
+    handles = _credited_lines(ax, result, lo, as_of, t)
+    _certificate_rows(bx, result, certs, as_of, rows)
     bx.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     bx.set_xlim(lo, hi)
 
