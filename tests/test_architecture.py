@@ -9,7 +9,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 #: the layers, lowest first; a module may import its own layer and those before it
 LAYERS = [
     ("crewkg.messages",),  # the words, no logic: every layer, the error type included, may say a sentence
-    ("crewkg.errors", "crewkg.locations", "crewkg.workers", "crewkg.outputs"),
+    ("crewkg.errors", "crewkg.locations", "crewkg.workers", "crewkg.outputs", "crewkg.extras"),
     ("crewkg.law",),
     ("crewkg.records",),
     ("crewkg.rules",),
