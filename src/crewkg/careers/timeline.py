@@ -467,14 +467,9 @@ def ics(result: dict[str, Any], lang: str = "de") -> bytes:
 
 
 def html_page(result: dict[str, Any], svg: bytes, lang: str = "de") -> str:
-    """A self-contained page: the picture (inline SVG) and the text."""
-    import html
+    """A self-contained page (template `timeline.html.j2`): the picture (inline SVG) and the text."""
+    from crewkg.careers.pages import render
 
-    text = "\n".join(html.escape(x) for x in lines(result, lang))
     body = svg.decode("utf-8")
-    body = body[body.index("<svg"):]
-    title = html.escape(heading(result, lang))
-    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
-            '<style>body{font-family:sans-serif;margin:1em}svg{max-width:100%;height:auto}pre{font-size:14px}</style>'
-            f"</head><body>{body}<pre>{text}</pre></body></html>\n")
-
+    return render("timeline.html.j2", lang=lang, title=heading(result, lang), svg=body[body.index("<svg"):],
+                  lines=lines(result, lang))

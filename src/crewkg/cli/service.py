@@ -13,6 +13,7 @@ import typer
 
 from crewkg.cli.common import Lang, _as_of, _fail, app
 from crewkg.errors import InputError
+from crewkg.extras import require
 
 #: the language of serve's and docs' messages (bad input); export and sparql take --lang, English by default as before
 LANG = "en"
@@ -155,6 +156,7 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
     failures, n, kept = [], 0, 0
     seen: dict[str, str] = {}  # id → where it was read: one evaluation per person, never two side by side
     try:
+        require("service", "pyoxigraph")
         for path in paths:
             if not path.exists():
                 raise InputError(str(path), "", "register_path")
@@ -217,6 +219,8 @@ def sparql(
     from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
 
     try:
+        if store != "memory" or data or crew:  # the Oxigraph store; records and crew checks are read by its N-Quads parser
+            require("service", "pyoxigraph")
         text = resolve_query(query)
         law, people, failures = _persons(list(data or []), day)
         _report_failures(failures, lang.value)
@@ -262,6 +266,10 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option("--allow-host", help="A Host name the service answers to besides the loopback names and --host (repeatable).")] = None,
 ) -> None:
     """The SPARQL endpoint (/sparql), the JSON API (/docs) and the web pages (/, /queries) in one process."""
+    try:
+        require("service")
+    except InputError as exc:
+        _fail(exc, LANG)
     day = _as_of(as_of, LANG)
     if port < 0 or port > 65535:
         _fail(InputError("--port", "port", "port", port), LANG)
