@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from crewkg.service.sparql import STORES, MalformedQuery, ServiceRefused, new_store, refuse_service
+from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, refuse_service
+from crewkg.service.stores import STORES, new_store
 
 
 @pytest.fixture()

@@ -15,7 +15,8 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 from crewkg.law.namespaces import PERSON
 from crewkg.locations import ontology_dir
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.sparql import build_store, short
+from crewkg.service.loading import build_store
+from crewkg.service.results import short
 
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]

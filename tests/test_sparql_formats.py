@@ -7,7 +7,8 @@ import json
 import pytest
 from rdflib import Graph
 
-from crewkg.service.sparql import GRAPH, STORES, TABULAR, NotAcceptable, new_store
+from crewkg.service.results import GRAPH, TABULAR, NotAcceptable
+from crewkg.service.stores import STORES, new_store
 
 SELECT = "SELECT ?c ?l WHERE { ?c a crew:Certificate ; rdfs:label ?l } ORDER BY ?c ?l LIMIT 3"
 ASK = "ASK { ?c a crew:Certificate }"

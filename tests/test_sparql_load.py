@@ -16,8 +16,11 @@ from fastapi.testclient import TestClient
 
 from crewkg.law.statute import load_law
 from crewkg.service.app import Service, Settings, create_app
+from crewkg.service.canned import canned_queries
+from crewkg.service.deadline import QueryTimeout
+from crewkg.service.loading import build_store
 from crewkg.service.querying import QueryRunner
-from crewkg.service.sparql import STORES, QueryTimeout, build_store, canned_queries
+from crewkg.service.stores import STORES
 
 AS_OF = date(2026, 11, 30)
 #: three unconstrained triple patterns over the kb's ≈ 9 000 triples: 10^12 combinations, hours of work

@@ -26,7 +26,8 @@ from rdflib import Graph, URIRef
 from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
 from crewkg.service.app import Service, create_app
-from crewkg.service.sparql import STORES, build_store
+from crewkg.service.loading import build_store
+from crewkg.service.stores import STORES
 
 HERE = Path(__file__).resolve().parent / "w3c_protocol"
 TESTS = json.loads((HERE / "requests.json").read_text(encoding="utf-8"))

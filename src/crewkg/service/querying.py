@@ -6,7 +6,7 @@
   store every query runs in a worker process (one per slot, forked from a copy of the loaded store) that the
   kernel ends at the query's deadline (`SIGALRM` with its default action); the runner answers 503 and the next
   query gets a fresh worker. The slot is free again at the deadline: a runaway query never runs on. The memory
-  store evaluates in Python and stops a query itself at the deadline (sparql.QueryTimeout, checked while it
+  store evaluates in Python and stops a query itself at the deadline (deadline.QueryTimeout, checked while it
   iterates triples), so it runs in a thread of the service.
 - **Caching.** The store is read-only while the service runs; an answer depends only on the query text, the Accept
   header, the dataset parameters and the store's content (its `version`, bumped by every change), so answers are
@@ -86,8 +86,8 @@ class QueryRunner:
         return answer
 
     def _in_thread(self, query: str, accept: str | None, dataset) -> tuple[bytes, str]:
-        """The memory store stops itself at the deadline (sparql.QueryTimeout); the caller waits a moment longer."""
-        from crewkg.service.sparql import QueryTimeout
+        """The memory store stops itself at the deadline (deadline.QueryTimeout); the caller waits a moment longer."""
+        from crewkg.service.deadline import QueryTimeout
 
         deadline = time.monotonic() + self.timeout
         box: dict[str, Any] = {}
@@ -251,7 +251,9 @@ class WorkerPool:
         worker.close()
 
     def run(self, query: str, accept: str | None, dataset, timeout: float) -> tuple[bytes, str]:
-        from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, ServiceRefused, UpdateRefused
+        from crewkg.service.deadline import QueryTimeout
+        from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, UpdateRefused
+        from crewkg.service.results import NotAcceptable
 
         worker = self._checkout()
         started = time.monotonic()
@@ -337,7 +339,7 @@ def _zygote(ctl: socket.socket, store) -> None:
 
 
 def _worker(sock: socket.socket, store) -> None:
-    from crewkg.service.sparql import DatasetSpec
+    from crewkg.service.dataset import DatasetSpec
 
     signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the alarm ends the process, whatever it is evaluating
     while True:
