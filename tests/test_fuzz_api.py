@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from crewkg.law.statute import load_law  # noqa: E402
 from crewkg.records.load import load_person_file  # noqa: E402
 from crewkg.service.app import Service, Settings, create_app  # noqa: E402
-from crewkg.service.sparql import build_store  # noqa: E402
+from crewkg.service.loading import build_store  # noqa: E402
 
 AS_OF = date(2026, 11, 30)
 LAW = load_law()

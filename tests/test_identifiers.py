@@ -16,7 +16,8 @@ import crewkg
 from crewkg.law.namespaces import PERSON
 from crewkg.locations import ontology_dir
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.sparql import build_store, short
+from crewkg.service.loading import build_store
+from crewkg.service.results import short
 
 pytestmark = pytest.mark.xdist_group("test_identifiers")  # its module fixtures are made once, on one worker
 

@@ -285,7 +285,9 @@ def test_the_exported_result_rests_on_the_sea_records_that_counted():
     from rdflib import Graph, URIRef
 
     from crewkg.law.namespaces import PERSON
-    from crewkg.service.export import D, export_graph, record_triples, requirement_iri
+    from crewkg.service.derived_terms import D, requirement_iri
+    from crewkg.service.export import export_graph
+    from crewkg.service.records_rdf import record_triples
 
     p = person_from_mapping({"id": "cap"} | CAPTAIN | {"sea_days": {"deck_crew": 100, "master": 400}}, law(), AS_OF, "test")
     g = Graph()

@@ -466,7 +466,7 @@ def test_crew_api_gives_the_answer_of_crewkg_crew(client):
 
 @pytest.mark.skipif(not HAS_MANNING, reason="crewkg.manning is not installed: no --crew")
 def test_sparqlwrapper_asks_which_rosters_fail(server):
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.canned import canned_queries
 
     query = next(q.text for q in canned_queries() if q.name == "rosters-failing")
     bindings = wrapper(server, query).query().convert()["results"]["bindings"]

@@ -17,8 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from crewkg.service.app import Service, Settings, create_app
+from crewkg.service.canned import canned_queries
+from crewkg.service.deadline import QueryTimeout
+from crewkg.service.loading import build_store
 from crewkg.service.querying import QueryRunner
-from crewkg.service.sparql import STORES, QueryTimeout, build_store, canned_queries
+from crewkg.service.stores import STORES
 
 pytestmark = pytest.mark.xdist_group("test_sparql_load")  # its module fixtures are made once, on one worker
 

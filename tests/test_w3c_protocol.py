@@ -25,7 +25,8 @@ from rdflib import Graph, URIRef
 
 from crewkg.records.persons import person_from_mapping
 from crewkg.service.app import Service, create_app
-from crewkg.service.sparql import STORES, build_store
+from crewkg.service.loading import build_store
+from crewkg.service.stores import STORES
 
 pytestmark = pytest.mark.xdist_group("test_w3c_protocol")  # its module fixtures are made once, on one worker
 

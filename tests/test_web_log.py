@@ -34,7 +34,7 @@ def client(law):
     from fastapi.testclient import TestClient
 
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     store = build_store("memory", law, [], date.fromisoformat(AS_OF), [], [])
     return TestClient(create_app(Service(law, store)))
@@ -163,7 +163,7 @@ def test_serve_data_answers_the_credited_days_query_on_the_sparql_endpoint(law):
 
     from crewkg.records.load import load_person_file
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     on = date.fromisoformat(AS_OF)
     persons = [load_person_file(p, law, on) for p in (FRANZ, SOFIA)]

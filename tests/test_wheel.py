@@ -98,14 +98,14 @@ def _link_into(site: Path, dist: importlib.metadata.Distribution) -> None:
 
 def test_the_wheel_without_extras_answers_check_and_names_a_missing_extra(tmp_path, wheel):
     """`pip install crewkg`: the core requirements only. Its venv cannot import matplotlib, FastAPI, pyoxigraph,
-    icalendar or Jinja2, and still checks a bundled person; a picture says which extra to install (exit 2)."""
+    or icalendar, and still checks a bundled person; a picture says which extra to install (exit 2)."""
     env_dir = tmp_path / "light"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                check=True, capture_output=True, text=True).stdout.strip())
     core = _closure([r for r in _requirements(wheel) if "extra ==" not in r])
-    assert not {"matplotlib", "jinja2", "fastapi", "uvicorn", "pyoxigraph", "icalendar", "pyvis"} & set(core), sorted(core)
+    assert not {"matplotlib", "fastapi", "uvicorn", "pyoxigraph", "icalendar", "pyvis"} & set(core), sorted(core)
     for dist in core.values():
         _link_into(site, dist)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q", str(wheel)],
@@ -113,7 +113,7 @@ def test_the_wheel_without_extras_answers_check_and_names_a_missing_extra(tmp_pa
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     clean = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CREWKG_CACHE": str(tmp_path / "cache")}
-    heavy = subprocess.run([str(py), "-c", "import importlib.util as u; print([m for m in ('matplotlib', 'jinja2', "
+    heavy = subprocess.run([str(py), "-c", "import importlib.util as u; print([m for m in ('matplotlib', "
                             "'fastapi', 'pyoxigraph', 'icalendar') if u.find_spec(m)])"],
                            cwd=elsewhere, env=clean, check=True, capture_output=True, text=True).stdout.strip()
     assert heavy == "[]"  # the light venv really lacks every extra

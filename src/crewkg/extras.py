@@ -14,7 +14,7 @@ from crewkg.errors import InputError
 
 #: each extra of pyproject.toml's [project.optional-dependencies] and the modules it brings, by their import names
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "pictures": ("matplotlib", "jinja2"),
+    "pictures": ("matplotlib",),
     "service": ("fastapi", "uvicorn", "python_multipart", "pyoxigraph"),
     "calendar": ("icalendar",),
 }

@@ -1,7 +1,7 @@
 """The self-contained HTML pages of the careers (the interactive career graph, the timeline page, the cohort report)
 are Jinja2 templates in `careers/templates/`, rendered with autoescaping on: every text a page shows is escaped by
 the template engine, and only what a page inlines on purpose (vis-network's script and style, the graph's JSON, an
-SVG drawing) is marked `|safe` in the template, where a reader sees it. Jinja2 comes with the extra [pictures]."""
+SVG drawing) is marked `|safe` in the template, where a reader sees it."""
 
 from __future__ import annotations
 
@@ -17,9 +17,6 @@ TEMPLATES = Path(__file__).with_name("templates")
 def environment() -> Any:
     """The one Jinja2 environment of the pages: autoescaping, a missing value an error (not an empty text), block
     tags that leave no blank lines behind, and a page's last newline kept."""
-    from crewkg.extras import require
-
-    require("pictures", "jinja2")
     import jinja2
 
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
