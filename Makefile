@@ -1,11 +1,19 @@
 VENV ?= .venv
+UV ?= uv
 PY := $(VENV)/bin/python
 
 install:
-	python3 -m venv $(VENV) && $(VENV)/bin/pip install -e ".[test]"
+	python3 -m venv $(VENV) && $(VENV)/bin/pip install -c requirements.lock -e ".[all,test]"
+
+# the pins of every package `.[all,test]` installs (README: Installing); needs uv (pip install uv)
+lock:
+	$(UV) pip compile pyproject.toml --extra all --extra test --universal --python-version 3.11 --no-emit-package crewkg -o requirements.lock
 
 test:
 	$(PY) -m pytest
+
+smoke:
+	$(PY) -m pytest -m smoke
 
 lint:
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -16,4 +24,4 @@ bench:
 	$(PY) benchmarks/roster.py
 	$(PY) benchmarks/sparql_service.py
 
-.PHONY: install test lint bench
+.PHONY: install lock test smoke lint bench

@@ -34,15 +34,17 @@ CREWKG = Path(sys.executable).with_name("crewkg")
 
 
 # ---------------------------------------------------------------------------------------------------- the floor
+#: the kinds the floor decides: those of §§ 10–15 (the UBZ); a certificate with a requirement it does not decide (dated
+#: proofs, a Fahrzeit with sea days or a shortening, § 47 application periods) is left to the product and to the
+#: comparison's other side: `decided` names the certificates compared
+PLAIN = {"MinimumAge", "Fahrzeit", "SeaTime", "ProfessionalExperience", "VocationalTraining", "Programme",
+         "ProgrammeFahrzeit", "Exam", "CertificateHeld", "Document", "AnyOf", "AllOf"}
+
+
 def floor_lines(path: Path) -> tuple[list[dict], float, float]:
     """(register lines, seconds reading, seconds deciding) of the plain-Python evaluation."""
-    from crewkg.law.age import completed_years
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
-    from crewkg.rules.eligibility import role_ages
-    from crewkg.rules.kinds.document import documents
-    from crewkg.rules.kinds.exam import passed
-    from crewkg.rules.validity import counts
 
     law = load_law()
     start = time.perf_counter()
@@ -53,116 +55,70 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
     read = time.perf_counter() - start
 
     start = time.perf_counter()
-    reg = law.regulation_on(AS_OF)
-    # the floor decides the kinds of §§ 10–15 (the UBZ); a certificate with a requirement it does not decide (dated
-    # proofs, a Fahrzeit with sea days or a shortening, § 47 application periods) is left to the product and to the
-    # comparison's other side: `decided` names the certificates compared
-    plain = {"MinimumAge", "Fahrzeit", "SeaTime", "ProfessionalExperience", "VocationalTraining", "Programme",
-             "ProgrammeFahrzeit", "Exam", "CertificateHeld", "Document", "AnyOf", "AllOf"}
+    floor = Floor.of(law, law.regulation_on(AS_OF))
+    lines = [floor.line(p) for p in persons]
+    return lines, read, time.perf_counter() - start
 
-    def decidable(rid: str) -> bool:
-        r = law.requirements[rid]
-        if r.kind not in plain or (r.kind == "Fahrzeit" and (r.capacity or r.reduction)):
-            return False
-        return all(decidable(c) for c in r.children)
 
-    certs = [c for c in law.certificates_in_order() if c.regulation == reg.id
-             and all(decidable(x) for w in c.pathways for x in law.pathways[w].requirements)]
-    decided = {c.id for c in certs}
-    includes: dict[str, set[str]] = {}
-    for a, b in law.capacity_includes:
-        includes.setdefault(a, set()).add(b)
+class Floor:
+    """What the floor reads from the law once (the certificates it decides, the capacities and roles each includes,
+    the role ages), and its verdict on one person."""
 
-    def counted(cap: str) -> set[str]:
-        out, todo = {cap}, [cap]
+    def __init__(self, law, certs: list, ages: dict[str, int]) -> None:
+        self.law, self.certs, self.ages = law, certs, ages
+        self.decided = {c.id for c in certs}
+        self.reqs = law.requirements
+        self.deck_roles = law.ids_of("DeckCrewRole")
+        self.includes: dict[str, set[str]] = {}
+        for a, b in law.capacity_includes:
+            self.includes.setdefault(a, set()).add(b)
+        self.below: dict[str, set[str]] = {}
+        for a, b in law.ranks_above:
+            self.below.setdefault(a, set()).add(b)
+
+    @classmethod
+    def of(cls, law, reg) -> Floor:
+        from crewkg.rules.eligibility import role_ages
+
+        def decidable(rid: str) -> bool:
+            r = law.requirements[rid]
+            if r.kind not in PLAIN or (r.kind == "Fahrzeit" and (r.capacity or r.reduction)):
+                return False
+            return all(decidable(c) for c in r.children)
+
+        certs = [c for c in law.certificates_in_order() if c.regulation == reg.id
+                 and all(decidable(x) for w in c.pathways for x in law.pathways[w].requirements)]
+        return cls(law, certs, {role: a.years for role, a in role_ages(law).items()})
+
+    @staticmethod
+    def _closure(start: str, edges: dict[str, set[str]], own: bool) -> set[str]:
+        out, todo = ({start} if own else set()), [start]
         while todo:
-            for b in includes.get(todo.pop(), ()):
+            for b in edges.get(todo.pop(), ()):
                 if b not in out:
                     out.add(b)
                     todo.append(b)
         return out
 
-    ages = {role: a.years for role, a in role_ages(law).items()}
-    below: dict[str, set[str]] = {}
-    for a, b in law.ranks_above:
-        below.setdefault(a, set()).add(b)
+    def counted(self, cap: str) -> set[str]:
+        return self._closure(cap, self.includes, own=True)
 
-    def under(role: str) -> set[str]:
-        out, todo = set(), [role]
-        while todo:
-            for b in below.get(todo.pop(), ()):
-                if b not in out:
-                    out.add(b)
-                    todo.append(b)
-        return out
+    def under(self, role: str) -> set[str]:
+        return self._closure(role, self.below, own=False)
 
-    reqs = law.requirements
-    deck_roles = law.ids_of("DeckCrewRole")
-    def line(p) -> dict:
+    def line(self, p) -> dict:
+        from crewkg.law.age import completed_years
+        from crewkg.rules.validity import counts, documents, passed
+
+        law = self.law
         age = completed_years(p.birth_date, AS_OF) if p.birth_date else None
-        docs = documents(p, AS_OF)
-        exams = set(passed(p, AS_OF))
         held = {c for c in p.certificates if counts(p, law, c, AS_OF)}  # issued by then, not lapsed (rules.validity)
+        facts = {"age": age, "docs": documents(p, AS_OF), "exams": set(passed(p, AS_OF)), "held": held}
         memo: dict[str, bool] = {}
-
-        def qualifying(rid: str) -> list:
-            r = reqs[rid]
-            return [g for g in p.programmes if g.role == r.programme_for and g.completed and g.months >= (r.minimum or 0)]
-
-        def met(rid: str) -> bool:
-            if rid in memo:
-                return memo[rid]
-            r, k, n = reqs[rid], reqs[rid].kind, reqs[rid].minimum or 0
-            if k == "MinimumAge":
-                ok = age is not None and age >= n
-            elif k == "Fahrzeit":
-                if r.served_as:
-                    ok = p.sailing_days.get(r.served_as, 0) >= n
-                elif p.any_role_days is not None:
-                    ok = p.any_role_days >= n
-                else:
-                    ok = sum(p.sailing_days.get(x, 0) for x in deck_roles) >= n
-            elif k == "SeaTime":
-                if p.sea_credited is not None:
-                    ok = p.sea_credited.get(r.capacity, -1) >= n
-                else:
-                    ok = sum(p.sea_days.get(c, 0) for c in counted(r.capacity)) >= n
-            elif k == "ProfessionalExperience":
-                ok = p.professional_experience_years >= n
-            elif k == "VocationalTraining":
-                ok = p.vocational_training_years >= n
-            elif k == "Programme":
-                ok = any(g.role == r.programme_for and g.completed and g.months >= n for g in p.programmes)
-            elif k == "ProgrammeFahrzeit":
-                values = []
-                for g in qualifying(r.of_programme):
-                    if r.phase == "WithinProgramme":
-                        values.append(g.sailing_days)
-                    elif r.phase == "AfterProgramme":
-                        values.append(g.sailing_days_after)
-                    else:
-                        values.append(g.within_or_after if g.within_or_after is not None
-                                      else g.sailing_days + g.sailing_days_after)
-                ok = any(v >= n for v in values)
-            elif k == "Exam":
-                ok = all(e in exams for e in r.exams)
-            elif k == "CertificateHeld":
-                ok = any(c in held for c in r.certificates)
-            elif k == "Document":
-                ok = docs.get(r.document or "", False)
-            elif k == "AnyOf":
-                ok = any(met(c) for c in r.children)
-            elif k == "AllOf":
-                ok = all(met(c) for c in r.children)
-            else:
-                raise ValueError(k)
-            memo[rid] = ok
-            return ok
-
         eligible = {}
-        for c in certs:
+        for c in self.certs:
             sat = [law.citation(law.pathways[w].provision) for w in c.pathways
-                   if all(met(x) for x in law.pathways[w].requirements)]
+                   if all(self.met(p, facts, memo, x) for x in law.pathways[w].requirements)]
             if sat:
                 eligible[c.id] = sat
         roles = set()
@@ -170,12 +126,64 @@ def floor_lines(path: Path) -> tuple[list[dict], float, float]:
             role = law.certificates[c].role if c in law.certificates else None
             if role:
                 roles.add(role)
-                roles |= {x for x in under(role) if x not in ages or (age is not None and age >= ages[x])}
-        return {"person": p.id, "eligible": eligible, "roles": roles & set(deck_roles), "decided": decided,
-                "deck": set(deck_roles)}
+                roles |= {x for x in self.under(role) if x not in self.ages or (age is not None and age >= self.ages[x])}
+        return {"person": p.id, "eligible": eligible, "roles": roles & set(self.deck_roles), "decided": self.decided,
+                "deck": set(self.deck_roles)}
 
-    lines = [line(p) for p in persons]
-    return lines, read, time.perf_counter() - start
+    def met(self, p, facts: dict, memo: dict[str, bool], rid: str) -> bool:
+        if rid not in memo:
+            memo[rid] = self._met(p, facts, memo, rid)
+        return memo[rid]
+
+    def _met(self, p, facts: dict, memo: dict[str, bool], rid: str) -> bool:
+        r, k, n = self.reqs[rid], self.reqs[rid].kind, self.reqs[rid].minimum or 0
+        if k == "MinimumAge":
+            return facts["age"] is not None and facts["age"] >= n
+        if k == "Fahrzeit":
+            if r.served_as:
+                return p.sailing_days.get(r.served_as, 0) >= n
+            if p.any_role_days is not None:
+                return p.any_role_days >= n
+            return sum(p.sailing_days.get(x, 0) for x in self.deck_roles) >= n
+        if k == "SeaTime":
+            if p.sea_credited is not None:
+                return p.sea_credited.get(r.capacity, -1) >= n
+            return sum(p.sea_days.get(c, 0) for c in self.counted(r.capacity)) >= n
+        if k == "ProfessionalExperience":
+            return p.professional_experience_years >= n
+        if k == "VocationalTraining":
+            return p.vocational_training_years >= n
+        if k == "Programme":
+            return any(g.role == r.programme_for and g.completed and g.months >= n for g in p.programmes)
+        if k == "ProgrammeFahrzeit":
+            return any(v >= n for v in self._phase_days(p, r))
+        if k == "Exam":
+            return all(e in facts["exams"] for e in r.exams)
+        if k == "CertificateHeld":
+            return any(c in facts["held"] for c in r.certificates)
+        if k == "Document":
+            return facts["docs"].get(r.document or "", False)
+        if k == "AnyOf":
+            return any(self.met(p, facts, memo, c) for c in r.children)
+        if k == "AllOf":
+            return all(self.met(p, facts, memo, c) for c in r.children)
+        raise ValueError(k)
+
+    def _phase_days(self, p, r) -> list[int]:
+        """The days in the requirement's phase of each qualifying programme of the record."""
+        of = self.reqs[r.of_programme]
+        values = []
+        for g in p.programmes:
+            if not (g.role == of.programme_for and g.completed and g.months >= (of.minimum or 0)):
+                continue
+            if r.phase == "WithinProgramme":
+                values.append(g.sailing_days)
+            elif r.phase == "AfterProgramme":
+                values.append(g.sailing_days_after)
+            else:
+                values.append(g.within_or_after if g.within_or_after is not None
+                              else g.sailing_days + g.sailing_days_after)
+        return values
 
 
 # ---------------------------------------------------------------------------------------------------- the command

@@ -107,7 +107,7 @@ def _evaluate_chunk(records: list[dict]) -> tuple[int, str]:
     """Worker process: schema-check the records, run Datalog once, return N-Triples of records + derived facts."""
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
-    from crewkg.service.export import evaluate
+    from crewkg.service.derived import evaluate
 
     law = load_law()
     persons = [person_from_mapping(r, law, AS_OF, r["id"]) for r in records]
@@ -336,7 +336,7 @@ def mixed_load(url: str, queries, records: list[dict], persons: list[str], clien
 
 
 def run_mixed(args, tmp: Path) -> None:
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.canned import canned_queries
 
     queries = canned_queries()
     register = None
@@ -436,7 +436,7 @@ def main() -> None:
             shutil.rmtree(tmp, ignore_errors=True)
         return
 
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.canned import canned_queries
 
     # a register has persons only: rosters-failing (vessels and rosters) is left out
     queries = [q for q in canned_queries() if q.name != "rosters-failing"]

@@ -13,7 +13,7 @@ slowest of the service's answers (a page where there are pages, else the whole a
 
 Evaluating 100 000 persons with the full answers takes most of an hour on two cores, and the queries' speed depends
 on what is in the store, not on how it got there: so BASE synthetic persons are evaluated by the product
-(`service.sparql.put_persons`'s own evaluation), and their records and derived facts are copied under new person
+(`service.loading.put_persons`'s own evaluation), and their records and derived facts are copied under new person
 ids until the store holds N persons. The last step re-exports one person through `put_persons` (delete, then
 insert). The loaded store is compacted, as `crewkg export` compacts a store it made (a bulk load leaves many table
 files, and a served store is only read, so nothing else would merge them)."""
@@ -50,8 +50,10 @@ def main() -> None:
     args = ap.parse_args()
     from crewkg.law.statute import load_law
     from crewkg.records.persons import person_from_mapping
+    from crewkg.service.canned import canned_queries
+    from crewkg.service.loading import put_persons
     from crewkg.service.paging import PAGE_PERSONS, page, person_ids
-    from crewkg.service.sparql import canned_queries, open_store_dir, put_persons
+    from crewkg.service.stores import open_store_dir
 
     law = load_law()
     folder = args.dir or Path(tempfile.mkdtemp(prefix="crewkg-store-")) / "store"
@@ -121,7 +123,7 @@ def _whole_once(store, q, runs: int) -> float:
     """The time to compute a whole answer once, and the p50 of its pages (first, middle, last) as the service gives
     them; returns the slowest page's p50."""
     from crewkg.service.paging import PAGE_PERSONS, Answers
-    from crewkg.service.sparql import serialize_table
+    from crewkg.service.results import serialize_table
 
     answers = Answers(store)
     t = time.perf_counter()
@@ -155,8 +157,9 @@ def _timed(store, text: str, runs: int) -> tuple[float, float]:
 
 def _load(folder: Path, n: int, base: list, law):
     """Evaluate the base persons and copy their records and derived facts until the store holds n persons."""
-    from crewkg.service.export import evaluate
-    from crewkg.service.sparql import DERIVED_GRAPH, RECORDS_GRAPH, open_store_dir
+    from crewkg.service.dataset import DERIVED_GRAPH, RECORDS_GRAPH
+    from crewkg.service.derived import evaluate
+    from crewkg.service.stores import open_store_dir
 
     start = time.perf_counter()
     chunks = []

@@ -1,13 +1,49 @@
-"""Shared fixtures: every test session uses its own empty cache (so a record validated in an earlier run can never
-hide a SHACL error, and nothing is written outside the test's temporary folders), and one compiled law."""
+"""The one home of what the whole test run shares.
+
+- Every test run uses its own empty cache (so a record validated in an earlier run can never hide a SHACL error, and
+  nothing is written outside the run's temporary folders).
+- The law and the manning tables are compiled once per process (per xdist worker): the `law` and `manning` fixtures,
+  scoped to the whole run. A test that needs an edited kb loads it itself (`load_law(kb=...)`).
+- Hypothesis profiles: `dev`, the default, is small so the whole suite stays fast; `--hypothesis-profile=ci` runs as
+  many examples as CI always did; `deep` (or HYPOTHESIS_PROFILE=deep) searches long. Every profile is derandomized
+  except `deep`, so a run repeats the same cases.
+- Tiers: `pytest -m smoke` (`make smoke`) runs the quick health checks (kb hygiene, architecture, catalogues, the
+  requirement kinds, one casebook case per provision); plain `pytest` runs everything over every core (pytest-xdist,
+  see pyproject.toml). Tests that share a costly module fixture (a server, a store) are kept on one worker with
+  `pytestmark = pytest.mark.xdist_group(...)`."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from crewkg.law.statute import Law, load_law
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("dev", max_examples=6, deadline=None, derandomize=True, suppress_health_check=_QUIET)
+settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, suppress_health_check=_QUIET)
+settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile=NAME overrides it
+
+
+#: the smoke tier: whole modules, and of the YAML casebook the first case of each provision
+SMOKE_MODULES = {"test_kb_hygiene", "test_architecture", "test_messages", "test_requirement_kinds", "test_new_kind",
+                 "test_law_is_data"}
+
+
+def pytest_collection_modifyitems(config, items):
+    provisions: set[str] = set()
+    for item in items:
+        module = item.path.stem
+        if module in SMOKE_MODULES:
+            item.add_marker(pytest.mark.smoke)
+        elif module == "test_casebook_yaml" and item.originalname == "test_case":
+            provision = item.callspec.params["case"].provision
+            if provision not in provisions:
+                provisions.add(provision)
+                item.add_marker(pytest.mark.smoke)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -23,4 +59,13 @@ def _fresh_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def law() -> Law:
+    """The bundled law, compiled once per process."""
     return load_law()
+
+
+@pytest.fixture(scope="session")
+def manning(law):
+    """The bundled manning tables, compiled once per process."""
+    from crewkg.manning.compile import load_manning
+
+    return load_manning(law)

@@ -68,3 +68,26 @@ def test_the_cache_is_bounded_by_bytes(runs):
     small.check(_person(law), DAY, "en")
     assert len(runs) == 3 + 3
     assert dataclasses.is_dataclass(_person(law))
+
+
+def test_the_sparql_answer_cache_drops_the_least_recently_used_and_keeps_no_large_answer():
+    from crewkg.service.querying import AnswerCache
+
+    def key(n: int) -> tuple:
+        return (0, f"q{n:02d}", "", (), ())
+
+    answer = (b"x" * 97, "text/csv")  # 97 bytes + the query's 3: 100 bytes a cached answer
+    cache = AnswerCache(2400)  # an answer may take up to 300 bytes (an eighth); 24 answers of 100 fit
+    for n in range(24):
+        cache.put(key(n), answer)
+    assert all(cache.get(key(n)) == answer for n in range(24))
+    cache.get(key(0))  # asked again: the most recently used now
+    cache.put(key(24), answer)  # pushes out the least recently used, q1
+    assert cache.get(key(1)) is None and cache.get(key(0)) == answer and cache.get(key(24)) == answer
+    cache.put(key(99), (b"y" * 298, "text/csv"))  # 301 bytes: over an eighth of the bound, not kept
+    assert cache.get(key(99)) is None and cache.get(key(2)) == answer
+    cache.put(key(98), (b"y" * 297, "text/csv"))  # 300 bytes: kept, and three answers of 100 make room
+    assert cache.get(key(98)) is not None and sum(cache.get(key(n)) is not None for n in range(25)) == 21
+    off = AnswerCache(0)  # 0: no cache
+    off.put(key(0), answer)
+    assert off.get(key(0)) is None

@@ -1,89 +1,84 @@
-"""The package layout is the architecture: law → records → rules → answers → careers → api → service → cli.
-No import cycle (imports inside functions count), and no lower layer imports an upper one."""
+"""The package layout is the architecture. Its contracts are written once, in pyproject.toml's [tool.importlinter]:
+the layers (a module imports its own layer and lower ones, imports inside functions included, so no import cycle
+crosses them) and the façade (the CLI and the HTTP routes reach the law, the records, the rules, the answers and the
+careers only through crewkg.api). Import Linter checks them on the real package; the tests below also show that a
+broken contract is found. And the house stays small: no module over 600 lines, no function over 80."""
+
+from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-
-#: the layers, lowest first; a module may import its own layer and those before it
-LAYERS = [
-    ("crewkg.messages",),  # the words, no logic: every layer, the error type included, may say a sentence
-    ("crewkg.errors", "crewkg.locations", "crewkg.workers", "crewkg.outputs"),
-    ("crewkg.law",),
-    ("crewkg.records",),
-    ("crewkg.rules",),
-    ("crewkg.answers",),
-    ("crewkg.manning",),  # minimum crew: uses law, records, rules and answers.eligibility
-    ("crewkg.careers",),
-    ("crewkg.api", "crewkg.casebook", "crewkg"),
-    ("crewkg.service",),
-    ("crewkg.cli", "crewkg.__main__"),
-]
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
 
 
-def _modules() -> dict[str, Path]:
-    mods = {}
-    for p in (SRC / "crewkg").rglob("*.py"):
-        name = ".".join(p.relative_to(SRC).with_suffix("").parts)
-        mods[name[: -len(".__init__")] if name.endswith(".__init__") else name] = p
-    return mods
+def _lint_imports(src: Path) -> subprocess.CompletedProcess:
+    """Import Linter over the package found in `src` (a copy in a test, the real one otherwise)."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    return subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command; lint_imports_command()",
+                           "--no-cache", "--no-logo", str(ROOT / "pyproject.toml")],
+                          capture_output=True, text=True, env=env, cwd=src, timeout=300)
 
 
-def _imports(mods: dict[str, Path]) -> dict[str, set[str]]:
-    edges: dict[str, set[str]] = {}
-    for name, path in mods.items():
-        pkg = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1] if node.level else []
-                mod = ".".join(base + ([node.module] if node.module else []))
-                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
-            found |= {t for t in targets if t in mods and t != name}
-        edges[name] = found
-    return edges
+def test_the_layers_and_the_facade_hold():
+    run = _lint_imports(SRC)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Contracts: 2 kept, 0 broken." in run.stdout
 
 
-def _layer(module: str) -> int:
-    best = (-1, -1)
-    for i, prefixes in enumerate(LAYERS):
-        for p in prefixes:
-            if module == p or module.startswith(p + ".") and p != "crewkg":
-                best = max(best, (len(p), i))
-    assert best[1] >= 0, f"{module} belongs to no layer: add it to LAYERS"
-    return best[1]
+def test_a_cli_module_that_imports_the_answers_breaks_the_facade(tmp_path):
+    """The check fails for an import the CLI makes past crewkg.api, even one inside a function."""
+    copy = tmp_path / "src"
+    shutil.copytree(SRC / "crewkg", copy / "crewkg", ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "crewkg" / "cli" / "check.py").open("a", encoding="utf-8") as f:
+        f.write("\n\ndef _bypass():\n    from crewkg.answers.eligibility import check\n\n    return check\n")
+    run = _lint_imports(copy)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "crewkg.cli is not allowed to import crewkg.answers" in run.stdout
+    assert "crewkg.cli.check -> crewkg.answers.eligibility" in run.stdout
+
+
+def test_a_lower_layer_that_imports_an_upper_one_breaks_the_layers(tmp_path):
+    copy = tmp_path / "src"
+    shutil.copytree(SRC / "crewkg", copy / "crewkg", ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "crewkg" / "law" / "age.py").open("a", encoding="utf-8") as f:
+        f.write("\n\ndef _upward():\n    from crewkg.careers import graph\n\n    return graph\n")
+    run = _lint_imports(copy)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Lower layers never import upper ones BROKEN" in run.stdout
+    assert "crewkg.law.age -> crewkg.careers.graph" in run.stdout
+
+
+def _functions(tree: ast.AST):
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def test_no_module_over_600_lines_and_no_function_over_80():
+    too_long = []
+    for path in sorted((SRC / "crewkg").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(SRC)
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {len(text.splitlines())} lines")
+        for f in _functions(ast.parse(text)):
+            if f.end_lineno - f.lineno + 1 > MAX_FUNCTION_LINES:
+                too_long.append(f"{name}:{f.lineno} {f.name}: {f.end_lineno - f.lineno + 1} lines")
+    assert not too_long, too_long
 
 
 def test_no_import_cycle():
-    edges = _imports(_modules())
-    cycles, done = [], set()
+    """Within a layer too (imports inside functions count): the modules' import graph has no cycle."""
+    import grimp
+    import networkx as nx
 
-    def visit(n, stack):
-        if n in stack:
-            cycles.append(stack[stack.index(n):] + [n])
-            return
-        if n in done:
-            return
-        for m in sorted(edges[n]):
-            visit(m, stack + [n])
-        done.add(n)
-
-    for n in sorted(edges):
-        visit(n, [])
-    assert not cycles, [" -> ".join(c) for c in cycles[:5]]
-
-
-def test_lower_layers_never_import_upper_ones():
-    edges = _imports(_modules())
-    wrong = sorted(f"{a} -> {b}" for a, bs in edges.items() for b in bs if _layer(b) > _layer(a))
-    assert not wrong, wrong
-
-
-def test_the_scan_sees_imports_inside_functions():
-    code = "def f():\n    from crewkg.cli.common import app\n"
-    tree = ast.parse(code)
-    assert any(isinstance(n, ast.ImportFrom) and n.module == "crewkg.cli.common" for n in ast.walk(tree))
+    graph = grimp.build_graph("crewkg", cache_dir=None)
+    edges = nx.DiGraph((m, n) for m in graph.modules for n in graph.find_modules_directly_imported_by(m))
+    cycles = list(nx.simple_cycles(edges))
+    assert not cycles, [" -> ".join([*c, c[0]]) for c in cycles[:5]]

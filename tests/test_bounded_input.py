@@ -209,6 +209,6 @@ def test_every_record_shape_message_is_said_in_german():
         g = Graph().parse(ontology_dir() / name, format="turtle")
         messages |= {str(m) for m in g.objects(None, SH.message)}
     for_records = {m for m in messages if not m.startswith(("every ", "a table"))}
-    assert len(for_records) == 21
+    assert for_records, "the record shapes say their sh:message"
     untranslated = [m for m in for_records if Reason(m).say("de") == m]
     assert not untranslated

@@ -23,6 +23,8 @@ from crewkg.law.crediting import crediting_limits
 from crewkg.law.statute import load_law
 from crewkg.locations import kb_dir
 
+pytestmark = pytest.mark.xdist_group("test_careers")  # its module fixtures are made once, on one worker
+
 runner = CliRunner()
 PREFIX = "PREFIX crew: <https://w3id.org/crewkg/onto#>\n"
 

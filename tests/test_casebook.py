@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import copy
 from datetime import date, timedelta
-from functools import cache
 from typing import Any
 
 import pytest
 
 from crewkg.answers.eligibility import check
-from crewkg.law.statute import Law, load_law
+from crewkg.api import law
+from crewkg.law.statute import load_law
 from crewkg.records.persons import Person, person_from_mapping
 
 AS_OF = date(2026, 11, 30)
@@ -113,11 +113,6 @@ DECK_ROLES = ["Decksmann", "Leichtmatrose", "Matrose", "Bootsmann", "Steuermann"
 # --------------------------------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------------------------------
-
-
-@cache
-def law() -> Law:
-    return load_law()
 
 
 def person(record: dict[str, Any], as_of: date = AS_OF, pid: str = "applicant") -> Person:

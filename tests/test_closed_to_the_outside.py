@@ -6,7 +6,10 @@ import threading
 
 import pytest
 
-from crewkg.service.sparql import STORES, MalformedQuery, ServiceRefused, new_store, refuse_service
+from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, refuse_service
+from crewkg.service.stores import STORES, new_store
+
+pytestmark = pytest.mark.xdist_group("test_closed_to_the_outside")  # its module fixtures are made once, on one worker
 
 
 @pytest.fixture()

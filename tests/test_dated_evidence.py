@@ -217,7 +217,7 @@ def test_the_json_api_accepts_a_log(law):
     from fastapi.testclient import TestClient
 
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     store = build_store("memory", law, [], date(2024, 6, 28), [], [])
     client = TestClient(create_app(Service(law, store)))

@@ -22,11 +22,12 @@ from typer.testing import CliRunner
 from crewkg.answers.eligibility import check
 from crewkg.cli.common import app
 from crewkg.errors import InputError
-from crewkg.law.statute import load_law
 from crewkg.records.persons import SUFFIXES, person_from_mapping
 from crewkg.records.reading import read_mapping
 from crewkg.records.shacl import shacl_check
 from crewkg.records.turtle import person_from_turtle, person_graph
+
+pytestmark = pytest.mark.xdist_group("test_examples")  # its module fixtures are made once, on one worker
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 AS_OF = date(2026, 11, 30)
@@ -61,11 +62,6 @@ def _parse(path: Path, law):
     if path.suffix.lower() == ".ttl":
         return person_from_turtle(path, law, AS_OF)
     return person_from_mapping(read_mapping(path), law, AS_OF, str(path))
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 @pytest.fixture(scope="module")

@@ -17,18 +17,10 @@ from crewkg.cli.common import app
 from crewkg.law.cache import load_graph
 from crewkg.law.namespaces import CREW, KB, PERSON
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.export import (
-    DERIVED,
-    D,
-    derived_triples,
-    eligibility_iri,
-    evaluation_iri,
-    export_graph,
-    pathway_iri,
-    record_triples,
-    requirement_iri,
-    role_iri,
-)
+from crewkg.service.derived import derived_triples
+from crewkg.service.derived_terms import DERIVED, D, eligibility_iri, evaluation_iri, pathway_iri, requirement_iri, role_iri
+from crewkg.service.export import export_graph
+from crewkg.service.records_rdf import record_triples
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

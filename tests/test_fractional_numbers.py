@@ -12,7 +12,6 @@ import pytest
 
 from crewkg.answers.eligibility import check
 from crewkg.answers.register import answer_register
-from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
 from crewkg.records.register import Entry
 from crewkg.rules.kinds import missing_sentence
@@ -22,11 +21,6 @@ ON = date(2026, 11, 30)
 #: training), lit. b (a 9-month programme), lit. c (90 days within it)
 MATROSE_Z3 = {"birth_date": "2000-01-01", "medical_fitness": True, "vocational_training_years": 2.99,
               "programmes": [{"for": "Matrose", "months": 9, "sailing_days": 90}]}
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 def z3(law, years: float, lang: str = "en") -> dict[str, Any]:

@@ -2,15 +2,16 @@
 expected — never another exception (a traceback at the CLI, a 500 at the API). And the monotonicity of the law as
 encoded: more days, sea days, exams or a higher certificate never lose a certificate that was issuable.
 
-Derandomized, so CI runs the same cases every time; run with HYPOTHESIS_PROFILE=deep for a longer search."""
+Derandomized, so every run tries the same cases: the `dev` profile (the default) a few per test, `--hypothesis-profile=ci`
+as many as CI always ran, `--hypothesis-profile=deep` a long search (profiles: tests/conftest.py)."""
 
 import json
-import os
 from datetime import date
+from functools import cache
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from crewkg.answers.eligibility import check
@@ -22,19 +23,19 @@ from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import TOP_KEYS, person_from_mapping
 from crewkg.records.reading import parse_mapping
 
-settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
 LAW = load_law()
 ML = load_manning(LAW)
 AS_OF = date(2026, 11, 30)
 ROLES = LAW.ids_of("DeckCrewRole")
 CERTS = sorted(LAW.certificates)
 EXAMS = LAW.ids_of("Exam")
-#: every certificate the regulation in force lists, eligible or not, whatever the record says
-LISTED = {c["id"] for c in check(LAW, [person_from_mapping({"id": "x"}, LAW, AS_OF, "x")], AS_OF)[0]["certificates"]}
+
+
+@cache
+def listed() -> set[str]:
+    """Every certificate the regulation in force lists, eligible or not, whatever the record says."""
+    return {c["id"] for c in check(LAW, [person_from_mapping({"id": "x"}, LAW, AS_OF, "x")], AS_OF)[0]["certificates"]}
+
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-10, 10_000), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
@@ -74,7 +75,7 @@ def test_person_records(data, syntax):
     person = _only_input_errors(person_from_mapping, parsed, LAW, AS_OF, "fuzz")
     if person is not None:
         answer = check(LAW, [person], AS_OF)[0]
-        assert {c["id"] for c in answer["certificates"]} == LISTED
+        assert {c["id"] for c in answer["certificates"]} == listed()
 
 
 VESSEL_KEYS = {"id", "kind", "waters", "length_m", "breadth_m", "passengers", "passengers_on_board", "beds", "standard",

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from crewkg.law.statute import load_law  # noqa: E402
 from crewkg.records.load import load_person_file  # noqa: E402
 from crewkg.service.app import Service, Settings, create_app  # noqa: E402
-from crewkg.service.sparql import build_store  # noqa: E402
+from crewkg.service.loading import build_store  # noqa: E402
 
 AS_OF = date(2026, 11, 30)
 LAW = load_law()
@@ -33,6 +33,8 @@ def _app():
 APP = _app()
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 SEEN: dict[int, int] = {}
+#: the fuzzer and the check of what it saw run on one worker, in file order
+pytestmark = pytest.mark.xdist_group("fuzz_api")
 
 
 def _names_what_was_wrong(response) -> bool:
@@ -52,7 +54,7 @@ def _names_what_was_wrong(response) -> bool:
 
 
 @schema.parametrize()
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=min(12, settings().max_examples), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_api_never_answers_with_a_server_error(case):
     response = case.call()
     SEEN[response.status_code] = SEEN.get(response.status_code, 0) + 1

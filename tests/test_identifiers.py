@@ -12,10 +12,14 @@ import pytest
 from rdflib import Graph, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
+import crewkg
 from crewkg.law.namespaces import PERSON
 from crewkg.locations import ontology_dir
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.sparql import build_store, short
+from crewkg.service.loading import build_store
+from crewkg.service.results import short
+
+pytestmark = pytest.mark.xdist_group("test_identifiers")  # its module fixtures are made once, on one worker
 
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,6 +86,7 @@ def test_every_ontology_file_has_one_header_with_version_iri_licence_and_title(p
     version = g.value(onto, OWL.versionIRI)
     info = g.value(onto, OWL.versionInfo)
     assert version is not None and str(version) == f"{onto}/{info}"
+    assert str(info) == crewkg.__version__  # the ontology files are versioned with the release (docs/identifiers.md)
     assert g.value(onto, URIRef(DCTERMS + "license")) == URIRef("https://spdx.org/licenses/MIT")
     titles = {t.language for t in g.objects(onto, URIRef(DCTERMS + "title"))}
     assert titles == {"de", "en"}
@@ -140,7 +145,7 @@ def test_onto_answers_a_browser_with_the_documentation_page(client):
         assert f'id="{name}"' in page, name
     assert "Subclass of" in page and "Domain" in page and "Range" in page
     assert "Auswertung" in page and "evaluation" in page  # both labels of crew:Evaluation
-    assert "https://w3id.org/crewkg/onto/0.1.0" in page and "https://spdx.org/licenses/MIT" in page
+    assert f"https://w3id.org/crewkg/onto/{crewkg.__version__}" in page and "https://spdx.org/licenses/MIT" in page
     german = client.get("/onto", headers={"Accept": BROWSER}).text
     assert "Unterklasse von" in german and "Subclass of" not in german
 
@@ -151,19 +156,20 @@ def test_onto_answers_turtle_and_json_ld_by_accept(client):
     g = Graph().parse(data=r.text, format="turtle")
     hasgap = URIRef("https://w3id.org/crewkg/onto#hasGap")
     assert (hasgap, RDF.type, OWL.ObjectProperty) in g  # derived.ttl's terms answer at /onto too
-    assert (URIRef("https://w3id.org/crewkg/onto"), OWL.versionIRI, URIRef("https://w3id.org/crewkg/onto/0.1.0")) in g
+    assert (URIRef("https://w3id.org/crewkg/onto"), OWL.versionIRI, URIRef(f"https://w3id.org/crewkg/onto/{crewkg.__version__}")) in g
     j = client.get("/onto", headers={"Accept": "application/ld+json"})
     assert j.status_code == 200 and len(Graph().parse(data=j.text, format="json-ld")) == len(g)
     assert client.get("/onto", headers={"Accept": "image/png"}).status_code == 406
 
 
 @pytest.mark.parametrize("path", ["onto/derived", "onto/careers", "onto/manning", "shapes", "shapes/kb",
-                                  "shapes/manning", "onto/dl", "onto/0.1.0", "onto/derived/0.1.0"])
+                                  "shapes/manning", "onto/dl", f"onto/{crewkg.__version__}",
+                                  f"onto/derived/{crewkg.__version__}"])
 def test_every_ontology_iri_and_version_iri_is_served(client, path):
     r = client.get("/" + path, headers={"Accept": "text/turtle"})
     assert r.status_code == 200, path
     g = Graph().parse(data=r.text, format="turtle")
-    iri = "https://w3id.org/crewkg/" + path.removesuffix("/0.1.0")
+    iri = "https://w3id.org/crewkg/" + path.removesuffix(f"/{crewkg.__version__}")
     assert (URIRef(iri), RDF.type, OWL.Ontology) in g
     assert client.get("/" + path).headers["content-type"].startswith("text/html")
 

@@ -9,6 +9,8 @@ from crewkg.law.cache import load_graph
 from crewkg.law.statute import load_law
 from crewkg.records.shacl import validate_kb
 
+pytestmark = pytest.mark.xdist_group("test_kb_hygiene")  # its module fixtures are made once, on one worker
+
 PREFIXES = """
 PREFIX crew: <https://w3id.org/crewkg/onto#>
 PREFIX kb: <https://w3id.org/crewkg/kb/>

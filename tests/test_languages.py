@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import crewkg
+from crewkg.answers.render import explanation, text_of
 from crewkg.cli import app
 from crewkg.law.statute import load_law
 from crewkg.messages.catalogue import catalogue
@@ -28,17 +31,39 @@ GERMAN = (" noch ", " nicht ", " und ", " der ", "fehlt", " die ", " ist ", " na
           " Weg ", " vorhanden")
 
 
-def _runs(lang: str) -> list[list[str]]:
-    law = load_law()
-    runs: list[list[str]] = [["paths"], ["paths", "--format", "graphml"]]
-    for p in PERSONS:
-        runs.append(["check", str(p)])
-        runs += [["explain", str(p), c] for c in sorted(law.certificates)]
-        runs.append(["plan", str(p), "--target", "UBZ-Schiffsfuehrer"])
-    runs += [["programme", str(p)] for p in PROGRAMMES]
-    runs += [["cohort", str(c), "--target", "UBZ-Matrose"] for c in COHORTS]
-    runs.append(["check", str(PERSONS[0]), "--as-of", "2020-01-01"])  # a date no encoded regulation governs
+def _runs(lang: str, person: Path | None) -> list[list[str]]:
+    """The CLI runs of one person (check, plan, explain of its first certificate), or with no person the runs that
+    concern no person (paths, programmes, cohorts, a date no encoded regulation governs)."""
+    if person is not None:
+        runs = [["check", str(person)], ["explain", str(person), sorted(load_law().certificates)[0]],
+                ["plan", str(person), "--target", "UBZ-Schiffsfuehrer"]]
+    else:
+        runs = [["paths"], ["paths", "--format", "graphml"]]
+        runs += [["programme", str(p)] for p in PROGRAMMES]
+        runs += [["cohort", str(c), "--target", "UBZ-Matrose"] for c in COHORTS]
+        runs.append(["check", str(PERSONS[0]), "--as-of", "2020-01-01"])  # a date no encoded regulation governs
     return [[*r, "--lang", lang] + (["--as-of", AS_OF] if "--as-of" not in r and r[0] != "paths" else []) for r in runs]
+
+
+def _outputs(lang: str, person: Path | None) -> list[tuple[list[str], str]]:
+    """What each run prints; for a person also `explain` of every certificate, rendered in process from one answer as
+    the command renders it (the run of its first certificate shows that both are the same text)."""
+    runner = CliRunner()
+    outputs = []
+    for args in _runs(lang, person):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)
+        outputs.append((args, result.stdout))
+    if person is not None:
+        law = load_law()
+        record = crewkg.person(person, AS_OF)
+        answer = crewkg.check(record, AS_OF, lang)
+        for c in sorted(law.certificates):
+            text = text_of(explanation(law, record, answer, c, lang))
+            if c == outputs[1][0][2]:
+                assert text == outputs[1][1], "explain renders in process as the command prints it"
+            outputs.append((["explain", str(person), c], text))
+    return outputs
 
 
 def _unquoted(text: str, lang: str) -> str:
@@ -53,28 +78,27 @@ def _unquoted(text: str, lang: str) -> str:
     return re.sub(r"'[^'\n]{1,60}'", "''", flat) if lang == "en" else flat
 
 
-def _leaks(lang: str, words: tuple[str, ...]) -> list[tuple[str, str]]:
-    runner = CliRunner()
+def _leaks(lang: str, words: tuple[str, ...], person: Path | None) -> list[tuple[str, str]]:
     found = []
-    for args in _runs(lang):
-        result = runner.invoke(app, args)
-        assert result.exit_code == 0, (args, result.output)
-        out = _unquoted(result.stdout, lang)
+    for args, text in _outputs(lang, person):
+        out = _unquoted(text, lang)
         if args[0] == "paths":  # field and attribute names of JSON and GraphML are ids, not sentences
             out = re.sub(r'"\w+":|\b[\w.]+="[^"]*"|</?[\w:]+', " ", out)
         for w in words:
             i = out.find(w)
             if i >= 0:
-                found.append((" ".join(args[:2]), out[max(0, i - 60):i + 60]))
+                found.append((" ".join(args[:3]), out[max(0, i - 60):i + 60]))
     return found
 
 
-def test_german_output_has_no_english_sentence():
-    assert _leaks("de", ENGLISH) == []
+@pytest.mark.parametrize("person", [*PERSONS, None], ids=[*(p.stem for p in PERSONS), "no-person"])
+def test_german_output_has_no_english_sentence(person):
+    assert _leaks("de", ENGLISH, person) == []
 
 
-def test_english_output_has_no_german_sentence():
-    assert _leaks("en", GERMAN) == []
+@pytest.mark.parametrize("person", [*PERSONS, None], ids=[*(p.stem for p in PERSONS), "no-person"])
+def test_english_output_has_no_german_sentence(person):
+    assert _leaks("en", GERMAN, person) == []
 
 
 def test_a_quotation_counts_only_where_it_is_marked():

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import shutil
 from datetime import date, timedelta
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import pytest
 
 from crewkg.answers.eligibility import check
 from crewkg.answers.render import print_answer
+from crewkg.api import law
 from crewkg.law.statute import Law, load_law
 from crewkg.locations import kb_dir
 from crewkg.records.persons import person_from_mapping
@@ -29,11 +29,6 @@ from crewkg.rules.kinds import missing_sentence
 
 AS_OF = date(2026, 11, 30)
 DAY = timedelta(days=1)
-
-
-@cache
-def law() -> Law:
-    return load_law()
 
 
 def answer(record: dict[str, Any], as_of: date = AS_OF, the_law: Law | None = None) -> dict[str, Any]:
@@ -290,7 +285,9 @@ def test_the_exported_result_rests_on_the_sea_records_that_counted():
     from rdflib import Graph, URIRef
 
     from crewkg.law.namespaces import PERSON
-    from crewkg.service.export import D, export_graph, record_triples, requirement_iri
+    from crewkg.service.derived_terms import D, requirement_iri
+    from crewkg.service.export import export_graph
+    from crewkg.service.records_rdf import record_triples
 
     p = person_from_mapping({"id": "cap"} | CAPTAIN | {"sea_days": {"deck_crew": 100, "master": 400}}, law(), AS_OF, "test")
     g = Graph()

@@ -20,6 +20,8 @@ from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import requirements
 from crewkg.manning.vessels import vessel_from_mapping
 
+pytestmark = pytest.mark.xdist_group("test_manning")  # its module fixtures are made once, on one worker
+
 NOW = date(2026, 11, 30)
 OLD = date(2015, 6, 1)
 SF, StM, BM, M, LM, D, MMW = "Schiffsfuehrer", "Steuermann", "Bootsmann", "Matrose", "Leichtmatrose", "Decksmann", "MatroseMotorwart"

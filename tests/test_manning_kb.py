@@ -18,6 +18,8 @@ from crewkg.manning.crew import requirement
 from crewkg.manning.rosters import check_roster
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 
+pytestmark = pytest.mark.xdist_group("test_manning_kb")  # its module fixtures are made once, on one worker
+
 MANNING_FILES = [kb_dir() / "schbv2022" / "04_mindestbesatzung.ttl", *sorted((kb_dir() / "schbesv2004").glob("*.ttl"))]
 
 

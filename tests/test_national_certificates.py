@@ -36,11 +36,6 @@ INSTRUCTED = {"id": "mia", "birth_date": "2000-03-30",
                         {"id": "Unterweisung-Fahrgastbetreuer-Praxis", "passed": "2024-04-03", "hours": 4.5}]}
 
 
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
-
-
 def roster(vessel: dict[str, Any], crew: list[dict[str, Any]], on: str, lang: str = "de") -> dict[str, Any]:
     law = load_law()
     ml = load_manning(law)

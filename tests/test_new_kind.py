@@ -25,36 +25,57 @@ MODULE = '''
 """CombinedTime — a test kind: Fahrzeit and sea days together (not in the law; it proves the registry)."""
 
 from crewkg.messages.wording import count
+from crewkg.rules.kinds import RequirementKind, nothing, say
 
-NAME = "CombinedTime"
-ORDER = 45
-UNIT = "days"
-MEASURED = True
-CLAUSES = """
+
+class CombinedTime(RequirementKind):
+    name = "CombinedTime"
+    order = 45
+    role = None
+
+    measured = True
+    clauses = """
 (all_sea[P] == sum_(D, for_each=C)) <= sea(P, C, D)
 have(P, R, V) <= req_kind(R, 'CombinedTime') & (total_fahrzeit[P] == F) & (all_sea[P] == S) & (V == F + S)
 """
-PREDICATES = {}
-MESSAGES = {
-    "de": {"combined": "noch {n} Fahrzeit oder Seezeit zusammen", "summary": "{n} T. Fahrzeit + See"},
-    "en": {"combined": "{n} of sailing and sea time together", "summary": "{n} d sailing + sea"},
-}
+    predicates = {}
+    kb_facts = nothing  # the minimum is the generic req_min
+    person_facts = nothing  # reads the Fahrzeit and SeaTime kinds' facts
+    abstracted = ()
+    abstraction = None  # a register compares the days exactly
 
+    unit = "days"
+    parts = None
+    needed = None  # not a group
+    figures = None  # not a group
+    answer = None  # needed is the minimum, have the days the program derived
+    have = None  # the days the program derived
+    lowered_minima = None  # the record lowers no minimum
 
-def missing(law, req, lang):
-    from crewkg.rules.kinds import say
+    messages = {
+        "de": {"combined": "noch {n} Fahrzeit oder Seezeit zusammen", "summary": "{n} T. Fahrzeit + See"},
+        "en": {"combined": "{n} of sailing and sea time together", "summary": "{n} d sailing + sea"},
+    }
 
-    return say(NAME, lang, "combined", n=count(req["needed"] - req["have"], "days", lang))
+    def missing(self, law, req, lang):
+        return say(self.name, lang, "combined", n=count(req["needed"] - req["have"], "days", lang))
 
+    def summary(self, law, r, lang):
+        return say(self.name, lang, "summary", n=r.minimum)
 
-def summary(law, r, lang):
-    from crewkg.rules.kinds import say
+    def facts(self, req, p, lang):
+        return f"{sum(p.sailing_days.values())} + {sum(p.sea_days.values())}"
 
-    return say(NAME, lang, "summary", n=r.minimum)
+    item_terms = None  # names no items, an amount
+    based_on = nothing  # the export names the person
+    items = None  # names no items, an amount
 
-
-def facts(req, p, lang):
-    return f"{sum(p.sailing_days.values())} + {sum(p.sea_days.values())}"
+    takes_time = True
+    obtained_on_the_day = False
+    project = None  # not accrued by the planner: a route lacking it cannot be planned
+    held_meets = None  # no certificate meets it
+    lapsed = None  # credited days stay credited
+    assume = None  # not accrued: nothing to assume
 '''
 
 KB_DATA = """
@@ -130,3 +151,20 @@ def test_without_the_module_the_kb_data_fails_clearly(tmp_path):
     with pytest.raises(registry.UnknownKind, match="CombinedTime"):
         law = load_law(kb=_kb(tmp_path))
         check(law, [_person(law, 100)], AS_OF)
+
+
+def test_a_kind_that_forgets_a_hook_fails_when_its_module_loads(tmp_path, monkeypatch):
+    source = textwrap.dedent(MODULE).replace("CombinedTime", "Forgetful")
+    project = "    project = None  # not accrued by the planner: a route lacking it cannot be planned\n"
+    summary = '    def summary(self, law, r, lang):\n        return say(self.name, lang, "summary", n=r.minimum)\n\n'
+    assert project in source and summary in source
+    folder = tmp_path / "forgetful_kinds"
+    folder.mkdir()
+    (folder / "forgetful.py").write_text(source.replace(project, "").replace(summary, ""), encoding="utf-8")
+    monkeypatch.setattr(registry, "__path__", [*registry.__path__, str(folder)])
+    with pytest.raises(registry.IncompleteKind) as failed:
+        registry.kinds()
+    assert str(failed.value) == ("requirement kind module crewkg.rules.kinds.forgetful: class Forgetful does not define: "
+                                 "project, summary")
+    assert "crewkg.rules.kinds.forgetful" not in sys.modules  # nothing half-loaded stays behind
+

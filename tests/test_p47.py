@@ -12,17 +12,11 @@ from typing import Any
 import pytest
 
 from crewkg.answers.eligibility import check
-from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
 from crewkg.rules.kinds import missing_sentence
 
 ON = "2026-11-30"
 FIT = {"valid_until": "2033-12-31"}
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 def answer(law, record: dict[str, Any], on: str = ON) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from crewkg.answers.eligibility import check
-from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping, person_to_mapping
 
 ON = "2026-01-01"
@@ -22,11 +21,6 @@ FIT: dict[str, Any] = {"medical_fitness": True, "functions": ["Eignung-SchBV-P30
 ABS6_A, ABS6_B, ABS9, ABS11 = "§ 47 Abs. 6 Z 1 SchBV", "§ 47 Abs. 6 Z 2 SchBV", "§ 47 Abs. 9 SchBV", "§ 47 Abs. 11 SchBV"
 ABS7, ABS10, ABS12 = "§ 47 Abs. 7 SchBV", "§ 47 Abs. 10 SchBV", "§ 47 Abs. 12 SchBV"
 ABS13_Z1 = "§ 47 Abs. 13 Z 1 SchBV"
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 def person(law, patent: str, issued: str | None, on: str = ON, **more: Any):

@@ -15,8 +15,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from crewkg.records.load import load_persons
+from crewkg.service.canned import canned_queries
+from crewkg.service.loading import build_store
 from crewkg.service.paging import MAX_PAGE_PERSONS, Answers, page, person_ids
-from crewkg.service.sparql import STORES, Table, build_store, canned_queries
+from crewkg.service.results import Table
+from crewkg.service.stores import STORES
+
+pytestmark = pytest.mark.xdist_group("test_paging")  # its module fixtures are made once, on one worker
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

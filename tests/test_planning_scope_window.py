@@ -20,6 +20,8 @@ import pytest
 
 from crewkg.locations import kb_dir
 
+pytestmark = pytest.mark.xdist_group("test_planning_scope_window")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 5, 26)
 #: 180 days as Matrose fill the any-role window; the next 180 as Bootsmann are credited as Bootsmann only
 RECORD = {"id": "bo", "birth_date": "1990-01-01", "medical_fitness": True, "radio_certificate": True,

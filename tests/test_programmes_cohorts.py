@@ -24,6 +24,8 @@ from crewkg.cli.common import app
 from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
 
+pytestmark = pytest.mark.xdist_group("test_programmes_cohorts")  # its module fixtures are made once, on one worker
+
 AS_OF = date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMMES = ROOT / "kb" / "examples" / "programmes"

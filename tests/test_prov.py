@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from crewkg.cli.common import app
 
+pytestmark = pytest.mark.xdist_group("test_prov")  # its module fixtures are made once, on one worker
+
 prov = pytest.importorskip("prov")  # the `test` extra
 from prov.model import ProvActivity, ProvDerivation, ProvEntity, ProvGeneration  # noqa: E402
 

@@ -269,7 +269,7 @@ def test_the_http_api_carries_the_readings_and_the_roster_under_the_other_readin
     from fastapi.testclient import TestClient
 
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     law = load_law()
     client = TestClient(create_app(Service(law, build_store("memory", law, [], NOW, [], []))))

@@ -32,11 +32,6 @@ def _lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
-
-
 def test_compact_lines_agree_with_the_full_answers(law):
     records = synthetic.persons(400, seed=7)
     persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]

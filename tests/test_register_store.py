@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 
 from crewkg.cli import app
 from crewkg.law.statute import load_law
-from crewkg.service.sparql import build_store, open_store_dir, resolve_query
+from crewkg.service.canned import resolve_query
+from crewkg.service.loading import build_store
+from crewkg.service.stores import open_store_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "kb" / "examples" / "persons"
@@ -147,11 +149,11 @@ def _started(folder: Path) -> dict[str, str]:
 
 
 def test_a_re_export_keeps_the_persons_whose_inputs_did_not_change(store_dir, tmp_path, monkeypatch):
-    import crewkg.service.export as export
+    import crewkg.service.provenance as provenance
 
     before, quads = _started(store_dir), len(open_store_dir(store_dir, must_exist=True))
     # an evaluation now would carry another start time: a kept person keeps the old one
-    monkeypatch.setattr(export, "_now", lambda: export.datetime(2030, 1, 1, tzinfo=export.UTC))
+    monkeypatch.setattr(provenance, "now", lambda: provenance.datetime(2030, 1, 1, tzinfo=provenance.UTC))
     same = _export(_anna(tmp_path, 180), EXAMPLES / "20-franz-schifferdienstbuch.yaml", EXAMPLES / "01-lena-apprentice.yaml",
                    "--store", store_dir)
     assert same.exit_code == 0, same.output
@@ -184,7 +186,9 @@ def test_another_evaluation_date_or_force_evaluates_again(store_dir, tmp_path):
 def test_literals_with_line_breaks_quotes_and_backslashes_reach_both_stores_intact():
     from rdflib import Literal, URIRef
 
-    from crewkg.service.sparql import MemoryStore, OxigraphStore, nquads
+    from crewkg.service.memory_store import MemoryStore
+    from crewkg.service.oxigraph_store import OxigraphStore
+    from crewkg.service.terms import nquads
 
     s, p = URIRef("urn:x:s"), URIRef("urn:x:p")
     values = {Literal('MS "Wachau"\nLinz\\Krems\r'), Literal(5), Literal("Steuermann", lang="de"), Literal("plain")}
@@ -195,7 +199,8 @@ def test_literals_with_line_breaks_quotes_and_backslashes_reach_both_stores_inta
 
 
 def test_workers_put_the_same_facts_into_the_store_as_one_process(tmp_path):
-    from crewkg.service.sparql import DERIVED_GRAPH, put_persons
+    from crewkg.service.dataset import DERIVED_GRAPH
+    from crewkg.service.loading import put_persons
 
     law = load_law()
     people = [e.person for e in _examples(law)]
@@ -225,7 +230,7 @@ def test_a_person_in_two_registers_of_one_export_is_named_and_evaluated_once(tmp
     second.write_text(_anna(tmp_path, 179).read_text(), encoding="utf-8")
     r = _export(first, second, "--store", folder)
     assert r.exit_code == 1 and str(second) in r.output and str(first) in r.output, r.output
-    from crewkg.service.export import D, evaluation_iri
+    from crewkg.service.derived_terms import D, evaluation_iri
 
     store = open_store_dir(folder, must_exist=True)
     digests = store.objects(evaluation_iri("anna"), D.inputDigest)
@@ -280,7 +285,9 @@ def test_replacing_a_persons_quads_leaves_exactly_the_new_ones(where, tmp_path):
     a literal with quotes and a line break — and nothing of another subject is touched."""
     from rdflib import BNode, Literal, URIRef
 
-    from crewkg.service.sparql import MemoryStore, OxigraphStore, nquads
+    from crewkg.service.memory_store import MemoryStore
+    from crewkg.service.oxigraph_store import OxigraphStore
+    from crewkg.service.terms import nquads
 
     store = {"memory": MemoryStore, "oxigraph": OxigraphStore}.get(where, lambda: OxigraphStore(tmp_path / "s"))()
     g = URIRef("https://w3id.org/crewkg/graph/derived")
@@ -340,7 +347,7 @@ def test_a_store_with_evaluations_of_another_kb_version_says_so_before_the_answe
 def test_an_export_into_a_new_store_compacts_it_and_a_re_export_does_not(tmp_path, monkeypatch):
     """A served store is read through read-only handles, which never compact: a new register's bulk load is compacted
     once by its export (OxigraphStore.compact), and a daily re-export leaves that to RocksDB's own background work."""
-    from crewkg.service.sparql import OxigraphStore
+    from crewkg.service.oxigraph_store import OxigraphStore
 
     compacted: list[Path] = []
     monkeypatch.setattr(OxigraphStore, "compact", lambda self: compacted.append(self.path))

@@ -10,7 +10,6 @@ from datetime import date
 import pytest
 
 from crewkg.answers.eligibility import check
-from crewkg.manning.compile import load_manning
 from crewkg.manning.crew import crew_answer
 from crewkg.manning.program import FACT_PREDICATES, RULES, derive
 from crewkg.manning.vessels import vessel_from_mapping
@@ -32,13 +31,8 @@ BOUNDARIES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ml(law):
-    return load_manning(law)
-
-
 @pytest.mark.parametrize(("day", "expected"), BOUNDARIES, ids=[d.isoformat() for d, _ in BOUNDARIES])
-def test_both_programs_agree_on_the_regulation_in_force(law, ml, day, expected):
+def test_both_programs_agree_on_the_regulation_in_force(law, manning, day, expected):
     reg = law.regulation_on(day)
     assert (reg.id if reg else None) == expected
     name = reg.name if reg else None
@@ -50,6 +44,7 @@ def test_both_programs_agree_on_the_regulation_in_force(law, ml, day, expected):
     assert eligibility["regulation"] == name
     assert {law.certificates[c["id"]].regulation for c in eligibility["certificates"]} <= {expected}
 
+    ml = manning
     vessel = vessel_from_mapping(VESSEL, ml, "test")
     derived = derive(ml, law, [vessel], day)[vessel.id]
     assert derived.in_force == ({expected} if expected else set())

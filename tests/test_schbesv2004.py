@@ -27,11 +27,6 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 MEDICAL = {"valid_until": "2030-12-31"}
 
 
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
-
-
 def answer(law, record: dict[str, Any], on: str) -> dict[str, Any]:
     day = date.fromisoformat(on)
     person = person_from_mapping({"id": "p", **record}, law, day, "test")

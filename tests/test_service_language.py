@@ -20,6 +20,8 @@ import yaml
 from crewkg.messages.catalogue import catalogue
 from crewkg.records.reading import read_mapping
 
+pytestmark = pytest.mark.xdist_group("test_service_language")  # its module fixtures are made once, on one worker
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples"
 PERSONS = sorted(p for p in (EXAMPLES / "persons").iterdir() if p.suffix in (".yaml", ".json"))
 VESSELS = sorted((EXAMPLES / "vessels").glob("*.yaml"))
@@ -52,7 +54,7 @@ def client():
 
     from crewkg.law.statute import load_law
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     law = load_law()
     store = build_store("memory", law, [], date.fromisoformat(AS_OF), [], [])
@@ -214,7 +216,7 @@ def test_canned_queries_are_described_in_the_language_asked(client, lang):
 
 
 def test_canned_queries_without_a_language_keep_their_files_words_and_english_is_the_same(client):
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.canned import canned_queries
 
     plain = client.get("/api/queries").json()
     english = client.get("/api/queries", params={"lang": "en"}).json()

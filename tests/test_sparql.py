@@ -16,7 +16,12 @@ from typer.testing import CliRunner
 from crewkg.cli.common import app
 from crewkg.records.load import load_persons
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.sparql import STORES, build_store, canned_queries, new_store, put_persons, short
+from crewkg.service.canned import canned_queries
+from crewkg.service.loading import build_store, put_persons
+from crewkg.service.results import short
+from crewkg.service.stores import STORES, new_store
+
+pytestmark = pytest.mark.xdist_group("test_sparql")  # its module fixtures are made once, on one worker
 
 AS_OF = date(2026, 11, 30)
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"

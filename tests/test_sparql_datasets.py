@@ -8,17 +8,12 @@ import pytest
 
 from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
-from crewkg.service.sparql import (
-    DEFAULT_BASE,
-    DERIVED_GRAPH,
-    KB_GRAPH,
-    ONTOLOGY_GRAPH,
-    RECORDS_GRAPH,
-    STORES,
-    DatasetSpec,
-    build_store,
-    short,
-)
+from crewkg.service.dataset import DEFAULT_BASE, DERIVED_GRAPH, KB_GRAPH, ONTOLOGY_GRAPH, RECORDS_GRAPH, DatasetSpec
+from crewkg.service.loading import build_store
+from crewkg.service.results import short
+from crewkg.service.stores import STORES
+
+pytestmark = pytest.mark.xdist_group("test_sparql_datasets")  # its module fixtures are made once, on one worker
 
 AS_OF = date(2026, 11, 30)
 

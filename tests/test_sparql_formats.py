@@ -7,7 +7,10 @@ import json
 import pytest
 from rdflib import Graph
 
-from crewkg.service.sparql import GRAPH, STORES, TABULAR, NotAcceptable, new_store
+from crewkg.service.results import GRAPH, TABULAR, NotAcceptable
+from crewkg.service.stores import STORES, new_store
+
+pytestmark = pytest.mark.xdist_group("test_sparql_formats")  # its module fixtures are made once, on one worker
 
 SELECT = "SELECT ?c ?l WHERE { ?c a crew:Certificate ; rdfs:label ?l } ORDER BY ?c ?l LIMIT 3"
 ASK = "ASK { ?c a crew:Certificate }"

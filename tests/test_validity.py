@@ -33,11 +33,6 @@ runner = CliRunner()
 DECK = ["Decksmann", "Leichtmatrose", "Matrose"]
 
 
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
-
-
 def answer(law, record: dict[str, Any], on: str, lang: str = "de") -> dict[str, Any]:
     day = date.fromisoformat(on)
     person = person_from_mapping({"id": "p", **record}, law, day, "test")

@@ -23,10 +23,12 @@ import pytest
 from fastapi.testclient import TestClient
 from rdflib import Graph, URIRef
 
-from crewkg.law.statute import load_law
 from crewkg.records.persons import person_from_mapping
 from crewkg.service.app import Service, create_app
-from crewkg.service.sparql import STORES, build_store
+from crewkg.service.loading import build_store
+from crewkg.service.stores import STORES
+
+pytestmark = pytest.mark.xdist_group("test_w3c_protocol")  # its module fixtures are made once, on one worker
 
 HERE = Path(__file__).resolve().parent / "w3c_protocol"
 TESTS = json.loads((HERE / "requests.json").read_text(encoding="utf-8"))
@@ -38,11 +40,6 @@ SRX = "{http://www.w3.org/2005/sparql-results#}"
 BOOLEAN = {"application/sparql-results+json", "application/sparql-results+xml"}
 TABULAR = BOOLEAN | {"text/csv", "text/tab-separated-values"}
 RDF = {"application/rdf+xml": "xml", "text/turtle": "turtle", "application/n-triples": "nt"}
-
-
-@pytest.fixture(scope="module")
-def law():
-    return load_law()
 
 
 @pytest.fixture(scope="module")

@@ -7,60 +7,29 @@ with 180 days she can. Both are driven through the form, the first also through 
 from __future__ import annotations
 
 import base64
-import os
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 import yaml
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from servers import Served
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
     reason="needs Debian's chromium and chromium-driver in /usr/bin (apt-get install -y chromium chromium-driver; .ci/run installs them)",
-)
+), pytest.mark.xdist_group("test_web_e2e")]  # one server and one browser, on one worker
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("web")
-    port = free_port()
-    log = (tmp / "serve.log").open("w")
-    serve = ["serve", "--port", str(port), "--data", str(EXAMPLES), "--as-of", "2026-11-30"]
-    proc = subprocess.Popen([sys.executable, "-c", "from crewkg.cli import app; app()", *serve],
-                            stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, CREWKG_CACHE=str(tmp / "cache")))
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError((tmp / "serve.log").read_text())
-            try:
-                if httpx.get(url + "/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
+    served = Served(tmp_path_factory.mktemp("web"), ["--data", str(EXAMPLES), "--as-of", "2026-11-30"])
+    yield served.url
+    served.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
+pytestmark = pytest.mark.xdist_group("test_web_log")  # its module fixtures are made once, on one worker
+
 PERSONS = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 FRANZ = PERSONS / "20-franz-schifferdienstbuch.yaml"
 INES = PERSONS / "21-ines-sea-to-inland.yaml"
@@ -32,7 +34,7 @@ def client(law):
     from fastapi.testclient import TestClient
 
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     store = build_store("memory", law, [], date.fromisoformat(AS_OF), [], [])
     return TestClient(create_app(Service(law, store)))
@@ -161,7 +163,7 @@ def test_serve_data_answers_the_credited_days_query_on_the_sparql_endpoint(law):
 
     from crewkg.records.load import load_person_file
     from crewkg.service.app import Service, create_app
-    from crewkg.service.sparql import build_store
+    from crewkg.service.loading import build_store
 
     on = date.fromisoformat(AS_OF)
     persons = [load_person_file(p, law, on) for p in (FRANZ, SOFIA)]

@@ -103,16 +103,18 @@ def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dic
     return answers[0]
 
 
-def explain(record: Any, certificate: str, as_of: date | str | None = None, lang: str = "de") -> dict[str, Any]:
+def explain(record: Any, certificate: str, as_of: date | str | None = None, lang: str = "de",
+            terminal: bool = False) -> dict[str, Any]:
     """The derivation of one certificate: ``{"answer": <the check answer>, "certificate": <its entry or None>,
-    "text": <the text `crewkg explain` prints>}``.
+    "lines": <the explanation line by line, as data>, "text": <the text `crewkg explain` prints>}`` (with colours
+    only when ``terminal``).
 
     >>> out = explain({"id": "doc-4", "birth_date": "1990-01-01"}, "UBZ-Steuermann", as_of="2024-06-01", lang="en")
     >>> out["certificate"]["eligible"], "doc-4" in out["text"]
     (False, True)
     """
     from crewkg.answers.eligibility import check as run_check
-    from crewkg.answers.render import console, print_explanation
+    from crewkg.answers.render import explanation, text_of
     from crewkg.records.persons import near
 
     day, lang = _day(as_of), _lang(lang)
@@ -125,10 +127,9 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
         raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
                          near=near(certificate, the_law.certificates))
     answer = run_check(the_law, persons, day, lang)[0]
-    with console.capture() as captured:
-        print_explanation(the_law, persons[0], answer, certificate, lang)
+    lines = explanation(the_law, persons[0], answer, certificate, lang)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
-    return {"answer": answer, "certificate": entry, "text": captured.get()}
+    return {"answer": answer, "certificate": entry, "lines": lines, "text": text_of(lines, terminal)}
 
 
 def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = "de", days_per_year: int | None = None,

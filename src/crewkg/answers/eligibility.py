@@ -12,7 +12,7 @@ from crewkg.messages import wording
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import Derived, derive, requirement_have
-from crewkg.rules.kinds import kind
+from crewkg.rules.kinds import KindRole, kind, kinds, with_role
 
 
 def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, lang: str) -> dict[str, Any]:
@@ -99,8 +99,7 @@ def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> l
     record's medical proof would be overdue under the schedule in force, which governs only the certificates it names
     (the Union certificates): the kb records their medical fitness as not checked, and the answer says so rather
     than let the roles stand unremarked."""
-    from crewkg.rules.kinds.certificate_held import held
-    from crewkg.rules.validity import medical_current, schedule_on, step_on
+    from crewkg.rules.validity import held, medical_current, schedule_on, step_on
 
     s = schedule_on(law, as_of)
     reg = law.regulation_on(as_of)
@@ -243,13 +242,14 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     reg = law.regulation_on(as_of)
     ages = role_ages(law, reg.id if reg else None) or role_ages(law)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
+    age_kind = with_role(KindRole.AGE)
     out = []
     for role in sorted({r for pid, r in d.reached if pid == p.id}, key=lambda r: (order.get(r, 99), r)):
         if (p.id, role) in d.can_fill or (p.id, role) not in d.too_young or role not in ages:
             continue
         age = ages[role]
         entry: dict[str, Any] = {
-            "role": role, "kind": "MinimumAge", "unit": "years", "met": False,
+            "role": role, "kind": age_kind.name, "unit": age_kind.unit, "met": False,
             "provision": ", ".join(law.citation(law.requirements[r].provision) for r in age.requirements),
             "needed": age.years,
             "have": completed_years(p.birth_date, as_of) if p.birth_date else None,
@@ -287,21 +287,23 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
 
     reqs = list(law.requirements.values())
     days = {r.minimum for r in reqs if r.minimum and kind(r.kind).unit == "days"}
-    from crewkg.rules.kinds.fahrzeit import reducible, reduction
-
-    days |= {n for r in reducible(law) if (n := (r.minimum or 0) - reduction(law, r, p)) > 0}  # shortened minima
-    ages = {r.minimum for r in reqs if r.minimum and r.kind == "MinimumAge"} | {a.years for a in role_ages(law).values()}
-    months = {r.minimum for r in reqs if r.minimum and r.kind == "Programme"}
+    for k in kinds().values():  # the minima the record shortens (a reduction of Fahrzeit)
+        if k.lowered_minima is not None:
+            days |= k.lowered_minima(law, p)
+    age, programme = with_role(KindRole.AGE).name, with_role(KindRole.PROGRAMME).name
+    ages = {r.minimum for r in reqs if r.minimum and r.kind == age} | {a.years for a in role_ages(law).values()}
+    months = {r.minimum for r in reqs if r.minimum and r.kind == programme}
     found: set[date | None] = {start}
     found |= {s.nth(n) for s in scopes.values() for n in days}
     if p.birth_date:
         found |= {birthday(p.birth_date, a) for a in ages}
     found |= set(p.exam_passed.values()) | set(p.certificate_issued.values()) | {p.medical_examined}
-    from crewkg.rules.kinds.dated_proof import last_day
+    from crewkg.rules.validity import proof_last_day
 
     for r in reqs:  # the day after a dated proof lapses (crew:notOlderThanMonths)
         if r.max_months:
-            found |= {lapse + timedelta(days=1) for e in r.exams if (lapse := last_day(p, e, r.max_months)) is not None}
+            found |= {lapse + timedelta(days=1) for e in r.exams
+                      if (lapse := proof_last_day(p, e, r.max_months)) is not None}
     found |= {law.certificates[c].valid_until + timedelta(days=1) for c in p.certificates  # type: ignore[operator]
               if c in law.certificates and law.certificates[c].valid_until is not None}
     if p.medical_valid_until:

@@ -3,8 +3,10 @@ exactly what is missing; and the derivation of one certificate for `crewkg expla
 
 from __future__ import annotations
 
+import io
 import shutil
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
@@ -131,26 +133,25 @@ def _facts(law: Law, req: dict[str, Any], p: Person, lang: str = "de") -> str:
     return kind(req["kind"]).facts(req, p, lang)
 
 
-def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int) -> None:
+def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int, out: list[Line]) -> None:
     pad = "    " * depth
     mark = "[green]✓[/green]" if req["met"] else "[red]✗[/red]"
-    console.print(f"{pad}{mark} {req['text']} — {req['provision']}")
+    out.append(Line(f"{pad}{mark} {req['text']} — {req['provision']}"))
     parts = kind(req["kind"]).parts
-    if depth == 1 or parts is None:
-        if depth == 1:
-            console.print(f"{pad}    " + _wording(law, law.requirements[req["id"]].provision, lang), style="italic")
+    if depth == 1:
+        out.append(Line(f"{pad}    " + _wording(law, law.requirements[req["id"]].provision, lang), "italic"))
     if parts is not None:
         for child in req.get(parts) or []:
-            _explain_req(law, child, p, lang, depth + 1)
+            _explain_req(law, child, p, lang, depth + 1, out)
         return
     t = catalogue(lang)
     listed = isinstance(req["needed"], (list, tuple))  # certificates, exams, proofs: named, their labels say the unit
     unit = "" if listed else t.get(f"cli.unit.{req['unit']}", req["unit"])
     needed = t["cli.explain.needed"].format(needed=value(_named(law, req["needed"], lang), lang), unit=unit,
                                             have=value(_named(law, req["have"], lang), lang)).replace(" ,", ",")
-    console.print(f"{pad}    {_facts(law, req, p, lang)}; {needed}")
+    out.append(Line(f"{pad}    {_facts(law, req, p, lang)}; {needed}"))
     if not req["met"]:
-        console.print(f"{pad}    → {missing_sentence(law, req, lang)}")
+        out.append(Line(f"{pad}    → {missing_sentence(law, req, lang)}"))
 
 
 def _named(law: Law, x: Any, lang: str) -> Any:
@@ -168,33 +169,55 @@ def _wording(law: Law, provision: str, lang: str) -> str:
     return catalogue(lang)[key].format(wording=p.wording)
 
 
-def print_explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str, lang: str) -> None:
+@dataclass(frozen=True)
+class Line:
+    """One line of an explanation, as data: its text (rich markup: [bold], [green]✓[/green] …) and the style of the
+    whole line (italic for the law's wording, dim for notes)."""
+
+    text: str
+    style: str | None = None
+
+
+def explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str, lang: str) -> list[Line]:
+    """The derivation of one certificate for `crewkg explain`, line by line: the verdict, then per pathway its
+    wording and, per requirement, the facts it was decided on, needed/have and what is missing."""
     t = catalogue(lang)
     c = next((c for c in answer["certificates"] if c["id"] == cert_id), None)
     if c is None:
         why = _no_regulation(law, answer, lang) if not answer.get("covered", True) else t["cli.not_in_force"]
-        console.print(f"{cert_id}: {t['not_covered']} ({why})")
-        return
+        return [Line(f"{cert_id}: {t['not_covered']} ({why})")]
     verdict = T[lang]["eligible"] if c["eligible"] else (T[lang]["not_eligible"] if c["covered"] else T[lang]["not_covered"])
-    console.print(f"[bold]{p.id}[/bold]: {c['label']} ({c['provision']}) — {verdict} — {answer['as_of']}")
+    out = [Line(f"[bold]{p.id}[/bold]: {c['label']} ({c['provision']}) — {verdict} — {answer['as_of']}")]
     if not c["covered"]:
-        console.print(t["not_in_sources"].format(provision=c["provision"]))
+        out.append(Line(t["not_in_sources"].format(provision=c["provision"])))
     # what the kb says of the certificate itself (its ordinary conditions not in the sources)
-    _print_notes(law.certificates[cert_id].notes if cert_id in law.certificates else {}, lang, "")
+    out += _notes(law.certificates[cert_id].notes if cert_id in law.certificates else {}, lang, "")
     for w in c["pathways"]:
         mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
-        console.print(f"\n{mark} [bold]{w['label']}[/bold]")
+        out.append(Line(f"\n{mark} [bold]{w['label']}[/bold]"))
         wid = w["id"]
-        console.print("  " + _wording(law, law.pathways[wid].provision, lang), style="italic")
+        out.append(Line("  " + _wording(law, law.pathways[wid].provision, lang), "italic"))
         for req in w["requirements"]:
-            _explain_req(law, req, p, lang, 1)
-        _print_notes(law.provisions[law.pathways[wid].provision].notes, lang, "  ")
-    print_role_names(law, lang)
+            _explain_req(law, req, p, lang, 1, out)
+        out += _notes(law.provisions[law.pathways[wid].provision].notes, lang, "  ")
+    names = role_names(law, lang)
+    if names:
+        out.append(Line(names, "dim"))
+    return out
 
 
-def _print_notes(notes: dict, lang: str, pad: str) -> None:
+def text_of(lines: list[Line], terminal: bool = False) -> str:
+    """The lines as the terminal shows them (wrapped at the output's width; colours only for a terminal), rendered on
+    a console of their own, so callers on several threads never share one."""
+    buf = io.StringIO()
+    c = Console(file=buf, width=console.width, highlight=False, soft_wrap=False, emoji=False, force_terminal=terminal)
+    for line in lines:
+        c.print(line.text, style=line.style)
+    return buf.getvalue()
+
+
+def _notes(notes: dict, lang: str, pad: str) -> list[Line]:
     """The kb's editorial notes, said as notes of the other language where the kb gives none in this one."""
     t = catalogue(lang)
     key = "cli.explain.note" if notes.get(lang) or not notes else "cli.explain.note_other"  # notes_in's fallback
-    for note in notes_in(notes, lang):
-        console.print(pad + t[key].format(note=note), style="dim")
+    return [Line(pad + t[key].format(note=note), "dim") for note in notes_in(notes, lang)]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import html
 import io
 import multiprocessing
 import re
@@ -29,6 +28,7 @@ from typing import Any
 from crewkg.careers.planning import Pace, Planner, add_months, confirm, make_planner
 from crewkg.careers.routes import held_above_on, plan, reach_dates
 from crewkg.errors import InputError, Place, place
+from crewkg.extras import require
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.flat import csv_rows
@@ -350,6 +350,7 @@ def month_counts(law: Law, rows: list[dict[str, Any]], certs: list[str], as_of: 
 
 def chart_png(law: Law, rows: list[dict[str, Any]], g, target: str, as_of: date, lang: str = "de") -> bytes:
     """Step lines: trainees who can hold each certificate on the route to the target, month by month."""
+    require("pictures", "matplotlib")
     from matplotlib.figure import Figure
 
     t = TEXT[lang]
@@ -386,62 +387,40 @@ _NOWRAP_COLUMNS = {3}
 _ITEM_SEPARATORS = {1: ", ", 4: " → "}
 
 
-def cell_html(text: str, column: int) -> str:
-    """A table cell's HTML: citations and dates in `<span class="nw">` (CSS white-space: nowrap), so "§ 14 Z 1 lit.
-    a SchBV" and "2027-06-28" never break inside; a list of certificates or route steps breaks only between items."""
-    e = html.escape
+def cell_parts(text: str, column: int) -> tuple[bool, list[tuple[str, bool]], str]:
+    """How a table cell of the report is laid out: whether the whole cell stays on one line, its parts (text, kept
+    whole), and what stands between the parts. Citations and dates are kept whole, so "§ 14 Z 1 lit. a SchBV" and
+    "2027-06-28" never break inside; a list of certificates or route steps breaks only between its items."""
     if column in _NOWRAP_COLUMNS:
-        return f'<td class="nw">{e(text)}</td>'
+        return True, [(text, False)], ""
     if column in _ITEM_SEPARATORS and text:
         sep = _ITEM_SEPARATORS[column]
-        return "<td>" + e(sep).join(f'<span class="nw">{e(item)}</span>' for item in text.split(sep)) + "</td>"
-    out, last = [], 0
+        return False, [(item, True) for item in text.split(sep)], sep
+    parts, last = [], 0
     for m in _UNBREAKABLE.finditer(text):
-        out += [e(text[last:m.start()]), f'<span class="nw">{e(m.group())}</span>']
+        parts += [(text[last:m.start()], False), (m.group(), True)]
         last = m.end()
-    return "<td>" + "".join(out) + e(text[last:]) + "</td>"
+    return False, parts + [(text[last:], False)], ""
+
+
+def cell_html(text: str, column: int) -> str:
+    """A table cell's HTML, as the report has it (template `cohort_cell.html.j2`): the parts `cell_parts` keeps
+    whole in `<span class="nw">` (CSS white-space: nowrap)."""
+    from crewkg.careers.pages import macro
+
+    return str(macro("cohort_cell.html.j2", "cell")(*cell_parts(text, column)))
 
 
 def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str, as_of: date, pace: Pace, lang: str = "de") -> str:
-    """A self-contained page: summary, chart (inline PNG), one table row per trainee, errors. No external URL."""
+    """A self-contained page (template `cohort_report.html.j2`): summary, chart (inline PNG), one table row per
+    trainee, errors. No external URL."""
+    from crewkg.careers.pages import render
+
     t = TEXT[lang]
-    e = html.escape
     png = base64.b64encode(chart_png(law, rows, g, target, as_of, lang)).decode("ascii")
-    title = t["title"].format(name=name, target=_short(law, target, lang))
-    pace_text = pace.words(t)
-    body = []
-    for row in rows:
-        cells = row_cells(law, row, lang)
-        cls = ' class="error"' if row["error"] else ""
-        body.append(f"<tr{cls}>" + "".join(cell_html(c, i) for i, c in enumerate(cells)) + "</tr>")
-    errors = [f"<li>{e(r.get('detail') or r['error'])}</li>" for r in rows if r["error"]]
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<title>{e(title)}</title>
-<style>
-body {{ font-family: sans-serif; margin: 1.5em; color: #222; }}
-table {{ border-collapse: collapse; font-size: 13px; }}
-th, td {{ border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }}
-th {{ background: #eef3f8; }}
-tr.error td {{ background: #fff0f0; }}
-img {{ max-width: 100%; }}
-.nw {{ white-space: nowrap; }}
-</style>
-</head>
-<body>
-<h1>{e(title)}</h1>
-<p>{e(t["as_of"].format(as_of=as_of.isoformat(), pace=pace_text))}</p>
-<p>{e(summary(rows, lang))}</p>
-<img alt="{e(t['chart'])}" src="data:image/png;base64,{png}">
-<table>
-<thead><tr>{"".join(f"<th>{e(h)}</th>" for h in header(lang))}</tr></thead>
-<tbody>
-{chr(10).join(body)}
-</tbody>
-</table>
-{f"<h2>{e(t['errors'])}</h2><ul>{''.join(errors)}</ul>" if errors else ""}
-</body>
-</html>
-"""
+    body = [{"error": bool(row["error"]), "cells": [cell_parts(c, i) for i, c in enumerate(row_cells(law, row, lang))]}
+            for row in rows]
+    return render("cohort_report.html.j2", lang=lang, title=t["title"].format(name=name, target=_short(law, target, lang)),
+                  as_of=t["as_of"].format(as_of=as_of.isoformat(), pace=pace.words(t)), summary=summary(rows, lang),
+                  chart_alt=t["chart"], chart_png=png, header=header(lang), rows=body, errors_heading=t["errors"],
+                  errors=[r.get("detail") or r["error"] for r in rows if r["error"]])

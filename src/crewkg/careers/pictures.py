@@ -1,16 +1,18 @@
 """Pictures of the career graph: SVG/PNG with matplotlib (no network, no display) and a self-contained interactive
-HTML page with vis-network inlined from the pyvis package (no CDN: pyvis' own template links bootstrap from a CDN,
-so the page is written here). A route can be highlighted (`crewkg plan --out`)."""
+HTML page (template `templates/career_graph.html.j2`) with vis-network's script and style inlined from the copy the
+package ships (`vis-network/`, no CDN). A route can be highlighted (`crewkg plan --out`). Both need the extra
+[pictures]."""
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import textwrap
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from crewkg.extras import require
 from crewkg.messages.catalogue import say
 from crewkg.messages.sections import sections
 
@@ -80,32 +82,23 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
          title: str | None = None) -> bytes:
     """The career graph as PNG or SVG bytes: nodes by rank left to right, every edge labelled with its provision and
     minimum time, the requirements of every edge listed underneath, the crediting pace in the header."""
+    require("pictures", "matplotlib")
     from matplotlib.figure import Figure
-    from matplotlib.patches import FancyArrowPatch
 
-    lang = g.graph.get("lang", "de")
-    t = TEXT[lang]
+    t = TEXT[g.graph.get("lang", "de")]
     pos = layout(g)
     geo = _edge_geometry(g, pos)
     hi = set(highlight or [])
     held = held or set()
+    edges = sorted(g.edges(keys=True, data=True), key=lambda e: (g.nodes[e[1]]["rank"], e[1], e[2]))
+    lines = _pathway_lines(g, t, edges, hi)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()] + [m[1] for _, m in geo.values()]
-    edges = sorted(g.edges(keys=True, data=True), key=lambda e: (g.nodes[e[1]]["rank"], e[1], e[2]))
-    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
-    lines = [(t["legend"], True)]
-    for u, v, k, a in edges:
-        entry = f"{a['provision']} → {g.nodes[v].get('short') or v}: {a['summary']}  [{a.get('duration', '')}]"
-        wrapped = textwrap.wrap(entry, 210, subsequent_indent="        ")
-        lines += [(w, (u, v, k) in hi) for w in wrapped]
-    if uncovered:
-        lines.append((t["uncovered"].format(items=", ".join(uncovered)), False))
-    n_lines = len(lines)
     x0, x1 = min(xs) - 2.0, max(xs) + 2.0
     y0, y1 = min(ys) - 0.9, max(ys) + 1.0
     width = 16.0
     graph_h = width * (y1 - y0) / (x1 - x0)
-    legend_h, header_h = 0.23 * n_lines + 0.1, 1.2  # header: title, pace, the colour legend
+    legend_h, header_h = 0.23 * len(lines) + 0.1, 1.2  # header: title, pace, the colour legend
     height = header_h + graph_h + legend_h
     fig = Figure(figsize=(width, height), dpi=110)
     ax = fig.add_axes((0.0, legend_h / height, 1.0, graph_h / height))
@@ -116,8 +109,30 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
     heading = title or t["title"].format(reg=g.graph.get("regulation", ""))
     fig.text(0.01, 1 - 0.3 / height, heading, fontsize=13, fontweight="bold", va="center")
     fig.text(0.01, 1 - 0.62 / height, pace_text(g, t), fontsize=9, color="#444444", va="center")
+    boxes = _draw_nodes(ax, g, pos, hi, held, route_origin(highlight))
+    _draw_edges(ax, g, edges, pos, geo, boxes, hi)
+    _colour_key(fig, t, g, bool(hi), held, height)
+    _draw_pathway_legend(fig, lines, legend_h / height)
+    return figure_bytes(fig, fmt)
 
-    origin = route_origin(highlight)
+
+def _pathway_lines(g, t: dict[str, str], edges: list, hi: set) -> list[tuple[str, bool]]:
+    """The lines listed under the picture (text, bold): the heading, every pathway with its requirements and
+    minimum time (bold on the route), the certificates not covered."""
+    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
+    lines = [(t["legend"], True)]
+    for u, v, k, a in edges:
+        entry = f"{a['provision']} → {g.nodes[v].get('short') or v}: {a['summary']}  [{a.get('duration', '')}]"
+        wrapped = textwrap.wrap(entry, 210, subsequent_indent="        ")
+        lines += [(w, (u, v, k) in hi) for w in wrapped]
+    if uncovered:
+        lines.append((t["uncovered"].format(items=", ".join(uncovered)), False))
+    return lines
+
+
+def _draw_nodes(ax, g, pos, hi: set, held: set[str], origin: str | None) -> dict[str, Any]:
+    """A box per certificate (short name and provision), filled by what it is, outlined where a route touches it;
+    the box where the route begins outlined thicker. Returns the text artists, whose boxes the arrows end at."""
     boxes = {}
     for n, (x, y) in pos.items():
         a = g.nodes[n]
@@ -129,6 +144,14 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
         # drawn before the arrows (lower zorder), so each arrow is clipped to the box as it is drawn in this renderer
         boxes[n] = ax.text(x, y, text, ha="center", va="center", fontsize=9, zorder=1, gid=f"node-{n}",
                            bbox={"boxstyle": "round,pad=0.45", "fc": face, "ec": edge_color, "lw": 3.0 if n == origin else 1.4})
+    return boxes
+
+
+def _draw_edges(ax, g, edges: list, pos, geo, boxes: dict[str, Any], hi: set) -> None:
+    """An arrow per pathway from box to box, bent as `_edge_geometry` says, with its provision and minimum time on a
+    white label; the route's arrows thick and coloured, the others dimmed when there is a route."""
+    from matplotlib.patches import FancyArrowPatch
+
     for u, v, k, a in edges:
         if (u, v, k) not in geo:
             continue
@@ -143,19 +166,26 @@ def draw(g, fmt: str = "png", highlight: list[tuple[str, str, str]] | None = Non
         # the label sits on its own white box (its gid names the pathway: the SVG's <g id="edge-label-…">)
         ax.text(lx, ly, label, ha="center", va="center", fontsize=7, zorder=4, color="#222222" if (on or not hi) else "#888888",
                 gid=f"edge-label-{k}", bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color, "lw": 0.6, "alpha": 0.95})
-    _colour_key(fig, t, g, bool(hi), held, height)
 
-    legend = fig.add_axes((0.0, 0.0, 1.0, legend_h / height))
+
+def _draw_pathway_legend(fig, lines: list[tuple[str, bool]], share: float) -> None:
+    """The pathway lines in the bottom `share` of the figure, one under the other; the route's in its colour."""
+    legend = fig.add_axes((0.0, 0.0, 1.0, share))
     legend.set_axis_off()
     for i, (line, bold) in enumerate(lines):
         legend.text(0.01, 1 - (i + 0.5) / len(lines), line, transform=legend.transAxes, fontsize=8, va="center",
                     fontweight="bold" if bold else "normal", color=COLOR["hi"] if (bold and i) else "#222222")
-    buf = io.BytesIO()
-    meta = {"Date": None} if fmt == "svg" else {}
+
+
+def figure_bytes(fig, fmt: str, **options: Any) -> bytes:
+    """A matplotlib figure as PNG or SVG bytes (`options` go to savefig): an SVG's text stays text (searchable,
+    smaller) and it carries no date."""
     from matplotlib import rc_context
 
-    with rc_context({"svg.fonttype": "none"}):  # SVG text stays text: searchable, smaller
-        fig.savefig(buf, format=fmt, metadata=meta)
+    buf = io.BytesIO()
+    meta = {"Date": None} if fmt == "svg" else {}
+    with rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buf, format=fmt, metadata=meta, **options)
     return buf.getvalue()
 
 
@@ -218,7 +248,7 @@ def kinds_used(g) -> list[str]:
 
 
 def kind_legend(kind_name: str, lang: str) -> str:
-    """What a kind's short phrase means (catalogue key kind.legend.<Kind>, or the kind's own MESSAGES); a kind
+    """What a kind's short phrase means (catalogue key kind.legend.<Kind>, or the kind's own `messages`); a kind
     that brings no legend text is named by its name."""
     from crewkg.rules.kinds import say
 
@@ -244,39 +274,40 @@ def route_title(g, result: dict[str, Any], highlight: list[tuple[str, str, str]]
     return t["route"].format(person=result.get("person", ""), steps=" → ".join(parts) or "—", date=best.get("earliest") or "—")
 
 
-def _vis_assets() -> tuple[str, str]:
-    """vis-network's script and style from the installed pyvis package, to be inlined (works offline)."""
-    import pyvis
+#: vis-network's standalone script and style, shipped in the package with their licences (vis-network/README.md)
+VIS_NETWORK = Path(__file__).with_name("vis-network")
+#: pixels per layout unit in the interactive page: the same layout as the static picture, y pointing down on a canvas
+SCALE = 62
+#: the options of the interactive graph (vis-network): fixed positions, hover, zoom and drag, boxes, edge labels
+VIS_OPTIONS = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80, "zoomView": True, "dragView": True},
+               "nodes": {"shape": "box", "font": {"face": "sans-serif", "size": 14}, "margin": 10},
+               "edges": {"font": {"size": 11, "align": "horizontal", "background": LABEL_BACKGROUND["edge"], "strokeWidth": 0},
+                         "smooth": {"enabled": False}}}
 
-    lib = Path(pyvis.__file__).resolve().parent / "lib"
-    folder = sorted(lib.glob("vis-*"))[-1]
-    return (folder / "vis-network.min.js").read_text(encoding="utf-8"), (folder / "vis-network.css").read_text(encoding="utf-8")
+
+@cache
+def vis_assets() -> tuple[str, str]:
+    """vis-network's script and style, to be inlined (the page works offline, from a file)."""
+    return ((VIS_NETWORK / "vis-network.min.js").read_text(encoding="utf-8"),
+            (VIS_NETWORK / "vis-network.css").read_text(encoding="utf-8"))
 
 
-def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[str] | None = None,
-              title: str | None = None) -> str:
-    """A self-contained interactive page: zoom (wheel or buttons) and drag; hovering an edge shows its provision and
-    requirements. Every edge label sits on a background box; below the graph the colour legend, the legend of the
-    requirement kinds the pathways use and every pathway with its requirements. Every script and style is inlined;
-    the page references no external URL."""
-    lang = g.graph.get("lang", "de")
-    t = TEXT[lang]
-    e = html.escape
-    hi = set(highlight or [])
-    held = held or set()
-    origin = route_origin(highlight)
-    pos = layout(g)
-    geo = _edge_geometry(g, pos)
-    scale = 62  # pixels per layout unit; the same layout as the static picture, y pointing down on a canvas
+def _vis_nodes(g, pos, hi: set, held: set[str], origin: str | None) -> list[dict[str, Any]]:
+    """The certificates as vis-network nodes at the static picture's positions; the route's ends outlined."""
     nodes = []
     for n in _drawn_nodes(g):
         a = g.nodes[n]
         on_route = any(n in (u, v) for u, v, _ in hi)
-        nodes.append({"id": n, "x": pos[n][0] * scale, "y": -pos[n][1] * scale,
+        nodes.append({"id": n, "x": pos[n][0] * SCALE, "y": -pos[n][1] * SCALE,
                       "label": (a.get("short") or a["label"]) + ("\n" + a["provision"] if a.get("provision") else ""),
                       "title": a["label"] + (f" ({a['provision']})" if a.get("provision") else ""),
                       "borderWidth": 4 if n == origin else (2 if on_route else 1),
                       "color": {"background": node_colour(g, n, held), "border": COLOR["hi"] if on_route else "#4a6d94"}})
+    return nodes
+
+
+def _vis_edges(g, geo, hi: set, t: dict[str, str]) -> list[dict[str, Any]]:
+    """The pathways as vis-network edges, bent as in the static picture; hovering one shows its requirements."""
     edges = []
     for u, v, k, a in g.edges(keys=True, data=True):
         if (u, v, k) not in geo:
@@ -289,105 +320,61 @@ def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[
                       "smooth": {"enabled": True, "type": "curvedCCW", "roundness": round(rad, 4)} if rad else {"enabled": False},
                       "width": 3 if on else 1, "color": colour,
                       "font": {"background": LABEL_BACKGROUND["hi" if on else "edge"], "color": "#222222" if (on or not hi) else "#777777"}})
-    script, style = _vis_assets()
-    heading = e(title or t["title"].format(reg=g.graph.get("regulation", "")))
-    pace = e(pace_text(g, t))
-    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
-    foot = e(t["uncovered"].format(items=", ".join(uncovered))) if uncovered else ""
-    options = {"physics": False, "interaction": {"hover": True, "tooltipDelay": 80, "zoomView": True, "dragView": True},
-               "nodes": {"shape": "box", "font": {"face": "sans-serif", "size": 14}, "margin": 10},
-               "edges": {"font": {"size": 11, "align": "horizontal", "background": LABEL_BACKGROUND["edge"], "strokeWidth": 0},
-                         "smooth": {"enabled": False}}}
+    return edges
+
+
+def _vis_data(g, hi: set, held: set[str], origin: str | None, t: dict[str, str]) -> str:
+    """What the page's script draws, as JSON safe inside a <script> element: nodes, edges, options and the view
+    that fits the nodes and the arcs below them."""
+    pos = layout(g)
+    geo = _edge_geometry(g, pos)
     xs = [p[0] for p in pos.values()]
     ys = [-p[1] for p in pos.values()] + [-m[1] for _, m in geo.values()]
-    view = {"x": (min(xs) + max(xs)) / 2 * scale, "y": (min(ys) + max(ys)) / 2 * scale,
-            "w": (max(xs) - min(xs) + 4) * scale, "h": (max(ys) - min(ys) + 2.5) * scale}
-    data = json.dumps({"nodes": nodes, "edges": edges, "options": options, "view": view},
-                      ensure_ascii=False).replace("</", "<\\/")
-    key = []
-    for entry in colour_key(g, bool(hi), held, lang):
-        if "line" in entry:
-            swatch = f'<span class="line" style="border-top-color:{entry["line"]}"></span>'
-        else:
-            swatch = f'<span class="box" style="background:{entry["fill"]};border-color:{entry["outline"]}"></span>'
-        key.append(f'<li data-key="{e(entry["key"])}">{swatch}{e(entry["text"])}</li>')
-    key.append(f'<li data-key="label"><span class="label-box">§ …<br>min. …</span>{e(t["key.label"])}</li>')
-    kinds = []
-    for k in kinds_used(g):
-        phrase, dash, meaning = kind_legend(k, lang).partition(" — ")
-        kinds.append(f'<li data-kind="{e(k)}"><span><b>{e(phrase)}</b>{e(dash + meaning)}</span></li>')
-    phrase, dash, meaning = say(lang, "kind.legend.sep").partition(" — ")
-    kinds.append(f'<li data-kind="sep"><span><b>{e(phrase)}</b>{e(dash + meaning)}</span></li>')
+    view = {"x": (min(xs) + max(xs)) / 2 * SCALE, "y": (min(ys) + max(ys)) / 2 * SCALE,
+            "w": (max(xs) - min(xs) + 4) * SCALE, "h": (max(ys) - min(ys) + 2.5) * SCALE}
+    data = {"nodes": _vis_nodes(g, pos, hi, held, origin), "edges": _vis_edges(g, geo, hi, t), "options": VIS_OPTIONS,
+            "view": view}
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+def _kind_entries(g, lang: str) -> list[dict[str, str]]:
+    """The legend of the requirement kinds the pathways use, and of the separator: phrase, then what it means."""
+    out = []
+    for name, text in [(k, kind_legend(k, lang)) for k in kinds_used(g)] + [("sep", say(lang, "kind.legend.sep"))]:
+        phrase, dash, meaning = text.partition(" — ")
+        out.append({"name": name, "phrase": phrase, "meaning": dash + meaning})
+    return out
+
+
+def _pathway_rows(g, hi: set) -> list[dict[str, Any]]:
+    """Every pathway below the graph, by the rank of its certificate: provision, certificate, requirements, time."""
     rows = []
     for u, v, k, a in sorted(g.edges(keys=True, data=True), key=lambda x: (g.nodes[x[1]]["rank"], x[1], x[2])):
-        cls = ' class="on"' if (u, v, k) in hi else ""
-        target = g.nodes[v].get("short") or v
-        rows.append(f'<tr data-pathway="{e(k)}"{cls}><td class="nw">{e(a["provision"])}</td><td class="nw">{e(target)}</td>'
-                    f'<td>{e(a["summary"])}</td><td class="nw">{e(a.get("duration", ""))}</td></tr>')
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<title>{heading}</title>
-<style>{style}</style>
-<style>
-body {{ font-family: sans-serif; margin: 1em; color: #222; }}
-h1 {{ font-size: 1.5em; }}
-#graph {{ width: 100%; height: 78vh; min-height: 560px; border: 1px solid #ccc; }}
-div.vis-tooltip {{ white-space: pre-wrap; max-width: 480px; font-size: 13px; }}
-.zoom {{ display: flex; gap: 6px; align-items: center; margin: 0 0 6px; font-size: 13px; color: #555; }}
-.zoom button {{ font: inherit; min-width: 2.2em; padding: 3px 8px; border: 1px solid #8aa4c2; border-radius: 4px; background: #fff; cursor: pointer; }}
-.legend {{ display: flex; flex-wrap: wrap; gap: 8px 32px; margin-top: 10px; font-size: 13px; }}
-.legend h2 {{ font-size: 14px; margin: 8px 0 4px; }}
-.legend ul {{ list-style: none; margin: 0; padding: 0; }}
-.legend li {{ margin: 3px 0; display: flex; align-items: center; gap: 8px; }}
-.legend .box {{ display: inline-block; width: 26px; height: 16px; border: 1.5px solid; border-radius: 4px; }}
-.legend li[data-key="from"] .box {{ border-width: 4px; }}
-.legend .line {{ display: inline-block; width: 30px; border-top: 3px solid; }}
-.legend .label-box {{ display: inline-block; font-size: 10px; line-height: 1.1; padding: 1px 4px; text-align: center;
-  background: {LABEL_BACKGROUND["edge"]}; border: 1px solid #c8d3e0; }}
-table.pathways {{ border-collapse: collapse; font-size: 13px; margin-top: 6px; }}
-table.pathways td {{ border-top: 1px solid #ddd; padding: 3px 10px 3px 0; vertical-align: top; }}
-table.pathways tr.on td {{ color: {COLOR["hi"]}; font-weight: bold; }}
-.nw {{ white-space: nowrap; }}
-</style>
-<script>{script}</script>
-</head>
-<body>
-<h1>{heading}</h1>
-<p>{pace}</p>
-<div class="zoom"><button type="button" data-zoom="in" title="{e(t["zoom_in"])}">+</button>
-<button type="button" data-zoom="out" title="{e(t["zoom_out"])}">−</button>
-<button type="button" data-zoom="fit">{e(t["zoom_fit"])}</button><span>{e(t["zoom"])}</span></div>
-<div id="graph"></div>
-<div class="legend">
-<section id="colour-key"><h2>{e(t["colours"])}</h2><ul>{"".join(key)}</ul></section>
-<section id="kind-legend"><h2>{e(t["kinds"])}</h2><ul>{"".join(kinds)}</ul></section>
-</div>
-<section id="pathway-legend"><h2 style="font-size:14px">{e(t["legend"])}</h2>
-<table class="pathways"><tbody>
-{chr(10).join(rows)}
-</tbody></table></section>
-<p>{foot}</p>
-<script>
-const data = {data};
-const box = document.getElementById("graph");
-const network = new vis.Network(box, {{nodes: new vis.DataSet(data.nodes), edges: new vis.DataSet(data.edges)}}, data.options);
-// fit nodes and the arcs below them (vis fits nodes only)
-function fit() {{
-  network.moveTo({{position: {{x: data.view.x, y: data.view.y}}, scale: Math.min(box.clientWidth / data.view.w, box.clientHeight / data.view.h)}});
-}}
-fit();
-document.querySelectorAll("button[data-zoom]").forEach((b) => b.addEventListener("click", () => {{
-  const how = b.getAttribute("data-zoom");
-  if (how === "fit") {{ fit(); return; }}
-  network.moveTo({{scale: network.getScale() * (how === "in" ? 1.25 : 0.8)}});
-}}));
-network.once("afterDrawing", () => {{ window.crewkgReady = true; }});
-</script>
-</body>
-</html>
-"""
+        rows.append({"key": k, "on": (u, v, k) in hi, "provision": a["provision"], "target": g.nodes[v].get("short") or v,
+                     "summary": a["summary"], "duration": a.get("duration", "")})
+    return rows
+
+
+def html_page(g, highlight: list[tuple[str, str, str]] | None = None, held: set[str] | None = None,
+              title: str | None = None) -> str:
+    """A self-contained interactive page (template `career_graph.html.j2`): zoom (wheel or buttons) and drag;
+    hovering an edge shows its provision and requirements. Every edge label sits on a background box; below the
+    graph the colour legend, the legend of the requirement kinds the pathways use and every pathway with its
+    requirements. Every script and style is inlined; the page references no external URL."""
+    from crewkg.careers.pages import render
+
+    lang = g.graph.get("lang", "de")
+    t = TEXT[lang]
+    hi = set(highlight or [])
+    held = held or set()
+    script, style = vis_assets()
+    uncovered = [g.nodes[n].get("provision") or n for n, d in g.nodes(data=True) if not d.get("covered", True)]
+    return render("career_graph.html.j2", lang=lang, t=t, heading=title or t["title"].format(reg=g.graph.get("regulation", "")),
+                  pace=pace_text(g, t), vis_script=script, vis_style=style,
+                  data=_vis_data(g, hi, held, route_origin(highlight), t),
+                  colour_key=colour_key(g, bool(hi), held, lang), kinds=_kind_entries(g, lang), pathways=_pathway_rows(g, hi),
+                  foot=t["uncovered"].format(items=", ".join(uncovered)) if uncovered else "",
+                  label_background=LABEL_BACKGROUND["edge"], route_colour=COLOR["hi"])
 
 
 def route_edges(route: dict[str, Any], g) -> list[tuple[str, str, str]]:

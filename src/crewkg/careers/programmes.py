@@ -29,6 +29,7 @@ from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import ID_MAX, ID_RE, SEA_KEYS, person_from_mapping
 from crewkg.records.reading import MAX_NUMBER, read_mapping
+from crewkg.rules.kinds import KindRole, with_role
 
 PROGRAMME_KEYS = {"id", "title", "for", "months", "sailing_days", "sailing_days_after", "entry"}
 ENTRY_KEYS = {"min_age", "professional_experience_years", "vocational_training_years", "sea_days"}
@@ -187,7 +188,8 @@ def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> d
 def _has_programme_for(law: Law, rids: tuple[str, ...], role: str) -> bool:
     for rid in rids:
         r = law.requirements[rid]
-        if (r.kind == "Programme" and r.programme_for == role) or _has_programme_for(law, r.children, role):
+        if (r.kind == with_role(KindRole.PROGRAMME).name and r.programme_for == role) \
+                or _has_programme_for(law, r.children, role):
             return True
     return False
 
@@ -208,20 +210,21 @@ def check_programme(law: Law, design: ProgrammeDesign, as_of: date, lang: str = 
     candidates = [w for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order))
                   if _has_programme_for(law, w.requirements, design.role) and w.id in by_id]
     pathways, docs, unchecked = [], [], []
+    document, age = with_role(KindRole.DOCUMENT).name, with_role(KindRole.AGE).name
     for w in candidates:
         entry = by_id[w.id]
-        missing = [m for m in entry["missing"] if m["kind"] != "Document"]
-        ages = [m for m in missing if m["kind"] == "MinimumAge" and m.get("have") is None]
+        missing = [m for m in entry["missing"] if m["kind"] != document]
+        ages = [m for m in missing if m["kind"] == age and m.get("have") is None]
         if ages:
             unchecked += [{"provision": m["provision"], "text": m["text"], "reason": TEXT[lang]["no_min_age"]} for m in ages]
             missing = [m for m in missing if m not in ages]
-        waits = [entrant_age(design, m, as_of) for m in missing if m["kind"] == "MinimumAge"]
-        missing = [m for m in missing if m["kind"] != "MinimumAge"]
+        waits = [entrant_age(design, m, as_of) for m in missing if m["kind"] == age]
+        missing = [m for m in missing if m["kind"] != age]
         served = not missing
         pathways.append({"id": w.id, "provision": entry["provision"], "label": entry["label"], "certificate": w.certificate,
                          "served": served, "missing": missing, "age_waits": waits})
         if served:
-            docs += [r for r in entry["requirements"] if r["kind"] == "Document" and r["text"] not in {d["text"] for d in docs}]
+            docs += [r for r in entry["requirements"] if r["kind"] == document and r["text"] not in {d["text"] for d in docs}]
     return {
         "programme": design.id, "title": design.title, "for": design.role, "months": design.months,
         "sailing_days": design.sailing_days, "sailing_days_after": design.sailing_days_after, "entry": design.entry,

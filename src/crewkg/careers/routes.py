@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.careers.planning import Pace, Planner, _unplanned_step, confirm, make_planner, not_accrued
+from crewkg.careers.planning import Pace, Planner, confirm, make_planner, not_accrued, unplanned_step
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
@@ -16,7 +16,7 @@ from crewkg.rules.kinds import kind
 def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None:
     """The certificate the person holds on the date for a role above `cid`'s (crew:ranksAbove: a held UBZ Matrose is
     above the Leichtmatrose's and the Decksmann's), else None: nothing to plan for `cid` then. Only the held
-    certificates that count on the date (`counting`, rules.kinds.certificate_held.held) rank above anything."""
+    certificates that count on the date (`counting`, rules.validity.held) rank above anything."""
     role = law.certificates[cid].role
     if not role:
         return None
@@ -29,7 +29,7 @@ def held_above(law: Law, p: Person, cid: str, counting: list[str]) -> str | None
 
 def held_above_on(law: Law, p: Person, target: str, as_of: date) -> str | None:
     """The certificate held and counting on the date for a role above the target's (`held_above`)."""
-    from crewkg.rules.kinds.certificate_held import held
+    from crewkg.rules.validity import held
 
     if target not in law.certificates:
         return None
@@ -118,7 +118,7 @@ def plan(law: Law, person: Person, answer: dict[str, Any], target: str, as_of: d
                 remaining = res.remaining
                 day = planner.ctx.date(res.earliest).isoformat() if res.earliest is not None else None
             else:
-                remaining = _unplanned_step(planner.ctx.items[k], seen_held)
+                remaining = unplanned_step(planner.ctx.items[k], seen_held)
                 day = None
             steps.append({"certificate": v, "provision": law.citation(law.pathways[k].provision),
                           "remaining": remaining, "earliest": day})
@@ -153,18 +153,14 @@ def replaced_today(law: Law, answer: dict[str, Any]) -> dict[str, tuple[str, lis
     return out
 
 
-#: the kinds of requirement a replacement may lack and still be begun on the evaluation date: a document or an exam,
-#: which the plan assumes obtained on a step's date. Not a function (FunctionHeld): what a replaced patent allowed
-#: (its scope, the § 30 proof the authority finds) is a fact about the past no day gives.
-ON_THE_DAY = ("Document", "Exam")
-
-
 def _on_the_day(m: dict[str, Any]) -> bool:
-    """A missing requirement a step's date gives (`ON_THE_DAY`), or alternatives one of which it gives, or parts all
-    of which it gives: an exclusion held or a closed application period is none."""
+    """A missing requirement a step's date gives (its kind's `obtained_on_the_day`: a document or an exam, which the
+    plan assumes obtained on a step's date), or alternatives one of which it gives, or parts all of which it gives: an
+    exclusion held, a closed application period or a function (what a replaced patent allowed is a fact about the
+    past no day gives) is none."""
     k = kind(m["kind"])
     if k.parts is None:
-        return m["kind"] in ON_THE_DAY
+        return k.obtained_on_the_day
     parts = m.get(k.parts) or []
     test = any if k.parts == "alternatives" else all
     return bool(parts) and test(c.get("met") or _on_the_day(c) for c in parts)

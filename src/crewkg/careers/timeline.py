@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from crewkg.careers.routes import held_above
+from crewkg.law.phases import PHASES
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
 from crewkg.rules.kinds import missing_sentence
-from crewkg.rules.kinds.certificate_held import held as held_on
+from crewkg.rules.validity import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
 TEXT = sections("careers.timeline.")
@@ -94,8 +95,7 @@ def _scope_order(law: Law, key: str) -> tuple[int, int, str]:
     roles = law.ids_of("DeckCrewRole")
     kind, _, rest = key.partition(":")
     rank = {"role": 0, "any": 1, "sea": 2, "programme": 3}.get(kind, 4)
-    phases = ("WithinProgramme", "AfterProgramme", "WithinOrAfterProgramme")
-    sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(phases) if key.endswith(":" + ph)), 0)
+    sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(PHASES) if key.endswith(":" + ph.id)), 0)
     return rank, sub, key
 
 
@@ -110,13 +110,15 @@ def _completes(law: Law, key: str, p: Person, as_of: date) -> str | None:
     """The last day of the dated programme of a programme scope when it is still running on the evaluation date and,
     completed, long enough for a programme requirement of the kb for its role (its days count for no requirement
     before then, records.dated), else None: a programme too short for every pathway never makes its days count."""
-    from crewkg.rules.kinds.programme import runs_to
+    from crewkg.records.dated import runs_to
+    from crewkg.rules.kinds import KindRole, with_role
 
     kind, _, rest = key.partition(":")
     if kind != "programme":
         return None
     g = p.programmes[int(rest.partition(":")[0])]
-    least = min((r.minimum for r in law.requirements.values() if r.kind == "Programme" and r.programme_for == g.role),
+    programme = with_role(KindRole.PROGRAMME).name
+    least = min((r.minimum for r in law.requirements.values() if r.kind == programme and r.programme_for == g.role),
                 default=None)
     return _iso(g.end) if least is not None and runs_to(g, g.role, least) else None
 
@@ -465,14 +467,9 @@ def ics(result: dict[str, Any], lang: str = "de") -> bytes:
 
 
 def html_page(result: dict[str, Any], svg: bytes, lang: str = "de") -> str:
-    """A self-contained page: the picture (inline SVG) and the text."""
-    import html
+    """A self-contained page (template `timeline.html.j2`): the picture (inline SVG) and the text."""
+    from crewkg.careers.pages import render
 
-    text = "\n".join(html.escape(x) for x in lines(result, lang))
     body = svg.decode("utf-8")
-    body = body[body.index("<svg"):]
-    title = html.escape(heading(result, lang))
-    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
-            '<style>body{font-family:sans-serif;margin:1em}svg{max-width:100%;height:auto}pre{font-size:14px}</style>'
-            f"</head><body>{body}<pre>{text}</pre></body></html>\n")
-
+    return render("timeline.html.j2", lang=lang, title=heading(result, lang), svg=body[body.index("<svg"):],
+                  lines=lines(result, lang))

@@ -95,7 +95,7 @@ def explain(
     try:
         from crewkg.api import explain as api_explain
 
-        out = api_explain(person, certificate, day, lang.value)
+        out = api_explain(person, certificate, day, lang.value, terminal=sys.stdout.isatty())
     except InputError as exc:
         _fail(exc, lang.value)
         return

@@ -13,6 +13,7 @@ import typer
 
 from crewkg.cli.common import Lang, _as_of, _fail, app
 from crewkg.errors import InputError
+from crewkg.extras import require
 
 #: the language of serve's and docs' messages (bad input); export and sparql take --lang, English by default as before
 LANG = "en"
@@ -70,7 +71,7 @@ def _warn_other_kb(store, law, name: str, lang: str) -> None:
     """A store (or --graph file) with evaluations of another kb version answers about them as that version did:
     say so, and how to bring them up to date, before the answer."""
     from crewkg.messages.catalogue import say
-    from crewkg.service.sparql import other_kb_evaluations
+    from crewkg.service.loading import other_kb_evaluations
 
     n = other_kb_evaluations(store, law)
     if n:
@@ -149,12 +150,14 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
     from crewkg.law.statute import load_law
     from crewkg.messages.catalogue import say
     from crewkg.records.register import read_register
-    from crewkg.service.sparql import open_store_dir, put_persons
+    from crewkg.service.loading import put_persons
+    from crewkg.service.stores import open_store_dir
 
     law = load_law()
     failures, n, kept = [], 0, 0
     seen: dict[str, str] = {}  # id → where it was read: one evaluation per person, never two side by side
     try:
+        require("service", "pyoxigraph")
         for path in paths:
             if not path.exists():
                 raise InputError(str(path), "", "register_path")
@@ -203,7 +206,7 @@ def sparql(
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records) and of the --crew checks' sentences.")] = Lang.en,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
-    from crewkg.service.sparql import canned_queries, canned_words
+    from crewkg.service.canned import canned_queries, canned_words
 
     if list_:  # the .rq files' own words in English (as always), the catalogue's in German
         for q in canned_queries():
@@ -214,13 +217,18 @@ def sparql(
         _fail(InputError("", "query", "query_or_list"), lang.value)
         return
     day = _as_of(as_of, lang.value)
-    from crewkg.service.sparql import MalformedQuery, UpdateRefused, build_store, print_table, resolve_query, to_csv, to_json
+    from crewkg.service.canned import resolve_query
+    from crewkg.service.loading import build_store
+    from crewkg.service.query_refusals import MalformedQuery, UpdateRefused
+    from crewkg.service.results import print_table, to_csv, to_json
 
     try:
+        if store != "memory" or data or crew:  # the Oxigraph store; records and crew checks are read by its N-Quads parser
+            require("service", "pyoxigraph")
         text = resolve_query(query)
         law, people, failures = _persons(list(data or []), day)
         _report_failures(failures, lang.value)
-        from crewkg.service.sparql import parse_crew_option
+        from crewkg.service.loading import parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
         built = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
@@ -262,6 +270,10 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option("--allow-host", help="A Host name the service answers to besides the loopback names and --host (repeatable).")] = None,
 ) -> None:
     """The SPARQL endpoint (/sparql), the JSON API (/docs) and the web pages (/, /queries) in one process."""
+    try:
+        require("service")
+    except InputError as exc:
+        _fail(exc, LANG)
     day = _as_of(as_of, LANG)
     if port < 0 or port > 65535:
         _fail(InputError("--port", "port", "port", port), LANG)
@@ -276,7 +288,7 @@ def serve(
         law, people, failures = _persons(list(data or []), day)
         _report_failures(failures)  # the service starts with the good records
         from crewkg.service.app import Service, Settings, run
-        from crewkg.service.sparql import build_store, parse_crew_option
+        from crewkg.service.loading import build_store, parse_crew_option
 
         crews = [parse_crew_option(c) for c in crew or []]
         graph_store = build_store(store, law, people, day, list(graph or []), crews, workers=os.cpu_count() or 1)

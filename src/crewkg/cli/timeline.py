@@ -11,6 +11,7 @@ import typer
 
 from crewkg.cli.common import Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
+from crewkg.extras import require
 
 
 class TimelineFormat(str, Enum):
@@ -37,6 +38,8 @@ def timeline(
             raise InputError(str(out), "--out", "picture_file", out.suffix)
         if out is not None and not out.parent.is_dir():
             raise InputError(str(out), "--out", "out_folder")
+        if fmt is TimelineFormat.ics:
+            require("calendar")
         from crewkg.careers.timeline import timeline as build
         from crewkg.cli.common import _load
 

@@ -12,6 +12,7 @@ from crewkg.law.statute import Law
 from crewkg.manning.tables import Substitution
 from crewkg.records.persons import Person
 from crewkg.rules.eligibility import completed_years
+from crewkg.rules.kinds import KindRole, kind
 
 
 @dataclass
@@ -51,8 +52,7 @@ def people_of(law: Law, persons: list[Person], as_of: date, proven_functions: di
     vessel's waters let a person prove by their requirements (`proofs`: certificate -> provision,
     crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
     from crewkg.rules.eligibility import derive_roles, role_ages
-    from crewkg.rules.kinds.certificate_held import held
-    from crewkg.rules.kinds.exam import passed
+    from crewkg.rules.validity import held, passed
 
     reg = law.regulation_on(as_of)
     d = derive_roles(persons, law, as_of, reg.id if reg else None, frozenset(proofs or {}))
@@ -107,7 +107,7 @@ def people_of(law: Law, persons: list[Person], as_of: date, proven_functions: di
 def _lack(law: Law, rid: str, p: Person, as_of: date) -> tuple[str, dict[str, Any]]:
     """One requirement of a pathway the record does not meet, as a near miss says it (the age with its day)."""
     r = law.requirements[rid]
-    if r.kind == "MinimumAge" and r.minimum is not None:
+    if kind(r.kind).role is KindRole.AGE and r.minimum is not None:
         return _age_lack(p, int(r.minimum), as_of) or ("lacks_requirement", {"item": rid})
     return "lacks_requirement", {"item": rid}
 

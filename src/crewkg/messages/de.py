@@ -870,4 +870,9 @@ MESSAGES: dict[str, str] = {
     "kind.summary.FahrzeitWithSea": "{n} T. Fahrzeit (Binnen + See)",
     "cli.open_until": "Hinweis: Antrag nur bis einschließlich {last} möglich ({provision})",
     "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (Binnen: {parts}; See: {sea})",
+    # ---- added for issue 41 (light install with extras) ----
+    "error.expected.extra": "das installierte Extra [{extra}] von crewkg (pip install 'crewkg[{extra}]')",
+    "error.extra.pictures": "Bilder (SVG, PNG, HTML) und der Kohortenbericht brauchen das Extra [pictures], das nicht installiert ist ({module} fehlt): pip install 'crewkg[pictures]'",
+    "error.extra.service": "crewkg serve, sparql mit --data, --crew oder --store und export --store brauchen das Extra [service], das nicht installiert ist ({module} fehlt): pip install 'crewkg[service]'",
+    "error.extra.calendar": "Die Kalenderdatei (timeline --format ics) braucht das Extra [calendar], das nicht installiert ist ({module} fehlt): pip install 'crewkg[calendar]'",
 }

@@ -870,4 +870,9 @@ MESSAGES: dict[str, str] = {
     "kind.summary.FahrzeitWithSea": "{n} d sailing (inland + sea)",
     "cli.open_until": "note: application possible only until {last} inclusive ({provision})",
     "kind.facts.sailing_with_sea": "sailing_days + sea_days = {n} (inland: {parts}; sea: {sea})",
+    # ---- added for issue 41 (light install with extras) ----
+    "error.expected.extra": "the extra [{extra}] of crewkg installed (pip install 'crewkg[{extra}]')",
+    "error.extra.pictures": "Pictures (SVG, PNG, HTML) and the cohort report need the extra [pictures], which is not installed ({module} is missing): pip install 'crewkg[pictures]'",
+    "error.extra.service": "crewkg serve, sparql with --data, --crew or --store, and export --store need the extra [service], which is not installed ({module} is missing): pip install 'crewkg[service]'",
+    "error.extra.calendar": "The calendar file (timeline --format ics) needs the extra [calendar], which is not installed ({module} is missing): pip install 'crewkg[calendar]'",
 }

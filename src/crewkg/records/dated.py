@@ -15,10 +15,11 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_right
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from crewkg.law.crediting import AREAS, Credit, completed_months, credited_days, crediting_limits
+from crewkg.law.phases import AFTER, PHASES, WITHIN, WITHIN_OR_AFTER
 from crewkg.law.statute import Law
 
 #: a person record (records.persons.Person; not imported: persons calls this module)
@@ -82,9 +83,8 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
                 continue
             lo, hi = g.start.toordinal(), g.end.toordinal()
             # each phase is the scope of the requirements that count it, credited under the cap on its own
-            for phase, (a, b) in {"WithinProgramme": (lo, hi), "AfterProgramme": (hi + 1, None),
-                                  "WithinOrAfterProgramme": (lo, None)}.items():
-                out[f"programme:{i}:{phase}"] = _scope(*_within(every, a, b), lim.days, lim.period)
+            for phase in PHASES:
+                out[f"programme:{i}:{phase.id}"] = _scope(*_within(every, *phase.window(lo, hi)), lim.days, lim.period)
     if sea:
         lim = limits[AREAS["sea"]]
         for cap in law.ids_of("SeaCapacity"):
@@ -144,9 +144,9 @@ def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None)
         p.any_role_days = p.credits["any"].credited
         for i, g in enumerate(p.programmes):
             if g.start is not None and g.end is not None:
-                g.sailing_days = p.credits[f"programme:{i}:WithinProgramme"].credited
-                g.sailing_days_after = p.credits[f"programme:{i}:AfterProgramme"].credited
-                g.within_or_after = p.credits[f"programme:{i}:WithinOrAfterProgramme"].credited
+                g.sailing_days = p.credits[f"programme:{i}:{WITHIN.id}"].credited
+                g.sailing_days_after = p.credits[f"programme:{i}:{AFTER.id}"].credited
+                g.within_or_after = p.credits[f"programme:{i}:{WITHIN_OR_AFTER.id}"].credited
     if p.logged("sea"):
         p.sea_credited = {key[4:]: c.credited for key, c in p.credits.items() if key.startswith("sea:") and key.count(":") == 1}
         p.sea_before = {(int(key.split(":")[3]), key.split(":")[1]): c.credited for key, c in p.credits.items()
@@ -160,3 +160,17 @@ def at(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None) ->
     q = dataclasses.replace(p, programmes=[dataclasses.replace(g) for g in p.programmes],
                             sailing_days=dict(p.sailing_days), sea_days=dict(p.sea_days))
     return apply(q, law, on, scopes)
+
+
+def full_months(g: Any) -> int:
+    """The months a programme of the record lasts from its first to its last day (a dated one still running: once
+    completed); the months the record states for an undated one."""
+    if g.start is None or g.end is None:
+        return g.months
+    return completed_months(g.start, g.end + timedelta(days=1))
+
+
+def runs_to(g: Any, role: str | None, minimum: int | None) -> bool:
+    """A programme of the record for `role`, still running, that will have `minimum` months once completed (it
+    counts for no requirement before then: "absolviert")."""
+    return g.role == role and not g.completed and full_months(g) >= (minimum or 0)

@@ -17,8 +17,7 @@ from crewkg.law.age import birthday, completed_years  # noqa: F401 - re-exported
 from crewkg.law.statute import Law, Requirement
 from crewkg.records.persons import Person
 from crewkg.rules.datalog import evaluate
-from crewkg.rules.kinds import have_value, kind, kinds
-from crewkg.rules.kinds.document import documents  # noqa: F401 - re-exported for the planner and rosters
+from crewkg.rules.kinds import KindRole, have_value, kind, kinds, with_role
 
 THRESHOLD_RULE = """
 # RULE threshold — a numeric requirement is met when what the person has reaches the minimum
@@ -138,6 +137,7 @@ def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
     heading only, a third-country certificate) ask nothing encoded and are left out. Given a regulation, only its
     certificates count (the provisions an answer on a date cites)."""
     found: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    age = with_role(KindRole.AGE).name
     for c in law.certificates.values():
         if not c.role or not c.pathways or (regulation is not None and c.regulation != regulation):
             continue
@@ -146,7 +146,7 @@ def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
             if w is None or w.replacement:  # a replacement's holder met the earlier law's age (crew:ReplacementPathway)
                 continue
             ages = [law.requirements[r] for r in w.requirements
-                    if r in law.requirements and law.requirements[r].kind == "MinimumAge"]
+                    if r in law.requirements and law.requirements[r].kind == age]
             years = max((r.minimum or 0 for r in ages), default=0)
             found.setdefault(c.role, []).append((years, tuple(r.id for r in ages if (r.minimum or 0) == years)))
     out: dict[str, RoleAge] = {}
@@ -175,7 +175,7 @@ def person_facts(p: Person, law: Law, as_of: date) -> list[tuple]:
         f.append(("age", p.id, completed_years(p.birth_date, as_of)))
     else:
         f.append(("age_unknown", p.id))
-    from crewkg.rules.kinds.certificate_held import held
+    from crewkg.rules.validity import held
 
     f += [("holds", p.id, c) for c in held(p, as_of, law)]
     for k in kinds().values():
@@ -337,7 +337,8 @@ def signature_law(law: Law, as_of: date) -> Law:
     if as_of not in cache:
         kept = {w: law.pathways[w] for w in register_pathways(law, as_of)}
         wanted = set(_requirement_ids(law, [r for w in kept.values() for r in w.requirements]))
-        reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == "MinimumAge"}
+        age = with_role(KindRole.AGE).name
+        reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == age}
         cache[as_of] = dataclasses.replace(law, requirements=reqs, pathways=kept)
     return cache[as_of]
 

@@ -319,3 +319,60 @@ def certificate_days(p: Person, law: Law) -> set[date]:
             found.add(issued)
             found |= {r.last_day(issued) + DAY for r in law.validity_rules.values() if cid in r.certificates}
     return found
+
+
+# ------------------------------------------------------------------------------------------------------------
+# What a record holds on a day: the certificates, exams, documents and dated proofs that count then (asked by the
+# requirement kinds, the roster check, the planner and the timeline alike)
+
+
+def held(p: Person, as_of: date, law: Law | None = None) -> list[str]:
+    """The certificates held on the evaluation date: a dated one from the day it was issued, as long as the kb lets
+    it count (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications; a validity period from the issue date,
+    § 22 Abs. 2, 3 SchBV; the holder's medical proof not overdue, § 22 Abs. 1 SchBV): `counts`."""
+    if law is None:
+        from crewkg.law.statute import load_law
+
+        law = load_law()
+    return [c for c in p.certificates if counts(p, law, c, as_of)]
+
+
+def passed(p: Person, as_of: date) -> list[str]:
+    """The exams passed by the evaluation date (a dated exam counts from the day it was passed)."""
+    return [e for e in p.exams if e not in p.exam_passed or p.exam_passed[e] <= as_of]
+
+
+def proof_last_day(p: Person, proof: str, months: int | None) -> date | None:
+    """The last day a dated proof (an exam of the record taken on a day) counts when the law asks it to be no older
+    than `months` months: the same day that many months on; None for an undated proof or no such limit."""
+    taken = p.exam_passed.get(proof)
+    return months_later(taken, months) if taken is not None and months else None
+
+
+#: document of the ontology -> the record field that proves it
+DOCUMENT_FIELDS = {
+    "MedicalFitness": "medical_fitness",
+    "Sprechfunkzeugnis": "radio_certificate",
+    "BasicSafetyTraining": "basic_safety_training",
+    "ApprenticeshipContract": "apprenticeship_contract",
+    "InlandNavigationTraining": "inland_training_days",
+}
+#: document of the ontology -> the record field that gives its length in days (a document that lasts)
+DOCUMENT_DAYS_FIELDS = {"InlandNavigationTraining": "inland_training_days"}
+
+
+def document_days(p: Person, doc: str) -> int:
+    """The length in days of a document the record proves (0 when it gives none or the document has no length)."""
+    return int(getattr(p, DOCUMENT_DAYS_FIELDS[doc], 0) or 0) if doc in DOCUMENT_DAYS_FIELDS else 0
+
+
+def documents(p: Person, as_of: date, law: Law | None = None) -> dict[str, bool]:
+    """Which documents of the ontology the record proves on the evaluation date: medical fitness as long as the
+    proof counts (its stated end, and the examination schedule of the law in force: `medical_current`)."""
+    if law is None:
+        from crewkg.law.statute import load_law
+
+        law = load_law()
+    out = {doc: bool(getattr(p, name)) for doc, name in DOCUMENT_FIELDS.items()}
+    out["MedicalFitness"] = medical_current(p, law, as_of)
+    return out

@@ -58,7 +58,7 @@ def create_app(service: Service):
 
 def _evaluated_persons(store) -> int:
     """The persons the store holds an evaluation of: those of `--data` and, in a store folder, every exported one."""
-    from crewkg.service.export import D
+    from crewkg.service.derived_terms import D
 
     query = f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?e <{D.evaluatedPerson}> ?p }}"
     return int(store.select(query).rows[0][0])
@@ -99,7 +99,7 @@ def port_in_use(host: str, port: int) -> bool:
 def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     import uvicorn
 
-    from crewkg.service.sparql import canned_queries
+    from crewkg.service.canned import canned_queries
 
     configure_logging()
     app = create_app(service)

@@ -11,9 +11,10 @@ import dataclasses
 import json
 import queue
 import threading
-from collections import OrderedDict
 from datetime import date
 from typing import Any
+
+from cachetools import LRUCache
 
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
@@ -28,9 +29,9 @@ class Evaluator:
         self.law = law
         self.max_batch = max_batch
         self.cache_bytes = cache_bytes
-        self._cache: OrderedDict[str, bytes] = OrderedDict()
-        self._cached = 0
-        self._lock = threading.Lock()
+        # (JSON text, its cost: the text's and the key's length) by key, the least recently used dropped first
+        self._cache: LRUCache[str, tuple[bytes, int]] = LRUCache(maxsize=max(cache_bytes, 0), getsizeof=_cost)
+        self._lock = threading.Lock()  # a cachetools cache is not thread-safe (a lookup reorders it)
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._loop, name="crewkg-evaluator", daemon=True)
         self._thread.start()
@@ -51,19 +52,15 @@ class Evaluator:
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:
-                self._cache.move_to_end(key)
-                return None, hit
+                return None, hit[0]
         fut: concurrent.futures.Future = concurrent.futures.Future()
         self._queue.put((person, as_of, lang, fut))
         answer = fut.result()
         text = json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        cost = len(text) + len(key)
         with self._lock:
-            if key not in self._cache and len(text) + len(key) <= self.cache_bytes:
-                self._cache[key] = text
-                self._cached += len(text) + len(key)
-                while self._cached > self.cache_bytes:
-                    old_key, old = self._cache.popitem(last=False)
-                    self._cached -= len(old) + len(old_key)
+            if key not in self._cache and cost <= self.cache_bytes:  # an answer larger than the whole cache is not kept
+                self._cache[key] = (text, cost)
         return answer, text
 
     def _loop(self) -> None:
@@ -93,3 +90,8 @@ class Evaluator:
         for (p, _as_of, _lang, fut), answer in zip(items, answers, strict=True):
             answer["person"] = p.id
             fut.set_result(answer)
+
+
+def _cost(item: tuple[bytes, int]) -> int:
+    """The bytes a cached answer counts for (its text and its key)."""
+    return item[1]

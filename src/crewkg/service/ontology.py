@@ -6,7 +6,6 @@ ontology."""
 
 from __future__ import annotations
 
-import html
 from functools import lru_cache
 from pathlib import Path
 
@@ -160,26 +159,44 @@ def _compact(term) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------
-# HTML
+# HTML: the pages are Jinja2 templates (templates/, every value escaped); here only what they show
 # ------------------------------------------------------------------------------------------------------
-_STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
-          "dt{font-weight:600}section.term{border-top:1px solid #ccc;padding:.5rem 0}code{font-size:.9em}"
-          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top}")
+#: the words of the ontology page, from the catalogue (`onto.page.<key>`)
+_WORDS = ("contents", "ontologies", "classes", "object_properties", "datatype_properties", "individuals", "iri",
+          "version_iri", "license", "labels", "definition", "superclass", "superproperty", "domain", "range", "type",
+          "note", "formats", "switch", "ontology", "property", "value")
+#: the sections of the ontology page after its ontologies, each with the OWL types of its terms
+_SECTIONS = (("classes", (OWL.Class,)), ("object_properties", (OWL.ObjectProperty,)),
+             ("datatype_properties", (OWL.DatatypeProperty,)))
+#: a term's rows that name other terms, in the page's order
+_RELATIONS = (("type", RDF.type), ("superclass", RDFS.subClassOf), ("superproperty", RDFS.subPropertyOf),
+              ("domain", RDFS.domain), ("range", RDFS.range))
 
 
-def _page(lang: str, title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{_STYLE}</style></head><body>{body}</body></html>\n")
+@lru_cache(maxsize=1)
+def _templates():
+    """The page templates, autoescaped: a label or definition is text, never markup."""
+    from jinja2 import Environment, PackageLoader
+
+    return Environment(loader=PackageLoader("crewkg.service", "templates"), autoescape=True, trim_blocks=True,
+                       lstrip_blocks=True, keep_trailing_newline=True)
 
 
-def _link(g: Graph, term, lang: str) -> str:
+def _render(name: str, lang: str, **fields) -> str:
+    words = {k: say(lang, f"onto.page.{k}") for k in _WORDS}
+    return _templates().get_template(name).render(lang=lang, words=words, **fields)
+
+
+def link(g: Graph, term, lang: str) -> dict[str, str | None]:
+    """A term as the page links it (`href`, None for no link, and its `text`): a crew: term to its section of the
+    ontology page, a kb resource to its page, any other IRI to itself; a literal or a class expression as words."""
     if isinstance(term, Literal):
-        return html.escape(str(term))
+        return {"href": None, "text": str(term)}
     s = str(term)
     if isinstance(term, BNode):
-        return html.escape(_bnode(g, term, lang))
+        return {"href": None, "text": _bnode(g, term, lang)}
     href = f"#{s[len(CREW_IRI):]}" if s.startswith(CREW_IRI) else (f"/kb/{s[len(KB_IRI):]}" if s.startswith(KB_IRI) else s)
-    return f'<a href="{html.escape(href)}">{html.escape(label(g, term, lang))}</a>'
+    return {"href": href, "text": label(g, term, lang)}
 
 
 def _bnode(g: Graph, node: BNode, lang: str) -> str:
@@ -203,79 +220,45 @@ def ontology_html(lang: str) -> str:
     """The documentation page of the ontology (`/onto`): the T-box headers, then every class, object property,
     datatype property and individual of the crew: namespace."""
     g = _cached(TBOX)
-    words = {k: say(lang, f"onto.page.{k}") for k in (
-        "contents", "ontologies", "classes", "object_properties", "datatype_properties", "individuals", "iri",
-        "version_iri", "license", "labels", "definition", "superclass", "superproperty", "domain", "range", "type",
-        "note")}
     main = URIRef(BASE + "onto")
     title = next((str(t) for t in g.objects(main, DCTERMS.title) if t.language == lang), "crewkg")
-    other = "en" if lang == "de" else "de"
-    parts = [f"<h1>{html.escape(title)}</h1>",
-             f'<p>{html.escape(say(lang, "onto.page.intro", ns=CREW_IRI))}</p>',
-             f'<p>{html.escape(say(lang, "onto.page.formats"))} '
-             f'<a href="/onto?format=turtle">Turtle</a> · <a href="/onto?format=jsonld">JSON-LD</a> · '
-             f'<a href="/onto/dl?format=turtle">OWL 2 DL</a> · <a href="/onto?lang={other}">'
-             f'{html.escape(say(lang, "onto.page.switch"))}</a></p>']
-    sections = [("classes", [OWL.Class]), ("object_properties", [OWL.ObjectProperty]),
-                ("datatype_properties", [OWL.DatatypeProperty])]
     kinds = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, OWL.Ontology}
     classes = set(g.subjects(RDF.type, OWL.Class))
     crew = lambda t: isinstance(t, URIRef) and str(t).startswith(CREW_IRI)  # noqa: E731
     individuals = sorted({s for s, o in g.subject_objects(RDF.type) if crew(s) and o in classes}
                          - {s for k in kinds for s in g.subjects(RDF.type, k)})
-    parts.append(f'<nav><h2>{words["contents"]}</h2><ul><li><a href="#ontologies">{words["ontologies"]}</a></li>')
-    for key, _ in sections:
-        parts.append(f'<li><a href="#{key}">{words[key]}</a></li>')
-    parts.append(f'<li><a href="#individuals">{words["individuals"]}</a></li></ul></nav>')
-    parts.append(f'<h2 id="ontologies">{words["ontologies"]}</h2><table><tr><th>{words["iri"]}</th>'
-                 f'<th>{words["version_iri"]}</th><th>{words["license"]}</th></tr>')
-    for onto in sorted(g.subjects(RDF.type, OWL.Ontology)):
-        parts.append(f"<tr><td><a href=\"{html.escape(str(onto))}\">{html.escape(label(g, onto, lang))}</a><br>"
-                     f"<code>{html.escape(str(onto))}</code></td><td><code>{html.escape(str(g.value(onto, OWL.versionIRI)))}"
-                     f"</code></td><td>{_link(g, g.value(onto, DCTERMS.license), lang)}</td></tr>")
-    parts.append("</table>")
-    for key, types in sections:
-        terms = sorted({s for t in types for s in g.subjects(RDF.type, t) if crew(s)})
-        parts.append(f'<h2 id="{key}">{words[key]}</h2>')
-        parts += [_term(g, t, lang, words) for t in terms]
-    parts.append(f'<h2 id="individuals">{words["individuals"]}</h2>')
-    parts += [_term(g, t, lang, words) for t in individuals]
-    return _page(lang, title, "\n".join(parts))
+    ontologies = [{"iri": str(onto), "label": label(g, onto, lang), "version_iri": str(g.value(onto, OWL.versionIRI)),
+                   "license": link(g, g.value(onto, DCTERMS.license), lang)}
+                  for onto in sorted(g.subjects(RDF.type, OWL.Ontology))]
+    sections = [{"key": key, "terms": [_term(g, t, lang) for t in sorted({s for k in types for s in g.subjects(RDF.type, k)
+                                                                          if crew(s)})]}
+                for key, types in _SECTIONS]
+    return _render("ontology.html", lang, title=title, intro=say(lang, "onto.page.intro", ns=CREW_IRI),
+                   other="en" if lang == "de" else "de", ontologies=ontologies, sections=sections,
+                   individuals=[_term(g, t, lang) for t in individuals])
 
 
-def _term(g: Graph, t: URIRef, lang: str, words: dict[str, str]) -> str:
-    name = str(t)[len(CREW_IRI):]
-    rows = [(words["iri"], f"<code>{html.escape(str(t))}</code>")]
-    labels = sorted((lab.language or "", str(lab)) for lab in g.objects(t, RDFS.label) if isinstance(lab, Literal))
-    rows.append((words["labels"], "<br>".join(f"{html.escape(v)} <small>@{lg}</small>" for lg, v in labels)))
-    for text in _texts(g, t, SKOS.definition, lang):
-        rows.append((words["definition"], html.escape(text)))
-    for key, prop in (("type", RDF.type), ("superclass", RDFS.subClassOf), ("superproperty", RDFS.subPropertyOf),
-                      ("domain", RDFS.domain), ("range", RDFS.range)):
+def _term(g: Graph, t: URIRef, lang: str) -> dict:
+    """What the page shows of one crew: term: its labels, definitions, the terms it names and editorial notes."""
+    relations = []
+    for key, prop in _RELATIONS:
         values = [o for o in g.objects(t, prop) if not (prop == RDF.type and o in (OWL.Class, OWL.ObjectProperty,
                                                                                       OWL.DatatypeProperty))]
         if values:
-            rows.append((words[key], ", ".join(_link(g, o, lang) for o in sorted(values, key=str))))
-    for text in _texts(g, t, SKOS.editorialNote, lang):
-        rows.append((words["note"], html.escape(text)))
-    body = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-    return f'<section class="term" id="{html.escape(name)}"><h3>{html.escape(label(g, t, lang))}</h3><dl>{body}</dl></section>'
+            relations.append((key, [link(g, o, lang) for o in sorted(values, key=str)]))
+    return {"name": str(t)[len(CREW_IRI):], "iri": str(t), "label": label(g, t, lang),
+            "labels": sorted((lab.language or "", str(lab)) for lab in g.objects(t, RDFS.label) if isinstance(lab, Literal)),
+            "definitions": _texts(g, t, SKOS.definition, lang), "relations": relations,
+            "notes": _texts(g, t, SKOS.editorialNote, lang)}
 
 
 def resource_html(g: Graph, iri: str, lang: str) -> str:
     """A kb resource as a page: its label, then each property and value."""
     subject = URIRef(iri)
-    onto = _cached(TBOX)
-    both = onto + g
-    title = label(both, subject, lang)
-    rows = []
-    for p, o in sorted(g.predicate_objects(subject), key=lambda po: (str(po[0]), str(po[1]))):
-        rows.append(f"<tr><td>{_link(both, p, lang)}</td><td>{_link(both, o, lang)}</td></tr>")
-    body = (f"<h1>{html.escape(title)}</h1><p><code>{html.escape(iri)}</code> · "
-            f'<a href="?format=turtle">Turtle</a> · <a href="/onto">{html.escape(say(lang, "onto.page.ontology"))}</a></p>'
-            f'<table><tr><th>{html.escape(say(lang, "onto.page.property"))}</th>'
-            f'<th>{html.escape(say(lang, "onto.page.value"))}</th></tr>{"".join(rows)}</table>')
-    return _page(lang, title, body)
+    both = _cached(TBOX) + g
+    rows = [(link(both, p, lang), link(both, o, lang))
+            for p, o in sorted(g.predicate_objects(subject), key=lambda po: (str(po[0]), str(po[1])))]
+    return _render("resource.html", lang, title=label(both, subject, lang), iri=iri, rows=rows)
 
 
 def write_docs(out: Path) -> list[Path]:

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal
 
-from crewkg.service.sparql import CannedQuery, Table
+from crewkg.service.canned import CannedQuery
+from crewkg.service.results import Table
 
 #: persons per page unless the reader asks for another number
 PAGE_PERSONS = 50

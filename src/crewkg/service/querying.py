@@ -6,7 +6,7 @@
   store every query runs in a worker process (one per slot, forked from a copy of the loaded store) that the
   kernel ends at the query's deadline (`SIGALRM` with its default action); the runner answers 503 and the next
   query gets a fresh worker. The slot is free again at the deadline: a runaway query never runs on. The memory
-  store evaluates in Python and stops a query itself at the deadline (sparql.QueryTimeout, checked while it
+  store evaluates in Python and stops a query itself at the deadline (deadline.QueryTimeout, checked while it
   iterates triples), so it runs in a thread of the service.
 - **Caching.** The store is read-only while the service runs; an answer depends only on the query text, the Accept
   header, the dataset parameters and the store's content (its `version`, bumped by every change), so answers are
@@ -28,8 +28,9 @@ import struct
 import threading
 import time
 import weakref
-from collections import OrderedDict
 from typing import Any
+
+from cachetools import LRUCache
 
 #: process isolation needs fork, socket fd passing and pidfds (Linux)
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(signal, "pidfd_send_signal")
@@ -86,8 +87,8 @@ class QueryRunner:
         return answer
 
     def _in_thread(self, query: str, accept: str | None, dataset) -> tuple[bytes, str]:
-        """The memory store stops itself at the deadline (sparql.QueryTimeout); the caller waits a moment longer."""
-        from crewkg.service.sparql import QueryTimeout
+        """The memory store stops itself at the deadline (deadline.QueryTimeout); the caller waits a moment longer."""
+        from crewkg.service.deadline import QueryTimeout
 
         deadline = time.monotonic() + self.timeout
         box: dict[str, Any] = {}
@@ -110,35 +111,35 @@ class QueryRunner:
 
 
 class AnswerCache:
-    """Serialized answers by (store version, query, Accept, dataset), least recently used dropped first."""
+    """Serialized answers by (store version, query, Accept, dataset), least recently used dropped first. An answer
+    counts for its body and its query text; one over an eighth of the bound is not kept (it would push out many
+    small ones), and a bound of 0 keeps none."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._items: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
+        self._items: LRUCache[tuple, tuple[tuple[bytes, str], int]] = LRUCache(maxsize=max(max_bytes, 0),
+                                                                               getsizeof=_cost)
+        self._lock = threading.Lock()  # a cachetools cache is not thread-safe (a lookup reorders it)
 
     def get(self, key: tuple) -> tuple[bytes, str] | None:
         if self.max_bytes <= 0:
             return None
         with self._lock:
             hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-            return hit
+            return hit[0] if hit is not None else None
 
     def put(self, key: tuple, answer: tuple[bytes, str]) -> None:
         cost = len(answer[0]) + len(key[1])
         if self.max_bytes <= 0 or cost > self.max_bytes // 8:
             return
         with self._lock:
-            if key in self._items:
-                return
-            self._items[key] = answer
-            self._size += cost
-            while self._size > self.max_bytes:
-                old_key, old = self._items.popitem(last=False)
-                self._size -= len(old[0]) + len(old_key[1])
+            if key not in self._items:
+                self._items[key] = (answer, cost)
+
+
+def _cost(item: tuple[tuple[bytes, str], int]) -> int:
+    """The bytes a cached answer counts for (AnswerCache.put)."""
+    return item[1]
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -251,7 +252,9 @@ class WorkerPool:
         worker.close()
 
     def run(self, query: str, accept: str | None, dataset, timeout: float) -> tuple[bytes, str]:
-        from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, ServiceRefused, UpdateRefused
+        from crewkg.service.deadline import QueryTimeout
+        from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, UpdateRefused
+        from crewkg.service.results import NotAcceptable
 
         worker = self._checkout()
         started = time.monotonic()
@@ -337,7 +340,7 @@ def _zygote(ctl: socket.socket, store) -> None:
 
 
 def _worker(sock: socket.socket, store) -> None:
-    from crewkg.service.sparql import DatasetSpec
+    from crewkg.service.dataset import DatasetSpec
 
     signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the alarm ends the process, whatever it is evaluating
     while True:

@@ -4,7 +4,6 @@ routes get it through the `state` dependency instead of a closure, so each route
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -60,7 +59,6 @@ class State:
     person_ids: list[str] = field(default_factory=list)
     #: the whole answers of the canned queries answered whole, then a page at a time (paging.Answers)
     answers: Any = None
-    render_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def law(self) -> Law:

@@ -1,106 +1,53 @@
 """The requirement-kind registry: one module per kind of requirement (MinimumAge, Fahrzeit, Exam, ...).
 
-A kind module is the one home of what its kind means, everywhere in crewkg:
+A kind module defines one class implementing the protocol (`RequirementKind`, in `protocol.py`): the one home of what
+its kind means, everywhere in crewkg:
 
-- to the Datalog program: its rule clauses (`CLAUSES`), the facts its kb requirements give (`kb_facts`), the
-  facts a person record gives (`person_facts`) and the fact predicates it reads (`PREDICATES`);
-- to the answer: the unit of needed/have (`UNIT`), the answer entry's needed/have and extra fields (`answer`;
+- to the Datalog program: its rule clauses (`clauses`), the facts its kb requirements give (`kb_facts`), the
+  facts a person record gives (`person_facts`) and the fact predicates it reads (`predicates`);
+- to the answer: the unit of needed/have (`unit`), the answer entry's needed/have and extra fields (`answer`;
   `have` when the have-value is not the Datalog-derived one), the record entries it is decided on (`facts`, for
   `explain`; `based_on`, for the exported provenance) and, for a kind that names items rather than an amount,
-  the needed and held items of the export (`items`, terms of the ontology or the kb: `ITEM_TERMS`);
+  the needed and held items of the export (`items`, terms of the ontology or the kb: `item_terms`);
 - to people: the sentence that says what is missing, in each language (`missing`; a kind may carry its own
-  templates in `MESSAGES = {"de": {...}, "en": {...}}`, read with `say`), and the short phrase of the career graph
+  templates in `messages = {"de": {...}, "en": {...}}`, read with `say`), and the short phrase of the career graph
   (`summary`);
 - to the planner: how the requirement projects forward in time (`project`; a kind without one is not accrued: a
-  route lacking it cannot be planned), whether a certificate obtained on the route meets it (`held_meets`), whether meeting it takes time
-  (`TAKES_TIME = False`: an exam or a document is met on the step's date), and what the projected record
-  holds once the plan has met it (`assume`, for the Datalog verdict on the projected record).
-
-- to the register: what its rules can tell apart (`ABSTRACTED`, the fact predicates whose numbers reach the program
+  route lacking it cannot be planned), whether a certificate obtained on the route meets it (`held_meets`), whether
+  meeting it takes time (`takes_time = False`: an exam or a document is met on the step's date), whether obtaining it
+  on the day lets a replacement be begun (`obtained_on_the_day`), whether it lapses by time alone (`lapsed`), and
+  what the projected record holds once the plan has met it (`assume`, for the Datalog verdict on the projected
+  record);
+- to the register: what its rules can tell apart (`abstracted`, the fact predicates whose numbers reach the program
   only through comparisons with minimums of the kb, and `abstraction`, which of those comparisons hold for a
-  person), so that persons who differ only in numbers no rule tells apart are evaluated once (`rules.signature`).
+  person), so that persons who differ only in numbers no rule tells apart are evaluated once (`rules.signature`);
+- to the event dates of an answer: the minimums the person's own record lowers (`lowered_minima`).
 
-Composite kinds (AnyOf, AllOf) name the answer key of their children (`PARTS`) and how many must be met
-(`needed`); one may say whose figures its answer entry shows (`figures`: AnyOf, the deciding alternative's). Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module
-(a test appends a folder to `__path__`). An unknown kind in the kb fails clearly at load.
+Composite kinds (AnyOf, AllOf) name the answer key of their children (`parts`) and how many must be met
+(`needed`); one may say whose figures its answer entry shows (`figures`: AnyOf, the deciding alternative's). Generic
+code never asks a kind by its name: it asks the kind that plays a part (`with_role(KindRole.AGE)`), or a hook.
+
+Modules are discovered with pkgutil over this package's `__path__`, so adding a kind is adding a module (a test
+appends a folder to `__path__`). A kind class that leaves a member of the protocol undefined fails when its module
+loads (`IncompleteKind`); an unknown kind in the kb fails clearly at load (`UnknownKind`).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
+from crewkg.rules.kinds.protocol import IncompleteKind, KindRole, RequirementKind, nothing
+
+__all__ = ["IncompleteKind", "KindRole", "RequirementKind", "UnknownKind", "kind", "kinds", "nothing", "with_role"]
+
+_FOUND: dict[tuple[str, ...], dict[str, RequirementKind]] = {}
 
 
-def _none(*args: Any, **kwargs: Any) -> list:
-    return []
-
-
-@dataclass(frozen=True, kw_only=True)
-class Kind:
-    """One requirement kind, as its module declares it."""
-
-    name: str
-    order: int
-    measured: bool
-    clauses: str
-    predicates: dict[str, int]
-    unit: str
-    kb_facts: Callable[[Any], list[tuple]]
-    person_facts: Callable[..., list[tuple]]
-    have: Callable[..., Any] | None
-    answer: Callable[..., dict[str, Any]] | None
-    parts: str | None
-    needed: Callable[[int], int] | None
-    missing: Callable[..., str]
-    facts: Callable[..., str]
-    summary: Callable[..., str]
-    project: Callable[..., None] | None
-    based_on: Callable[..., list[str]]
-    items: Callable[[dict[str, Any]], tuple[list[str], list[str]]] | None
-    item_terms: str
-    held_meets: Callable[[dict[str, Any], set[str]], bool] | None
-    takes_time: bool
-    assume: Callable[..., None] | None
-    abstracted: tuple[str, ...] = ()
-    abstraction: Callable[..., Any] | None = None
-    figures: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None
-    messages: dict[str, dict[str, str]] = field(default_factory=dict)
-
-
-def _kind_of(module: ModuleType) -> Kind:
-    def need(name: str) -> Any:
-        if not hasattr(module, name):
-            raise UnknownKind(f"requirement kind module {module.__name__} declares no {name}")
-        return getattr(module, name)
-
-    return Kind(name=module.NAME, order=getattr(module, "ORDER", 100),
-                measured=bool(getattr(module, "MEASURED", False)), clauses=getattr(module, "CLAUSES", ""),
-                predicates=dict(getattr(module, "PREDICATES", {})), unit=need("UNIT"),
-                kb_facts=getattr(module, "kb_facts", _none), person_facts=getattr(module, "person_facts", _none),
-                have=getattr(module, "have", None), answer=getattr(module, "answer", None),
-                parts=getattr(module, "PARTS", None), needed=getattr(module, "needed", None),
-                missing=need("missing"), facts=getattr(module, "facts", lambda req, p, lang: ""),
-                summary=need("summary"), project=getattr(module, "project", None),
-                based_on=getattr(module, "based_on", _none), items=getattr(module, "items", None),
-                item_terms=getattr(module, "ITEM_TERMS", "kb"),
-                held_meets=getattr(module, "held_meets", None),
-                takes_time=bool(getattr(module, "TAKES_TIME", True)), assume=getattr(module, "assume", None),
-                abstracted=tuple(getattr(module, "ABSTRACTED", ())),
-                abstraction=getattr(module, "abstraction", None), figures=getattr(module, "figures", None),
-                messages=dict(getattr(module, "MESSAGES", {})))
-
-
-_FOUND: dict[tuple[str, ...], dict[str, Kind]] = {}
-
-
-def kinds() -> dict[str, Kind]:
+def kinds() -> dict[str, RequirementKind]:
     """Every kind module of the package (discovered again when `__path__` changes, so an added folder counts)."""
     key = tuple(__path__)
     if key not in _FOUND:
@@ -108,13 +55,19 @@ def kinds() -> dict[str, Kind]:
     return _FOUND[key]
 
 
-def _discover() -> dict[str, Kind]:
-    found: dict[str, Kind] = {}
+def _discover() -> dict[str, RequirementKind]:
+    """One instance of the kind class each module defines (a module defining none, as `protocol`, holds no kind)."""
+    found: dict[str, RequirementKind] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "NAME"):
-            kind = _kind_of(module)
-            found[kind.name] = kind
+        classes = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, RequirementKind)
+                   and c is not RequirementKind and c.__module__ == module.__name__]
+        if len(classes) > 1:
+            raise IncompleteKind(f"requirement kind module {module.__name__} defines more than one kind class: "
+                                 + ", ".join(c.__name__ for c in classes))
+        if classes:
+            k = classes[0]()
+            found[k.name] = k
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
@@ -122,12 +75,20 @@ class UnknownKind(ValueError):
     """A requirement in the kb names a kind no module of this package declares."""
 
 
-def kind(name: str) -> Kind:
+def kind(name: str) -> RequirementKind:
     """The kind called `name`; an unknown kind fails clearly."""
     found = kinds()
     if name not in found:
         raise UnknownKind(f"requirement kind {name!r} has no module in crewkg.rules.kinds (known: {sorted(found)})")
     return found[name]
+
+
+def with_role(role: KindRole) -> RequirementKind:
+    """The kind that plays `role` (the age kind, the programme kind, ...): generic code asks it, never a name."""
+    for k in kinds().values():
+        if k.role is role:
+            return k
+    raise UnknownKind(f"no requirement kind in crewkg.rules.kinds plays the role {role.value!r}")
 
 
 def say(kind_name: str, lang: str, key: str, **fields: Any) -> str:

@@ -1,88 +1,94 @@
-"""CertificateHeld — one of the accepted certificates is held."""
+"""CertificateHeld — one of the accepted certificates is held (on the evaluation date: `rules.validity.held`)."""
 
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import value
+from crewkg.rules.kinds.protocol import RequirementKind, nothing
 
-NAME = "CertificateHeld"
-ORDER = 70
-UNIT = "certificates"
-#: the export names the needed and held items as terms of the kb
-ITEM_TERMS = "kb"
-CLAUSES = """
+
+class CertificateHeld(RequirementKind):
+    name = "CertificateHeld"
+    order = 70
+    role = None
+
+    measured = False
+    clauses = """
 met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C)
 """
-PREDICATES = {"req_certificate": 2}
+    predicates = {"req_certificate": 2}
 
+    def kb_facts(self, r):
+        return [("req_certificate", r.id, c) for c in r.certificates]
 
-def kb_facts(r):
-    return [("req_certificate", r.id, c) for c in r.certificates]
+    person_facts = nothing  # holds(P, C) is a generic fact (rules.eligibility.person_facts): the can-fill rule reads it
+    abstracted = ()
+    abstraction = None  # certificates are compared with no minimum
 
+    unit = "certificates"
+    parts = None
+    needed = None  # not a group
+    figures = None  # not a group
 
-def have(r, p, d, as_of):
-    return [c for c in held(p, as_of) if c in r.certificates]
+    def answer(self, law, r, p, d, as_of):
+        """Also the needed certificates the record holds that no longer count on the date (§ 47 SchBV, § 22 SchBV):
+        the "no" then says the certificate is held but lapsed, not that it is missing."""
+        from crewkg.rules.validity import lapses
 
+        out = {"needed": list(r.certificates), "have": self.have(r, p, d, as_of)}
+        lapsed = [c for c in p.certificates if c in r.certificates and c not in out["have"] and lapses(p, law, c, as_of)]
+        return out | ({"lapsed": lapsed} if lapsed else {})
 
-def held(p, as_of, law=None):
-    """The certificates held on the evaluation date: a dated one from the day it was issued, as long as the kb lets
-    it count (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications; a validity period from the issue date,
-    § 22 Abs. 2, 3 SchBV; the holder's medical proof not overdue, § 22 Abs. 1 SchBV): `crewkg.rules.validity`."""
-    from crewkg.rules.validity import counts
+    def have(self, r, p, d, as_of):
+        from crewkg.rules.validity import held
 
-    if law is None:
-        from crewkg.law.statute import load_law
+        return [c for c in held(p, as_of) if c in r.certificates]
 
-        law = load_law()
-    return [c for c in p.certificates if counts(p, law, c, as_of)]
+    lowered_minima = None  # no minimum
 
+    messages = {}
 
-def answer(law, r, p, d, as_of):
-    """Also the needed certificates the record holds that no longer count on the date (§ 47 SchBV, § 22 SchBV): the
-    "no" then says the certificate is held but lapsed, not that it is missing."""
-    from crewkg.rules.validity import lapses
+    def missing(self, law, req, lang):
+        from crewkg.rules.kinds import labels_or
 
-    out = {"needed": list(r.certificates), "have": have(r, p, d, as_of)}
-    lapsed = [c for c in p.certificates if c in r.certificates and c not in out["have"] and lapses(p, law, c, as_of)]
-    return out | ({"lapsed": lapsed} if lapsed else {})
+        t = catalogue(lang)
+        if req.get("lapsed"):
+            others = [c for c in req["needed"] if c not in req["lapsed"]]
+            return t["certificate.lapsed"].format(held=labels_or(law, req["lapsed"], lang)) + (
+                t["certificate.lapsed_others"].format(items=labels_or(law, others, lang)) if others else "")
+        return t["certificate"].format(items=labels_or(law, req["needed"], lang))
 
+    def facts(self, req, p, lang):
+        return catalogue(lang)["kind.facts.certificates"].format(items=value(p.certificates, lang))
 
-def missing(law, req, lang):
-    from crewkg.rules.kinds import labels_or
+    def summary(self, law, r, lang):
+        t = catalogue(lang)
+        certs = sorted(r.certificates, key=lambda c: c not in law.certificates or law.certificates[c].regulation is None)
+        first = law.certificate_short(certs[0], lang)
+        return t["kind.summary.CertificateHeld"].format(
+            items=first if len(certs) < 2 else t["kind.summary.CertificateHeld.more"].format(item=first))
 
-    t = catalogue(lang)
-    if req.get("lapsed"):
-        others = [c for c in req["needed"] if c not in req["lapsed"]]
-        return t["certificate.lapsed"].format(held=labels_or(law, req["lapsed"], lang)) + (
-            t["certificate.lapsed_others"].format(items=labels_or(law, others, lang)) if others else "")
-    return t["certificate"].format(items=labels_or(law, req["needed"], lang))
+    #: the export names the needed and held items as terms of the kb
+    item_terms = "kb"
+    based_on = nothing  # the certificates held: the export names the person
 
+    def items(self, req):
+        """The needed and the held items, for the export."""
+        return list(req["needed"]), list(req.get("have") or [])
 
-def facts(req, p, lang):
-    return catalogue(lang)["kind.facts.certificates"].format(items=value(p.certificates, lang))
+    takes_time = True
+    obtained_on_the_day = False  # a certificate is obtained by a step of its own
 
+    def project(self, ctx, state, it, prog, n):
+        """Met by a certificate held at the step's start (held before, or obtained on an earlier step of the route)."""
+        n.item["have"] = [c for c in it["needed"] if c in state.held]
+        n.met = bool(n.item["have"])
+        if not n.met:
+            n.blocked = "no_certificate"
 
-def summary(law, r, lang):
-    t = catalogue(lang)
-    certs = sorted(r.certificates, key=lambda c: c not in law.certificates or law.certificates[c].regulation is None)
-    first = law.certificate_short(certs[0], lang)
-    return t["kind.summary.CertificateHeld"].format(
-        items=first if len(certs) < 2 else t["kind.summary.CertificateHeld.more"].format(item=first))
+    def held_meets(self, req, held):
+        """Met by a certificate obtained on an earlier step of a route."""
+        return any(c in held for c in req["needed"])
 
-
-def project(ctx, state, it, prog, n):
-    """Met by a certificate held at the step's start (held before, or obtained on an earlier step of the route)."""
-    n.item["have"] = [c for c in it["needed"] if c in state.held]
-    n.met = bool(n.item["have"])
-    if not n.met:
-        n.blocked = "no_certificate"
-
-
-def items(req):
-    """The needed and the held items, for the export."""
-    return list(req["needed"]), list(req.get("have") or [])
-
-
-def held_meets(req, held):
-    """Met by a certificate obtained on an earlier step of a route."""
-    return any(c in held for c in req["needed"])
+    lapsed = None  # not asked by the planner: the rules' verdict on the step's projected record decides
+    assume = None  # the projected record holds the certificates of the earlier steps (careers.planning)

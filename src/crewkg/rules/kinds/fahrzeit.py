@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import count
+from crewkg.rules.kinds.protocol import RequirementKind
 
 NAME = "Fahrzeit"
-ORDER = 20
-UNIT = "days"
-#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
-MEASURED = True
-CLAUSES = """
+
+
+class Fahrzeit(RequirementKind):
+    name = NAME
+    order = 20
+    role = None
+
+    measured = True
+    clauses = """
 (total_fahrzeit[P] == sum_(D, for_each=Role)) <= sailing(P, Role, D)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & person(P) & ~inland_logged(P) & (total_fahrzeit[P] == V)
 have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_any_role(R) & inland_credited(P, V)
@@ -32,55 +37,165 @@ have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & sea_credited(P, A, S) &
 # length of the person's evidence); the threshold rule still compares with the full minimum
 met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
 """
-PREDICATES = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2,
-              "req_with_sea": 2, "reduced_min": 3}
+    predicates = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2,
+                  "req_with_sea": 2, "reduced_min": 3}
 
+    def kb_facts(self, r):
+        if r.served_as:
+            return [("req_served_as", r.id, r.served_as)]
+        if r.capacity:  # the SeaTime kind's capacity rule counts the capacities it includes (req_capacity)
+            return [("req_with_sea", r.id, r.capacity), ("req_capacity", r.id, r.capacity)]
+        return [("req_any_role", r.id)]
 
-def kb_facts(r):
-    if r.served_as:
-        return [("req_served_as", r.id, r.served_as)]
-    if r.capacity:  # the SeaTime kind's capacity rule counts the capacities it includes (req_capacity)
-        return [("req_with_sea", r.id, r.capacity), ("req_capacity", r.id, r.capacity)]
-    return [("req_any_role", r.id)]
+    def person_facts(self, p, law, as_of):
+        facts = [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
+        if p.any_role_days is not None:
+            facts += [("inland_logged", p.id), ("inland_credited", p.id, p.any_role_days)]
+        for r in reducible(law):
+            cut = reduction(law, r, p)
+            if cut:
+                facts.append(("reduced_min", p.id, r.id, max(0, (r.minimum or 0) - cut)))
+        return facts
 
+    #: sailing days and the credited total reach the program only through the comparisons `abstraction` lists
+    abstracted = ("sailing", "inland_credited")
 
-def person_facts(p, law, as_of):
-    facts = [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
-    if p.any_role_days is not None:
-        facts += [("inland_logged", p.id), ("inland_credited", p.id, p.any_role_days)]
-    for r in reducible(law):
-        cut = reduction(law, r, p)
-        if cut:
-            facts.append(("reduced_min", p.id, r.id, max(0, (r.minimum or 0) - cut)))
-    return facts
+    def abstraction(self, facts, law):
+        """Which minimums of the kb the person's Fahrzeit reaches, as the clauses above compare them: each role's days
+        against the minimums served in that role; the total in any deck role (the sum of the roles, or the credited
+        total of a log) against those in any role; that total plus the sea days of a capacity (sea_in: the capacities
+        it counts, or a log's credited days) against those with sea days. A person's own lowered minimum
+        (reduced_min) is compared exactly: the days themselves are kept."""
+        from crewkg.rules.kinds import band, minima
+        from crewkg.rules.kinds.sea_time import sea_in
 
+        if facts.get("reduced_min"):
+            return tuple(sorted(f[2:] for name in self.abstracted for f in facts.get(name, [])))
+        days = {f[2]: f[3] for f in facts.get("sailing", [])}
+        out: list = [(role, band(d, minima(law, NAME, served_as=role, capacity=None))) for role, d in sorted(days.items())]
+        credited = facts.get("inland_credited")
+        total = credited[0][2] if credited else sum(days.values())
+        out.append(band(total, minima(law, NAME, served_as=None, capacity=None)))
+        for capacity in law.ids_of("SeaCapacity"):
+            grid = minima(law, NAME, capacity=capacity)
+            if grid:
+                sea = sea_in(facts, law, capacity)
+                out.append((capacity, None if sea is None else band(total + sea, grid)))
+        return tuple(out)
 
-#: sailing days and the credited total reach the program only through the comparisons `abstraction` lists
-ABSTRACTED = ("sailing", "inland_credited")
+    unit = "days"
+    parts = None
+    needed = None  # not a group
+    figures = None  # not a group
 
+    def answer(self, law, r, p, d, as_of):
+        from crewkg.rules.kinds import credit_fields
+        from crewkg.rules.kinds import have_value as requirement_have
 
-def abstraction(facts, law):
-    """Which minimums of the kb the person's Fahrzeit reaches, as the clauses above compare them: each role's days
-    against the minimums served in that role; the total in any deck role (the sum of the roles, or the credited
-    total of a log) against those in any role; that total plus the sea days of a capacity (sea_in: the capacities it
-    counts, or a log's credited days) against those with sea days. A person's own lowered minimum (reduced_min) is
-    compared exactly: the days themselves are kept."""
-    from crewkg.rules.kinds import band, minima
-    from crewkg.rules.kinds.sea_time import sea_in
+        out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
+        if r.served_as:
+            out["role"] = r.served_as
+        elif r.id in inland_shares(law):
+            out["inland_share"] = True
+        red = law.reductions.get(r.reduction or "")
+        if red is not None:
+            cut = reduction(law, r, p)
+            out |= {"minimum": r.minimum, "reduced_by": cut, "needed": max(0, (r.minimum or 0) - cut),
+                    "reducible_by": red.max_days, "reduction_provision": law.citation(red.provision)}
+        if r.capacity and not r.served_as:
+            out["with_sea"] = r.capacity
+            sea = credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
+            inland = credit_fields(p, "any", "inland", as_of)
+            cited = {k: v for k, v in (sea | inland).items() if k == "cap_provision"}
+            return out | cited | {k: inland.get(k, 0) + sea.get(k, 0) for k in dict.fromkeys([*inland, *sea])
+                                  if k not in cited}
+        return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland", as_of)
 
-    if facts.get("reduced_min"):
-        return tuple(sorted(f[2:] for name in ABSTRACTED for f in facts.get(name, [])))
-    days = {f[2]: f[3] for f in facts.get("sailing", [])}
-    out: list = [(role, band(d, minima(law, NAME, served_as=role, capacity=None))) for role, d in sorted(days.items())]
-    credited = facts.get("inland_credited")
-    total = credited[0][2] if credited else sum(days.values())
-    out.append(band(total, minima(law, NAME, served_as=None, capacity=None)))
-    for capacity in law.ids_of("SeaCapacity"):
-        grid = minima(law, NAME, capacity=capacity)
-        if grid:
-            sea = sea_in(facts, law, capacity)
-            out.append((capacity, None if sea is None else band(total + sea, grid)))
-    return tuple(out)
+    have = None  # the days the program derived
+
+    def lowered_minima(self, law, p):
+        """The minimums a reduction shortens for this person (`reduction`)."""
+        return {n for r in reducible(law) if (n := (r.minimum or 0) - reduction(law, r, p)) > 0}
+
+    messages = {}
+
+    def missing(self, law, req, lang):
+        t = catalogue(lang)
+        from crewkg.rules.kinds import credit_gap
+
+        n = count(req["needed"] - req["have"], "days", lang)
+        if req.get("role"):
+            out = t["days_role"].format(n=n, role=law.label(req["role"], lang))
+        elif req.get("with_sea"):
+            out = t["days_with_sea"].format(n=n)
+        elif req.get("inland_share"):
+            out = t["days_inland_share"].format(n=n)
+        else:
+            out = t["days"].format(n=n)
+        if req.get("reduced_by"):
+            out += t["days_reduced"].format(minimum=req["minimum"], cut=req["reduced_by"], needed=req["needed"],
+                                            have=req["have"], provision=req["reduction_provision"])
+        elif "reducible_by" in req:
+            out += t["days_reducible"].format(most=req["reducible_by"], provision=req["reduction_provision"])
+        return out + credit_gap(req, lang)
+
+    def facts(self, req, p, lang):
+        """The days the record gives, and where a recognised training shortened the minimum (§ 47 Abs. 5 SchBV), by
+        how much: a met requirement says why it needed fewer days than its label names."""
+        t = catalogue(lang)
+        cut = t["kind.facts.reduced"].format(minimum=req["minimum"], cut=req["reduced_by"],
+                                             provision=req["reduction_provision"]) if req.get("reduced_by") else ""
+        if req.get("role"):
+            return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0)) + cut
+        parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
+        if req.get("with_sea"):
+            sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
+            return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea) + cut
+        return t["kind.facts.sailing"].format(n=req["have"], parts=parts) + cut
+
+    def summary(self, law, r, lang):
+        t = catalogue(lang)
+        if r.served_as:
+            return t["kind.summary.FahrzeitRole"].format(n=r.minimum, role=law.short_label(r.served_as, lang))
+        if r.capacity:
+            return t["kind.summary.FahrzeitWithSea"].format(n=r.minimum)
+        return t["kind.summary.Fahrzeit"].format(n=r.minimum)
+
+    item_terms = None  # names no items, an amount
+
+    def based_on(self, law, r, nodes):
+        if r.served_as:
+            return [f"sailing:{r.served_as}"]
+        inland = [k for k in nodes if k.startswith("sailing:")]
+        if not r.capacity:
+            return inland
+        own = f"sea-credited:{r.capacity}"
+        return inland + ([own] if own in nodes else [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity))])
+
+    items = None  # names no items, an amount
+
+    takes_time = True
+    obtained_on_the_day = False  # days take days
+
+    def project(self, ctx, state, it, prog, n):
+        """Days credited from the step's start: any role counts every credited day; a named role only the days served
+        in it, which accrue only while serving in that role (after its certificate is obtained)."""
+        role = ctx.law.requirements[it["id"]].served_as
+        have = it.get("have") or 0
+        if role is None:
+            n.item["have"] = have + state.credited
+        elif role == state.role or state.role_added.get(role):
+            n.item["have"] = have + state.role_added.get(role, 0)
+        n.met = n.item["have"] >= it["needed"]
+        if not n.met:
+            if role is not None and role != state.role:
+                n.blocked = "role_days"
+            else:
+                n.sail = it["needed"] - n.item["have"]
+
+    held_meets = None  # no certificate meets it
+    lapsed = None  # credited days stay credited
+    assume = None  # the projected record holds the planned days themselves (careers.planning)
 
 
 def reducible(law):
@@ -95,7 +210,7 @@ def reducible(law):
 def reduction(law, r, p) -> int:
     """By how many days the requirement's minimum is shortened for this person: the length of the reduction's
     evidence the person presents, at most the reduction's maximum (0 without a reduction or without evidence)."""
-    from crewkg.rules.kinds.document import document_days
+    from crewkg.rules.validity import document_days
 
     red = law.reductions.get(r.reduction or "")
     return min(red.max_days, document_days(p, red.evidence)) if red else 0
@@ -114,98 +229,3 @@ def inland_shares(law) -> frozenset[str]:
                 found |= {r.id for r in reqs if r.kind == NAME and not r.capacity and not r.served_as}
         found = law.__dict__["_inland_shares"] = frozenset(found)
     return found
-
-
-def answer(law, r, p, d, as_of):
-    from crewkg.rules.kinds import credit_fields
-    from crewkg.rules.kinds import have_value as requirement_have
-
-    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of)}
-    if r.served_as:
-        out["role"] = r.served_as
-    elif r.id in inland_shares(law):
-        out["inland_share"] = True
-    red = law.reductions.get(r.reduction or "")
-    if red is not None:
-        cut = reduction(law, r, p)
-        out |= {"minimum": r.minimum, "reduced_by": cut, "needed": max(0, (r.minimum or 0) - cut),
-                "reducible_by": red.max_days, "reduction_provision": law.citation(red.provision)}
-    if r.capacity and not r.served_as:
-        out["with_sea"] = r.capacity
-        sea = credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
-        inland = credit_fields(p, "any", "inland", as_of)
-        cited = {k: v for k, v in (sea | inland).items() if k == "cap_provision"}
-        return out | cited | {k: inland.get(k, 0) + sea.get(k, 0) for k in dict.fromkeys([*inland, *sea]) if k not in cited}
-    return out | credit_fields(p, f"role:{r.served_as}" if r.served_as else "any", "inland", as_of)
-
-
-def missing(law, req, lang):
-    t = catalogue(lang)
-    from crewkg.rules.kinds import credit_gap
-
-    n = count(req["needed"] - req["have"], "days", lang)
-    if req.get("role"):
-        out = t["days_role"].format(n=n, role=law.label(req["role"], lang))
-    elif req.get("with_sea"):
-        out = t["days_with_sea"].format(n=n)
-    elif req.get("inland_share"):
-        out = t["days_inland_share"].format(n=n)
-    else:
-        out = t["days"].format(n=n)
-    if req.get("reduced_by"):
-        out += t["days_reduced"].format(minimum=req["minimum"], cut=req["reduced_by"], needed=req["needed"],
-                                        have=req["have"], provision=req["reduction_provision"])
-    elif "reducible_by" in req:
-        out += t["days_reducible"].format(most=req["reducible_by"], provision=req["reduction_provision"])
-    return out + credit_gap(req, lang)
-
-
-def facts(req, p, lang):
-    """The days the record gives, and where a recognised training shortened the minimum (§ 47 Abs. 5 SchBV), by how
-    much: a met requirement says why it needed fewer days than its label names."""
-    t = catalogue(lang)
-    cut = t["kind.facts.reduced"].format(minimum=req["minimum"], cut=req["reduced_by"], provision=req["reduction_provision"]) \
-        if req.get("reduced_by") else ""
-    if req.get("role"):
-        return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0)) + cut
-    parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
-    if req.get("with_sea"):
-        sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
-        return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea) + cut
-    return t["kind.facts.sailing"].format(n=req["have"], parts=parts) + cut
-
-
-def summary(law, r, lang):
-    t = catalogue(lang)
-    if r.served_as:
-        return t["kind.summary.FahrzeitRole"].format(n=r.minimum, role=law.short_label(r.served_as, lang))
-    if r.capacity:
-        return t["kind.summary.FahrzeitWithSea"].format(n=r.minimum)
-    return t["kind.summary.Fahrzeit"].format(n=r.minimum)
-
-
-def based_on(law, r, nodes):
-    if r.served_as:
-        return [f"sailing:{r.served_as}"]
-    inland = [k for k in nodes if k.startswith("sailing:")]
-    if not r.capacity:
-        return inland
-    own = f"sea-credited:{r.capacity}"
-    return inland + ([own] if own in nodes else [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity))])
-
-
-def project(ctx, state, it, prog, n):
-    """Days credited from the step's start: any role counts every credited day; a named role only the days served
-    in it, which accrue only while serving in that role (after its certificate is obtained)."""
-    role = ctx.law.requirements[it["id"]].served_as
-    have = it.get("have") or 0
-    if role is None:
-        n.item["have"] = have + state.credited
-    elif role == state.role or state.role_added.get(role):
-        n.item["have"] = have + state.role_added.get(role, 0)
-    n.met = n.item["have"] >= it["needed"]
-    if not n.met:
-        if role is not None and role != state.role:
-            n.blocked = "role_days"
-        else:
-            n.sail = it["needed"] - n.item["have"]

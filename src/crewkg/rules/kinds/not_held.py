@@ -9,77 +9,94 @@ FunctionHeld: its answer names the excluding items the person holds (`have`), an
 from __future__ import annotations
 
 from crewkg.messages.wording import value
+from crewkg.rules.kinds.protocol import RequirementKind, nothing
 
 NAME = "NotHeld"
-ORDER = 71
-UNIT = "document"
-#: the export names the excluding items held as terms of the kb
-ITEM_TERMS = "kb"
-#: decided on the step's date, without time of its own (the planner)
-TAKES_TIME = False
-# negation on a bound person: `person(P)` binds it, `excluded` reads only record facts (stratified below `met`)
-CLAUSES = """
+
+
+class NotHeld(RequirementKind):
+    name = NAME
+    order = 71
+    role = None
+
+    measured = False
+    # negation on a bound person: `person(P)` binds it, `excluded` reads only record facts (stratified below `met`)
+    clauses = """
 excluded(P, R) <= req_kind(R, 'NotHeld') & req_excluded(R, C) & holds(P, C)
 excluded(P, R) <= req_kind(R, 'NotHeld') & req_excluded(R, C) & holds_function(P, C)
 met(P, R) <= person(P) & req_kind(R, 'NotHeld') & ~excluded(P, R)
 """
-PREDICATES = {"req_excluded": 2, "holds_function": 2}
-MESSAGES = {
-    "de": {"missing": "ausgeschlossen durch: {items}", "summary": "nicht: {items}",
-           "facts": "Befähigungszeugnisse = {certificates}; Befähigungen = {functions}"},
-    "en": {"missing": "excluded by: {items}", "summary": "not: {items}",
-           "facts": "certificates = {certificates}; functions = {functions}"},
-}
+    predicates = {"req_excluded": 2, "holds_function": 2}
 
+    def kb_facts(self, r):
+        return [("req_excluded", r.id, c) for c in r.excluded]
 
-def kb_facts(r):
-    return [("req_excluded", r.id, c) for c in r.excluded]
+    person_facts = nothing  # reads the generic holds facts and FunctionHeld's holds_function
+    abstracted = ()
+    abstraction = None  # certificates and functions are compared with no minimum
 
+    unit = "document"
+    parts = None
+    needed = None  # not a group
+    figures = None  # not a group
 
-def have(r, p, d, as_of):
-    """The excluding certificates and functions the person holds on the date (none: the requirement is met)."""
-    from crewkg.rules.kinds.certificate_held import held
+    def answer(self, law, r, p, d, as_of):
+        return {"needed": [], "have": self.have(r, p, d, as_of), "excluded": list(r.excluded)}
 
-    return [c for c in held(p, as_of) if c in r.excluded] + [f for f in p.functions if f in r.excluded]
+    def have(self, r, p, d, as_of):
+        """The excluding certificates and functions the person holds on the date (none: the requirement is met)."""
+        from crewkg.rules.validity import held
 
+        return [c for c in held(p, as_of) if c in r.excluded] + [f for f in p.functions if f in r.excluded]
 
-def answer(law, r, p, d, as_of):
-    return {"needed": [], "have": have(r, p, d, as_of), "excluded": list(r.excluded)}
+    lowered_minima = None  # no minimum
 
+    messages = {
+        "de": {"missing": "ausgeschlossen durch: {items}", "summary": "nicht: {items}",
+               "facts": "Befähigungszeugnisse = {certificates}; Befähigungen = {functions}"},
+        "en": {"missing": "excluded by: {items}", "summary": "not: {items}",
+               "facts": "certificates = {certificates}; functions = {functions}"},
+    }
 
-def missing(law, req, lang):
-    from crewkg.rules.kinds import labels_or, say
+    def missing(self, law, req, lang):
+        from crewkg.rules.kinds import labels_or, say
 
-    return say(NAME, lang, "missing", items=labels_or(law, req.get("have") or req.get("excluded") or [], lang))
+        return say(NAME, lang, "missing", items=labels_or(law, req.get("have") or req.get("excluded") or [], lang))
 
+    def facts(self, req, p, lang):
+        from crewkg.rules.kinds import say
 
-def facts(req, p, lang):
-    from crewkg.rules.kinds import say
+        return say(NAME, lang, "facts", certificates=value(p.certificates, lang), functions=value(p.functions, lang))
 
-    return say(NAME, lang, "facts", certificates=value(p.certificates, lang), functions=value(p.functions, lang))
+    def summary(self, law, r, lang):
+        from crewkg.rules.kinds import labels_or, say
 
+        return say(NAME, lang, "summary", items=labels_or(law, r.excluded, lang))
 
-def summary(law, r, lang):
-    from crewkg.rules.kinds import labels_or, say
+    #: the export names the excluding items held as terms of the kb
+    item_terms = "kb"
+    based_on = nothing  # the certificates and functions of the record: the export names the person
 
-    return say(NAME, lang, "summary", items=labels_or(law, r.excluded, lang))
+    def items(self, req):
+        """Nothing is needed; the excluding items held, for the export."""
+        return [], list(req.get("have") or [])
 
+    #: decided on the step's date, without time of its own (the planner)
+    takes_time = False
+    obtained_on_the_day = False  # an exclusion held is not undone by any day
 
-def project(ctx, state, it, prog, n):
-    """Met while nothing excluding is held at the step's start (a certificate held before or obtained on an earlier
-    step; a function as the record states it); held, it blocks the route (no date ends it)."""
-    functions = [x for x in it.get("have", []) if x not in ctx.law.certificates]
-    n.item["have"] = [c for c in it.get("excluded", []) if c in ctx.law.certificates and c in state.held] + functions
-    n.met = not n.item["have"]
-    if not n.met:
-        n.blocked = "excluded"
+    def project(self, ctx, state, it, prog, n):
+        """Met while nothing excluding is held at the step's start (a certificate held before or obtained on an
+        earlier step; a function as the record states it); held, it blocks the route (no date ends it)."""
+        functions = [x for x in it.get("have", []) if x not in ctx.law.certificates]
+        n.item["have"] = [c for c in it.get("excluded", []) if c in ctx.law.certificates and c in state.held] + functions
+        n.met = not n.item["have"]
+        if not n.met:
+            n.blocked = "excluded"
 
+    def held_meets(self, req, held):
+        """Met as the check found it, unless a certificate obtained on the route excludes it."""
+        return bool(req.get("met")) and not set(req.get("excluded") or []) & set(held)
 
-def items(req):
-    """Nothing is needed; the excluding items held, for the export."""
-    return [], list(req.get("have") or [])
-
-
-def held_meets(req, held):
-    """Met as the check found it, unless a certificate obtained on the route excludes it."""
-    return bool(req.get("met")) and not set(req.get("excluded") or []) & set(held)
+    lapsed = None  # not asked by the planner: the rules' verdict on the step's projected record decides
+    assume = None  # the plan obtains nothing that excludes

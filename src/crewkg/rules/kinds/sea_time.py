@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import count
+from crewkg.rules.kinds.protocol import RequirementKind
 
 NAME = "SeaTime"
-ORDER = 30
-UNIT = "days"
-#: a measured kind derives have(P, R, V); the generic threshold rule compares it with the minimum
-MEASURED = True
-CLAUSES = """
+
+
+class SeaTime(RequirementKind):
+    name = NAME
+    order = 30
+    role = None
+
+    measured = True
+    clauses = """
 # RULE sea-capacity — a capacity counts its own days and those of every capacity it includes, transitively
 counts_toward(C, C) <= req_capacity(R, C)
 counts_toward(A, B) <= capacity_includes(A, B)
@@ -28,26 +33,97 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & sea_credited(P, A
 ordered(P, R) <= req_before(R, Q) & qualifying(P, Q, G) & sea_before(P, G, A, V)
 have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) & qualifying(P, Q, G) & sea_before(P, G, A, V)
 """
-PREDICATES = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3, "req_before": 2,
-              "sea_before": 4}
+    predicates = {"req_capacity": 2, "capacity_includes": 2, "sea": 3, "sea_logged": 1, "sea_credited": 3,
+                  "req_before": 2, "sea_before": 4}
 
+    def kb_facts(self, r):
+        return ([("req_capacity", r.id, r.capacity)] if r.capacity else []) + (
+            [("req_before", r.id, r.before_programme)] if r.before_programme else [])
 
-#: sea days reach the program only through the comparisons `abstraction` lists (and Fahrzeit's with sea days)
-ABSTRACTED = ("sea", "sea_credited")
+    def person_facts(self, p, law, as_of):
+        if p.sea_credited is not None:
+            return ([("sea_logged", p.id)] + [("sea_credited", p.id, cap, days) for cap, days in p.sea_credited.items()]
+                    + [("sea_before", p.id, i, cap, days) for (i, cap), days in sorted(p.sea_before.items())])
+        return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in law.ids_of("SeaCapacity")]
 
+    #: sea days reach the program only through the comparisons `abstraction` lists (and Fahrzeit's with sea days)
+    abstracted = ("sea", "sea_credited")
 
-def abstraction(facts, law):
-    """Which minimums of the kb the sea days of each capacity a requirement names reach, summed as the sea-capacity
-    rule sums them (the Fahrzeit kind compares them added to the inland days)."""
-    from crewkg.rules.kinds import band, minima
+    def abstraction(self, facts, law):
+        """Which minimums of the kb the sea days of each capacity a requirement names reach, summed as the
+        sea-capacity rule sums them (the Fahrzeit kind compares them added to the inland days)."""
+        from crewkg.rules.kinds import band, minima
 
-    out = []
-    for capacity in law.ids_of("SeaCapacity"):
-        grid = minima(law, NAME, capacity=capacity)
-        if grid:
-            sea = sea_in(facts, law, capacity)
-            out.append((capacity, band(sea, grid)))
-    return tuple(out)
+        out = []
+        for capacity in law.ids_of("SeaCapacity"):
+            grid = minima(law, NAME, capacity=capacity)
+            if grid:
+                sea = sea_in(facts, law, capacity)
+                out.append((capacity, band(sea, grid)))
+        return tuple(out)
+
+    unit = "days"
+    parts = None
+    needed = None  # not a group
+    figures = None  # not a group
+
+    def answer(self, law, r, p, d, as_of):
+        from crewkg.rules.kinds import credit_fields
+        from crewkg.rules.kinds import have_value as requirement_have
+
+        out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
+        if r.before_programme:
+            of = law.requirements[r.before_programme]
+            out["before_programme"] = of.programme_for
+            # the dated qualifying programme whose earlier sea days the answer shows
+            from crewkg.rules.kinds.programme import shown_scope
+
+            shown = shown_scope(p, of, lambda i: f"sea:{r.capacity}:before:{i}", out["have"])
+            if shown is not None:
+                return out | {"before": shown[1].start.isoformat()} | credit_fields(p, shown[2], "sea", as_of)
+        return out | credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
+
+    have = None  # the days the program derived
+    lowered_minima = None  # the record lowers no minimum
+
+    messages = {}
+
+    def missing(self, law, req, lang):
+        from crewkg.rules.kinds import credit_gap
+
+        t = catalogue(lang)
+        out = t[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
+        if req.get("before_programme"):
+            out += t["sea_before"].format(role=law.label(req["before_programme"], lang))
+        return out + credit_gap(req, lang)
+
+    def facts(self, req, p, lang):
+        if req.get("before"):
+            return catalogue(lang)["kind.facts.sea_before"].format(n=req["have"], capacity=req["capacity"],
+                                                                   before=req["before"])
+        return catalogue(lang)["kind.facts.sea"].format(n=req["have"], capacity=req["capacity"])
+
+    def summary(self, law, r, lang):
+        return catalogue(lang)["kind.summary.SeaTime"].format(n=r.minimum, cap=law.label(r.capacity or "", lang))
+
+    item_terms = None  # names no items, an amount
+
+    def based_on(self, law, r, nodes):
+        """Totals: the sea records of every capacity that counts; a sea log: the credited count of the
+        requirement's own capacity (its scope already holds the days of every capacity that counts)."""
+        own = f"sea-credited:{r.capacity}"
+        if own in nodes:
+            return [own]
+        return [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity or ""))]
+
+    items = None  # names no items, an amount
+
+    takes_time = True
+    obtained_on_the_day = False  # days take days
+    project = None  # not accrued by the planner: a route that needs more of it is not plannable
+    held_meets = None  # no certificate meets it
+    lapsed = None  # credited days stay credited
+    assume = None  # not accrued: nothing to assume
 
 
 def sea_in(facts, law, capacity):
@@ -56,61 +132,3 @@ def sea_in(facts, law, capacity):
         return next((f[3] for f in facts.get("sea_credited", []) if f[2] == capacity), None)
     counted = law.counted_capacities(capacity)
     return sum(f[3] for f in facts.get("sea", []) if f[2] in counted)
-
-
-def kb_facts(r):
-    return ([("req_capacity", r.id, r.capacity)] if r.capacity else []) + (
-        [("req_before", r.id, r.before_programme)] if r.before_programme else [])
-
-
-def person_facts(p, law, as_of):
-    if p.sea_credited is not None:
-        return ([("sea_logged", p.id)] + [("sea_credited", p.id, cap, days) for cap, days in p.sea_credited.items()]
-                + [("sea_before", p.id, i, cap, days) for (i, cap), days in sorted(p.sea_before.items())])
-    return [("sea", p.id, cap, p.sea_days.get(cap, 0)) for cap in law.ids_of("SeaCapacity")]
-
-
-def answer(law, r, p, d, as_of):
-    from crewkg.rules.kinds import credit_fields
-    from crewkg.rules.kinds import have_value as requirement_have
-
-    out = {"needed": r.minimum, "have": requirement_have(r, p, d, as_of), "capacity": r.capacity}
-    if r.before_programme:
-        of = law.requirements[r.before_programme]
-        out["before_programme"] = of.programme_for
-        # the dated qualifying programme whose earlier sea days the answer shows
-        from crewkg.rules.kinds.programme import shown_scope
-
-        shown = shown_scope(p, of, lambda i: f"sea:{r.capacity}:before:{i}", out["have"])
-        if shown is not None:
-            return out | {"before": shown[1].start.isoformat()} | credit_fields(p, shown[2], "sea", as_of)
-    return out | credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
-
-
-def missing(law, req, lang):
-    from crewkg.rules.kinds import credit_gap
-
-    t = catalogue(lang)
-    out = t[f"sea_{req['capacity']}"].format(n=count(req["needed"] - req["have"], "days", lang))
-    if req.get("before_programme"):
-        out += t["sea_before"].format(role=law.label(req["before_programme"], lang))
-    return out + credit_gap(req, lang)
-
-
-def facts(req, p, lang):
-    if req.get("before"):
-        return catalogue(lang)["kind.facts.sea_before"].format(n=req["have"], capacity=req["capacity"], before=req["before"])
-    return catalogue(lang)["kind.facts.sea"].format(n=req["have"], capacity=req["capacity"])
-
-
-def summary(law, r, lang):
-    return catalogue(lang)["kind.summary.SeaTime"].format(n=r.minimum, cap=law.label(r.capacity or "", lang))
-
-
-def based_on(law, r, nodes):
-    """Totals: the sea records of every capacity that counts; a sea log: the credited count of the requirement's own
-    capacity (its scope already holds the days of every capacity that counts)."""
-    own = f"sea-credited:{r.capacity}"
-    if own in nodes:
-        return [own]
-    return [f"sea:{c}" for c in sorted(law.counted_capacities(r.capacity or ""))]

@@ -69,7 +69,7 @@ async def explain(request: Request, certificate: str, as_of: str | None = None, 
 
 def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str) -> dict[str, Any]:
     """The certificate's entry with the wording of every provision, and the text of `crewkg explain`."""
-    from crewkg.answers.render import console, print_explanation
+    from crewkg.answers.render import explanation, text_of
 
     person = person_from_body(st, data, as_of)
     answer = st.evaluator.check(person, as_of, lang)
@@ -80,10 +80,9 @@ def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str)
             w["wording"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording
             w["wording_lang"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording_lang
             _add_wording(st.law, w["requirements"])
-    with st.render_lock, console.capture() as cap:
-        print_explanation(st.law, person, answer, certificate, lang)
+    text = text_of(explanation(st.law, person, answer, certificate, lang))
     return {"person": person.id, "as_of": answer["as_of"], "regulation": answer.get("regulation"),
-            "certificate": entry, "text": cap.get()}
+            "certificate": entry, "text": text}
 
 
 def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:

@@ -26,7 +26,7 @@ def _lang(request: Request) -> str:
 
 def _format(request: Request) -> str | Response:
     from crewkg.service.ontology import OFFERS
-    from crewkg.service.sparql import NotAcceptable, negotiate
+    from crewkg.service.results import NotAcceptable, negotiate
 
     asked = request.query_params.get("format")
     if asked in OFFERS:

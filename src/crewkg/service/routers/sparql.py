@@ -52,7 +52,10 @@ def _answer(st: State, query: str | None, accept: str | None, method: str, datas
 
 def _run(st: State, query: str, accept: str | None, dataset, lang: str) -> Response:
     """The runner's answer, or the protocol's refusal for what stopped it."""
-    from crewkg.service.sparql import MalformedQuery, NotAcceptable, QueryTimeout, UpdateRefused, canned_queries
+    from crewkg.service.canned import canned_queries
+    from crewkg.service.deadline import QueryTimeout
+    from crewkg.service.query_refusals import MalformedQuery, UpdateRefused
+    from crewkg.service.results import NotAcceptable
 
     try:
         body, media = st.runner.run(query, accept, dataset)
@@ -90,7 +93,7 @@ def _all(params, name: str) -> list[str]:
 
 def _dataset(params):
     """The RDF dataset the protocol's parameters choose (empty: the store's union of graphs)."""
-    from crewkg.service.sparql import DatasetSpec
+    from crewkg.service.dataset import DatasetSpec
 
     return DatasetSpec(tuple(_all(params, "default-graph-uri")), tuple(_all(params, "named-graph-uri")))
 
@@ -143,7 +146,7 @@ def _posted_query(ctype: str, raw: bytes, lang: str) -> tuple[str | None, dict |
 @router.get("/api/queries", tags=["sparql"], **doc("queries_list"))
 def queries_list(lang: str | None = None):
     # without `lang` the titles and descriptions of the .rq files (as always); with it, the catalogue's
-    from crewkg.service.sparql import canned_queries, canned_words
+    from crewkg.service.canned import canned_queries, canned_words
 
     chosen = language(lang) if lang is not None else None
     return [{"name": q.name, "title": title, "description": description, "query": q.text}
@@ -155,8 +158,9 @@ def query_answer(request: Request, name: str, after: str | None = None, persons:
                  st: State = SHARED):
     # a query with a page variable: the rows of the `persons` persons after `after`, and a Link to the next page;
     # any other: its whole answer (paging.py)
+    from crewkg.service.canned import canned_queries
     from crewkg.service.paging import MAX_PAGE_PERSONS, page
-    from crewkg.service.sparql import NotAcceptable, canned_queries, serialize_table
+    from crewkg.service.results import NotAcceptable, serialize_table
 
     lang = _lang(request.query_params)
     canned = {q.name: q for q in canned_queries()}

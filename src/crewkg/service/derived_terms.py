@@ -1,0 +1,131 @@
+"""The terms of derived facts: the closed namespace of `ontology/derived.ttl` (`D`), the literals results carry, and
+the deterministic identifiers of a person's derived resources. Every derived resource of a person lives under
+`derived/<person id>/…`, named after the kb resource it evaluates, so re-exporting a person first removes every
+subject that person's evaluation could have produced (`derived_subjects`: delete-before-insert) and never
+accumulates stale or duplicate results."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rdflib import Literal, Namespace, URIRef
+from rdflib.namespace import XSD, DefinedNamespace
+
+from crewkg.law.namespaces import CREW_IRI, PERSON
+from crewkg.law.statute import Law
+
+DERIVED_IRI = "https://w3id.org/crewkg/derived/"
+DERIVED = Namespace(DERIVED_IRI)
+
+
+class D(DefinedNamespace):
+    """The terms of ontology/derived.ttl (closed: a typo fails at import)."""
+
+    _NS = Namespace(CREW_IRI)
+    _fail = True
+
+    Evaluation: URIRef
+    DerivedResult: URIRef
+    EligibilityResult: URIRef
+    PathwayResult: URIRef
+    RequirementResult: URIRef
+    MissingRequirement: URIRef
+    RoleCapability: URIRef
+    Engine: URIRef
+    CrewkgEngine: URIRef
+    evaluatedPerson: URIRef
+    forCertificate: URIRef
+    forPathway: URIRef
+    forRequirement: URIRef
+    forRole: URIRef
+    grantedBy: URIRef
+    hasPathwayResult: URIRef
+    hasRequirementResult: URIRef
+    hasSubResult: URIRef
+    basedOnRecord: URIRef
+    evaluationDate: URIRef
+    kbVersion: URIRef
+    inputDigest: URIRef
+    eligible: URIRef
+    covered: URIRef
+    satisfied: URIRef
+    met: URIRef
+    neededAmount: URIRef
+    haveAmount: URIRef
+    unit: URIRef
+    neededItem: URIRef
+    haveItem: URIRef
+    reachedOn: URIRef
+    neededDate: URIRef
+    haveDate: URIRef
+    canBeIssued: URIRef
+    missingCount: URIRef
+    soleMissingItem: URIRef
+    daysShort: URIRef
+    CrewCheck: URIRef
+    CrewGap: URIRef
+    checkedVessel: URIRef
+    checkedRoster: URIRef
+    hasGap: URIRef
+    rosterSatisfied: URIRef
+    gapKind: URIRef
+    fillWith: URIRef
+    creditedFrom: URIRef
+    recordedDays: URIRef
+    notValidatedDays: URIRef
+    cappedDays: URIRef
+
+
+TRUE = Literal(True)
+FALSE = Literal(False)
+
+
+def boolean_literal(v: bool) -> Literal:
+    return TRUE if v else FALSE
+
+
+def amount_literal(v: Any) -> Literal:
+    if isinstance(v, bool):
+        return Literal(int(v), datatype=XSD.integer)
+    if isinstance(v, int) or (isinstance(v, float) and v.is_integer()):
+        return Literal(int(v), datatype=XSD.integer)
+    return Literal(Decimal(str(v)), datatype=XSD.decimal)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Identifiers
+# ------------------------------------------------------------------------------------------------------
+def person_iri(pid: str) -> URIRef:
+    return PERSON[pid]
+
+
+def evaluation_iri(pid: str) -> URIRef:
+    return DERIVED[f"{pid}/evaluation"]
+
+
+def eligibility_iri(pid: str, cert: str) -> URIRef:
+    return DERIVED[f"{pid}/eligibility/{cert}"]
+
+
+def pathway_iri(pid: str, pathway: str) -> URIRef:
+    return DERIVED[f"{pid}/pathway/{pathway}"]
+
+
+def requirement_iri(pid: str, req: str) -> URIRef:
+    return DERIVED[f"{pid}/requirement/{req}"]
+
+
+def role_iri(pid: str, role: str) -> URIRef:
+    return DERIVED[f"{pid}/role/{role}"]
+
+
+def derived_subjects(law: Law, pid: str) -> list[URIRef]:
+    """Every subject an evaluation of this person can produce (the deterministic IRI scheme), so a
+    re-export can remove the old results by index lookups instead of scanning the store."""
+    out = [evaluation_iri(pid)]
+    out += [eligibility_iri(pid, c) for c in law.certificates]
+    out += [pathway_iri(pid, w) for w in law.pathways]
+    out += [requirement_iri(pid, r) for r in law.requirements]
+    out += [role_iri(pid, t.id) for t in law.terms.values() if "Role" in t.kinds]
+    return out

@@ -1,0 +1,69 @@
+"""SPARQL over the ontology, the kb, person records and their derived facts, on one of two stores that give
+identical answers: rdflib's in-memory graph (`memory`, fine for a handful of persons: memory_store.py) or pyoxigraph
+(`oxigraph`, for registers: oxigraph_store.py), in memory or in a folder on disk. Every store holds one RDF dataset of
+named graphs (dataset.py); both are read-only to SPARQL (query_refusals.py); persons are put into a store by Python
+(loading.py), with delete-before-insert per person."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rdflib import Graph
+
+from crewkg.errors import InputError
+from crewkg.service.dataset import KB_GRAPH, ONTOLOGY_GRAPH
+from crewkg.service.memory_store import MemoryStore
+from crewkg.service.oxigraph_store import OxigraphStore
+
+STORES = ("memory", "oxigraph")
+
+Store = MemoryStore | OxigraphStore
+
+
+def is_store_dir(value: str) -> bool:
+    """`--store` names a folder (an on-disk Oxigraph store) rather than a kind: anything but memory or oxigraph."""
+    return value not in STORES
+
+
+def open_store_dir(path: Path, must_exist: bool, read_only: bool = False) -> OxigraphStore:
+    """The on-disk Oxigraph store in the folder; ontology + kb are (re)loaded into their graphs on every opening
+    for writing, so a changed kb replaces the old one; persons stay until they are exported again. `read_only`:
+    an existing store, only read (`OxigraphStore`)."""
+    if must_exist and not (path / "CURRENT").is_file():
+        raise InputError(str(path), "--store", "store_missing")
+    if path.exists() and not path.is_dir():
+        raise InputError(str(path), "--store", "store_dir", reason="not a folder")
+    if not must_exist and path.is_dir() and not (path / "CURRENT").is_file() and any(path.iterdir()):
+        raise InputError(str(path), "--store", "store_new")
+    if not must_exist:  # made if missing, with the folders above it, as `crewkg export --store` promises
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(str(path), "--store", "store_dir", reason=str(exc)[:200]) from None
+    store = OxigraphStore(path, read_only=read_only and must_exist)
+    if not must_exist:
+        store.clear_graph(ONTOLOGY_GRAPH)
+        store.clear_graph(KB_GRAPH)
+        _load_law_files(store)
+    return store
+
+
+def new_store(kind: str, law_graph: Graph | None = None) -> Store:
+    """An empty store of the kind, holding ontology + kb."""
+    if kind not in STORES:
+        raise InputError("--store", "store", "store", kind, ids=list(STORES))
+    store: Store = MemoryStore() if kind == "memory" else OxigraphStore()
+    if law_graph is not None:
+        store.load_graph(law_graph, KB_GRAPH)
+        return store
+    _load_law_files(store)
+    return store
+
+
+def _load_law_files(store: Store) -> None:
+    from crewkg.law.cache import _files
+    from crewkg.locations import kb_dir, ontology_dir
+
+    onto = ontology_dir().resolve()
+    for f in _files(kb_dir(), ontology_dir()):
+        store.load_file(f, "turtle", ONTOLOGY_GRAPH if f.resolve().is_relative_to(onto) else KB_GRAPH)
