@@ -86,3 +86,15 @@ def test_the_cache_folder_and_key_are_private(tmp_path, monkeypatch):
     assert d is not None and (d.stat().st_mode & 0o777) == 0o700
     assert _check(d, tmp_path).returncode == 0
     assert ((d / "cache.key").stat().st_mode & 0o777) == 0o600
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG layout is Linux's")
+def test_without_crewkg_cache_the_folder_is_the_platforms_cache(tmp_path, monkeypatch):
+    from crewkg.locations import cache_dir
+
+    monkeypatch.delenv("CREWKG_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "crewkg"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_dir() == tmp_path / "home" / ".cache" / "crewkg"

@@ -35,6 +35,12 @@ def _readme_example() -> str:
 
 
 def test_wheel_installs_and_runs(tmp_path, wheel):
+    with zipfile.ZipFile(wheel) as z:  # the catalogues, and their .mo compiled by the build (hatch_build.py)
+        catalogues = {n for n in z.namelist() if n.startswith("crewkg/messages/locale/")}
+    for lang in ("de", "en"):
+        folder = f"crewkg/messages/locale/{lang}/LC_MESSAGES/"
+        assert folder + "crewkg.po" in catalogues, sorted(catalogues)
+        assert len([n for n in catalogues if n.startswith(folder) and n.endswith(".mo")]) == 1, sorted(catalogues)
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -55,6 +61,8 @@ def test_wheel_installs_and_runs(tmp_path, wheel):
     out = subprocess.run([str(env_dir / "bin" / "crewkg"), "check", str(record), "--as-of", "2024-06-01", "--format", "json"],
                          cwd=elsewhere, env=clean, check=True, capture_output=True, text=True).stdout
     assert '"certificates"' in out
+    shipped = {p.relative_to(site).as_posix() for p in (Path(site) / "crewkg" / "messages" / "locale").rglob("*") if p.is_file()}
+    assert shipped == {n.removesuffix("/") for n in catalogues}  # the shipped .mo were read as they are: none compiled anew
     readme = subprocess.run([str(py), "-c", _readme_example()], cwd=elsewhere, env=clean, capture_output=True, text=True)
     assert readme.returncode == 0, readme.stderr
     assert readme.stdout.strip().splitlines()[-1] in ("True", "False")

@@ -32,8 +32,9 @@ def cache_dir() -> Path | None:
 
     The cache holds compiled law that is loaded back as Python objects and markers that skip SHACL, so it is used only
     where no other user can write: created with mode 0700, owned by the current user, not group- or world-writable.
-    A cache path that is a file, read-only, someone else's or shared is ignored, never trusted."""
-    base = Path(os.environ.get("CREWKG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "crewkg")
+    A cache path that is a file, read-only, someone else's or shared is ignored, never trusted.
+    CREWKG_CACHE names the folder; without it, it is the platform's own place for a user's caches (`_platform_cache`)."""
+    base = Path(os.environ.get("CREWKG_CACHE") or _platform_cache())
     try:
         base.mkdir(mode=0o700, parents=True, exist_ok=True)
         st = base.stat()
@@ -44,3 +45,11 @@ def cache_dir() -> Path | None:
     if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
         return None
     return base
+
+
+def _platform_cache() -> str:
+    """The place this platform keeps a user's caches for crewkg (platformdirs): $XDG_CACHE_HOME/crewkg or
+    ~/.cache/crewkg on Linux, ~/Library/Caches/crewkg on macOS, %LOCALAPPDATA%\\crewkg\\Cache on Windows."""
+    from platformdirs import user_cache_dir  # only where CREWKG_CACHE does not name the folder
+
+    return user_cache_dir("crewkg", appauthor=False)

@@ -3,34 +3,40 @@ The sentences themselves belong to the requirement kinds (`crewkg.rules.kinds`, 
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
 from typing import Any
 
-from crewkg.messages.catalogue import CATALOGUES, catalogue
+from crewkg.messages.catalogue import CATALOGUES, LANGUAGES, catalogue, say_plural
 
 T = CATALOGUES
 
 
 def number(x: Any, lang: str = "en") -> str:
     """A number as people write it: 3 rather than 3.0, 0.01 rather than the 0.009999999999999787 a subtraction of
-    binary floats leaves (twelve significant digits), and in German with a decimal comma (0,01)."""
+    binary floats leaves (twelve significant digits), and by the language's rules (Babel): in German with a decimal
+    comma (0,01), never with a thousands separator. A language crewkg does not speak writes English numbers."""
     if not isinstance(x, float):
         return str(x)
     if x.is_integer():
         return str(int(x))
     text = f"{x:.12g}"
-    return text.replace(".", ",") if lang == "de" else text
+    if "e" in text or not math.isfinite(x):  # Babel writes no exponent: such a number reads as it always has
+        return text.replace(".", ",") if lang == "de" else text
+    from babel.numbers import format_decimal  # loaded only for a fraction: most answers count whole days
+
+    return format_decimal(Decimal(text), locale=lang if lang in LANGUAGES else "en", group_separator=False,
+                          decimal_quantization=False)
 
 
 def amount(x: Any, unit: str, lang: str) -> str:
     """'1 Tag' / '40 Tage', '1 day' / '40 days': an amount, not what is still missing (`count`)."""
-    t = catalogue(lang)
-    return f"{number(x, lang)} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
+    return say_plural(lang, f"unit.{unit}", x, n=number(x, lang))
 
 
 def count(x: Any, unit: str, lang: str) -> str:
     """'1 Tag' / '40 Tage' (after 'noch'), '1 more day' / '40 more days'."""
-    t = catalogue(lang)
-    return f"{number(x, lang)}{t['unit.more']} {t[f'unit.{unit}.' + ('one' if x == 1 else 'many')]}"
+    return say_plural(lang, f"unit.{unit}.more", x, n=number(x, lang))
 
 
 def period(months: int, lang: str) -> str:

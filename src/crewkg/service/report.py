@@ -56,13 +56,10 @@ def report(state, person: Person, as_of: date, lang: str, target: str | None = N
 def credit_lines(certificate: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """For a record with a service log: each day-counting requirement of the certificate's pathways with days in
     the log (once each), its credited days beside the days recorded, not yet validated and over the cap."""
-    from crewkg.messages.catalogue import catalogue
-    from crewkg.messages.wording import number
-
-    t = catalogue(lang)
+    from crewkg.messages.wording import amount
 
     def days(n: int) -> str:
-        return f"{number(n, lang)} {t['unit.days.' + ('one' if n == 1 else 'many')]}"
+        return amount(n, "days", lang)
 
     def walk(reqs):
         for r in reqs:
