@@ -45,8 +45,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     reg = law.regulation_on(as_of)
     base: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat()}
     if reg is None:
-        with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
-        first = min((r for r in law.regulations.values() if r.id in with_paths), key=lambda r: r.in_force_from)
+        first = law.first_regulation()
         return base | {
             "regulation": None,
             "covered": False,

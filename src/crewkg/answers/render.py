@@ -119,8 +119,7 @@ def _open_until(w: dict[str, Any], lang: str) -> str:
 def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
     """Why a date is not covered, in `lang`: no encoded regulation governs certificates on it (the JSON `reason`
     says the same)."""
-    with_paths = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
-    first = min((r for r in law.regulations.values() if r.id in with_paths), key=lambda r: r.in_force_from)
+    first = law.first_regulation()
     return catalogue(lang)["cli.no_regulation"].format(as_of=answer["as_of"], first=first.name,
                                                       since=first.in_force_from.isoformat())
 

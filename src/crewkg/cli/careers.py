@@ -1,13 +1,14 @@
 """Career commands (issue 4): `crewkg paths`, `plan`, `programme`, `cohort`. Imports inside the commands keep `crewkg check` fast."""
 
-import os
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from crewkg.api.careers import PICTURES
 from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
 
@@ -26,7 +27,6 @@ class CohortFormat(str, Enum):
     json = "json"
 
 
-PICTURES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
 #: the career graph's files: the pictures, and the graph as data
 GRAPH_FILES = PICTURES | {".json": "json", ".graphml": "graphml"}
 
@@ -51,15 +51,6 @@ def _emit(data: bytes | str, out: Path | None) -> None:
         sys.stdout.write(data)
 
 
-def _covered(law, day) -> None:
-    """Refuse an evaluation date no encoded regulation governs (the planner would have nothing to plan with)."""
-    if law.regulation_on(day) is None:
-        regs = {law.certificates[w.certificate].regulation for w in law.pathways.values()}
-        first = min((law.regulations[r] for r in regs if r in law.regulations), key=lambda r: r.in_force_from)
-        raise InputError("--as-of", "as_of", "pathway_date", day.isoformat(), regulation=first.name,
-                         since=first.in_force_from.isoformat())
-
-
 @app.command()
 def paths(
     fmt: Annotated[PictureFormat | None, typer.Option("--format", help="json (node-link), graphml, svg, png or html; default from --out, else json.")] = None,
@@ -75,22 +66,12 @@ def paths(
             raise InputError(str(out), "--out", "graph_file", out.suffix)
         if fmt is None:
             fmt = PictureFormat(GRAPH_FILES[out.suffix.lower()]) if out is not None else PictureFormat.json
-        from crewkg.careers.graph import career_graph, graphml_text, node_link
-        from crewkg.law.statute import load_law
+        from crewkg import api
+        from crewkg.api.careers import graph_data
 
-        g = career_graph(load_law(), lang.value, days_per_period=days_per_year)
+        data = graph_data(api.law(), fmt.value, lang.value, days_per_year)
         if fmt is PictureFormat.json:
-            data: bytes | str = json_text(node_link(g))
-        elif fmt is PictureFormat.graphml:
-            data = graphml_text(g)
-        elif fmt is PictureFormat.html:
-            from crewkg.careers.pictures import html_page
-
-            data = html_page(g)
-        else:
-            from crewkg.careers.pictures import draw
-
-            data = draw(g, fmt.value)
+            data = json_text(data)
         _emit(data, out)
     except InputError as exc:
         _fail(exc, lang.value)
@@ -111,33 +92,15 @@ def plan(
     try:
         if out is not None and out.suffix.lower() not in PICTURES:
             raise InputError(str(out), "--out", "picture_file", out.suffix)
-        from crewkg.answers.eligibility import check
-        from crewkg.careers.graph import career_graph
-        from crewkg.careers.planning import Pace
-        from crewkg.careers.routes import plan as make_plan
-        from crewkg.careers.routes import plan_target
-        from crewkg.cli.common import _load
+        from crewkg import api
+        from crewkg.api.careers import planned, route_picture
 
-        law, persons = _load(person, day)
-        if len(persons) != 1:
-            raise InputError(str(person), "", "one_record")
-        pace = Pace.from_kb(days=days_per_year)
-        g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = plan_target(law, g, target, day, fields=("--as-of", "--target"), not_covered=True)
-        answer = check(law, persons, day, lang.value)[0]
-        if not answer.get("covered", True):
-            raise InputError("--as-of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
-        result = make_plan(law, persons[0], answer, target, day, pace, graph=g, lang=lang.value)
-        picture = None
-        if out is not None:
-            from crewkg.careers.pictures import draw, html_page, route_edges, route_title
-
-            best = result["routes"][0] if result["routes"] else {"steps": []}
-            edges = route_edges(best, g)
-            held = set(persons[0].certificates)
-            title = route_title(g, result, edges, held, lang.value)
-            kind = PICTURES[out.suffix.lower()]
-            picture = html_page(g, edges, held, title) if kind == "html" else draw(g, kind, edges, held, title)
+        law = api.law()
+        record = api.person(person, day)  # the record first, then the target (as the command always did)
+        p = planned(law, lambda: record, target, day, lang.value, days_per_year,
+                    evaluate=lambda x: api.check(x, day, lang.value), fields=("--as-of", "--target"))
+        result = p.result
+        picture = route_picture(p, PICTURES[out.suffix.lower()], lang.value) if out is not None else None
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -151,10 +114,10 @@ def plan(
         return
     from rich.console import Console
 
-    from crewkg.careers.routes import plan_lines
+    from crewkg.api.careers import plan_text
 
     console = Console(highlight=False, soft_wrap=True, emoji=False)
-    for line in plan_lines(law, result, pace, lang.value):
+    for line in plan_text(law, p, lang.value):
         console.print(line, markup=False)
 
 
@@ -168,21 +131,20 @@ def programme(
     """Which pathways a training programme serves and, for the others, exactly what it lacks."""
     day = _as_of(as_of, lang.value)
     try:
-        from crewkg.careers.programmes import check_programme, load_programme
-        from crewkg.law.statute import load_law
+        from crewkg import api
+        from crewkg.api.careers import programme as check_programme
 
-        law = load_law()
-        _covered(law, day)
-        result = check_programme(law, load_programme(design, law), day, lang.value)
+        law = api.law()
+        result = check_programme(law, design, day, lang.value)
     except InputError as exc:
         _fail(exc, lang.value)
         return
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
         return
-    from crewkg.careers.programmes import report_lines
+    from crewkg.api.careers import programme_text
 
-    for line in report_lines(law, result, lang.value):
+    for line in programme_text(law, result, lang.value):
         typer.echo(line)
 
 
@@ -204,81 +166,61 @@ def cohort(
             raise InputError(str(out), "--out", "report_file", out.suffix)
         if workers is not None and workers < 1:
             raise InputError("--workers", "workers", "workers", workers)
-        from crewkg.careers.cohorts import LARGE, csv_text, html_report, load_cohort
-        from crewkg.careers.graph import career_graph
-        from crewkg.careers.planning import Pace
-        from crewkg.careers.routes import plan_target
-        from crewkg.law.statute import load_law
+        from crewkg import api
+        from crewkg.api.careers import cohort as evaluate
+        from crewkg.api.careers import cohort_report
 
-        law = load_law()
-        _covered(law, day)
-        pace = Pace.from_kb(days=days_per_year)
-        g = career_graph(law, lang.value, days_per_period=pace.days)
-        target = plan_target(law, g, target, day, fields=("--as-of", "--target"))
-        trainees = load_cohort(cohort_file, law, day)
-        rows = _run_cohort(law, trainees, target, day, pace, lang.value, g, workers, LARGE)
-        report = None
+        law = api.law()
+        c = evaluate(law, cohort_file, target, day, lang.value, days_per_year, workers, progress=_progress)
         if out is not None:
-            suffix = out.suffix.lower()
-            if suffix in (".html", ".htm"):
-                report = html_report(law, rows, g, cohort_file.name, target, day, pace, lang.value)
-            elif suffix == ".csv":
-                report = csv_text(law, rows, lang.value)
-            else:
-                report = json_text(_json(rows, target, day))
-            _write(out, report)
+            kind = {".htm": "html"}.get(out.suffix.lower(), out.suffix.lower()[1:])
+            report = cohort_report(law, c, kind, cohort_file.name, lang.value)
+            _write(out, json_text(report) if kind == "json" else report)
     except InputError as exc:
         _fail(exc, lang.value)
         return
-    errors = sum(1 for r in rows if r["error"])
+    errors = sum(1 for r in c.rows if r["error"])
     if fmt is CohortFormat.json:
-        sys.stdout.write(json_text(_json(rows, target, day)))
+        sys.stdout.write(json_text(c.json()))
     elif fmt is CohortFormat.csv:
-        sys.stdout.write(csv_text(law, rows, lang.value))
+        sys.stdout.write(cohort_report(law, c, "csv", cohort_file.name, lang.value))
     else:
-        _print_table(law, rows, lang.value)
+        _print_table(law, c, lang.value)
     if errors:
         from crewkg.messages.catalogue import say
 
-        for t in trainees:  # each bad row with all its errors, in the language asked (records.problems)
+        for t in c.trainees:  # each bad row with all its errors, in the language asked (records.problems)
             for line in t.problem.lines(lang.value) if t.problem else ():
                 typer.echo(line, err=True)
-        typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(rows)), err=True)
+        typer.echo(say(lang.value, "cli.cohort_errors", errors=errors, total=len(c.rows)), err=True)
         raise typer.Exit(1)  # as `check FOLDER`: the good rows are answered, the status says some failed
 
 
-def _json(rows, target, day) -> dict:
-    return {"target": target, "as_of": day.isoformat(), "trainees": rows}
-
-
-def _run_cohort(law, trainees, target, day, pace, lang, g, workers, large):
-    from crewkg.careers.cohorts import evaluate_cohort
-
-    n = sum(1 for t in trainees if t.person is not None)
-    if n <= large:
-        return evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or 1, g=g)
+@contextmanager
+def _progress(target: str, total: int):
+    """A progress bar on standard error while a large cohort is evaluated; yields the callback that advances it."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(target, total=n)
-        return evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or os.cpu_count() or 1,
-                               on_progress=lambda k: progress.advance(task, k), g=g)
+        task = progress.add_task(target, total=total)
+        yield lambda k: progress.advance(task, k)
 
 
-def _print_table(law, rows, lang: str) -> None:
+def _print_table(law, c, lang: str) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    from crewkg.careers.cohorts import header, row_cells, summary
+    from crewkg.api.careers import cohort_table
 
+    header, cells, summary = cohort_table(law, c, lang)
     table = Table(show_lines=False)
-    for h in header(lang):
+    for h in header:
         table.add_column(h)
-    for row in rows:
-        table.add_row(*(escape(c) for c in row_cells(law, row, lang)), style="red" if row["error"] else None)
+    for row, row_cells in zip(c.rows, cells, strict=True):
+        table.add_row(*(escape(x) for x in row_cells), style="red" if row["error"] else None)
     console = Console(highlight=False, width=200, emoji=False)
     console.print(table)
-    console.print(summary(rows, lang), markup=False)
+    console.print(summary, markup=False)

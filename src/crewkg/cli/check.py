@@ -38,27 +38,23 @@ def check(
 
         check_register(person, day, fmt.value, lang.value, out, workers)
         return
+    from crewkg import api
+    from crewkg.api import records
+
     try:
-        from crewkg.law.statute import load_law
-        from crewkg.records.load import load_each
-        from crewkg.records.problems import Problem, summary
-
-        law = load_law()
-        loaded = load_each(person, law, day)
-        if not person.is_dir() and isinstance(loaded[0], Problem):
+        law = api.law()
+        loaded = records.each(person, law, day)
+        if not person.is_dir() and records.is_problem(loaded[0]):
             raise loaded[0].first
-        from crewkg.answers.eligibility import check as run_check
-
-        good = [p for p in loaded if not isinstance(p, Problem)]
-        answers = iter(run_check(law, good, day, lang.value))
+        # a folder: every good record answered in file order, every bad one named where it stands with all its
+        # errors (records.problems), exit 1 if any failed
+        results = list(records.answered(loaded, law, day, lang.value))
     except InputError as exc:
         _fail(exc, lang.value)
-    # a folder: every good record answered in file order, every bad one named where it stands with all its errors
-    # (records.problems), exit 1 if any failed
-    results = [x.entry(lang.value) if isinstance(x, Problem) else next(answers) for x in loaded]
-    failed = [x for x in loaded if isinstance(x, Problem)]
+    failed = [x for x in results if records.is_problem(x)]
     if fmt is CheckFormat.json:
-        text = json_text(results if person.is_dir() else results[0])
+        entries = [x.entry(lang.value) if records.is_problem(x) else x for x in results]
+        text = json_text(entries if person.is_dir() else entries[0])
         if out is not None:
             from crewkg.outputs import write_atomically
 
@@ -69,17 +65,17 @@ def check(
         else:
             sys.stdout.write(text)
     else:
-        from crewkg.answers.render import print_answer, print_role_names
+        from crewkg.api.texts import print_answer, print_role_names
 
-        for x, r in zip(loaded, results, strict=True):
-            if isinstance(x, Problem):
+        for x in results:
+            if records.is_problem(x):
                 for line in x.lines(lang.value):
                     typer.echo(line, err=True)
             else:
-                print_answer(law, r, lang.value)
+                print_answer(law, x, lang.value)
         print_role_names(law, lang.value)
     if failed:
-        typer.echo(summary(len(failed), lang.value), err=True)
+        typer.echo(records.summary(len(failed), lang.value), err=True)
         raise typer.Exit(1)
 
 

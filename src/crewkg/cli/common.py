@@ -7,7 +7,6 @@ and string annotations would be evaluated again for every command (~20 ms of a c
 import json
 from datetime import date
 from enum import Enum
-from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -47,11 +46,3 @@ def _as_of(value: str | None, lang: str) -> date:
         return date.fromisoformat(value)
     except ValueError:
         _fail(InputError("--as-of", "as_of", "iso_date", value), lang)
-
-
-def _load(path: Path, as_of: date):
-    from crewkg.law.statute import load_law
-    from crewkg.records.load import load_persons
-
-    law = load_law()
-    return law, load_persons(path, law, as_of)

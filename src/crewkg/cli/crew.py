@@ -1,6 +1,6 @@
 """Minimum crew commands (issue 3): `crewkg crew`. Imports inside the commands keep `crewkg check` fast.
 
-The command is thin: the answer comes from manning.crew.crew_answer (the same call the HTTP API makes); this module
+The command is thin: the answer comes from crewkg.api.crew (the same call the HTTP API makes); this module
 only prints it — JSON for programs, and for people the table row that applies, why, and the roster verdict.
 """
 
@@ -27,16 +27,10 @@ def crew(
     """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
     day = _as_of(as_of, lang.value)
     try:
-        from crewkg.law.statute import load_law
-        from crewkg.manning.compile import load_manning
-        from crewkg.manning.crew import crew_answer
-        from crewkg.manning.vessels import load_roster, load_vessel
+        from crewkg import api
 
-        law = load_law()
-        ml = load_manning(law)
-        v = load_vessel(vessel, law, ml)
-        persons = load_roster(roster, law, ml, day) if roster is not None else None
-        answer = crew_answer(law, ml, v, day, persons, school_attendance, lang.value)
+        law = api.law()
+        answer = api.crew(vessel, roster, day, lang.value, school_attendance)
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -113,7 +107,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
 
 
 def _print_role_names(law, con, lang: str) -> None:
-    from crewkg.answers.render import role_names
+    from crewkg.api.texts import role_names
 
     text = role_names(law, lang)
     if text:

@@ -17,18 +17,18 @@ from crewkg.outputs import write_atomically
 
 
 def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None, workers: int | None) -> None:
-    from crewkg.law.statute import load_law
-    from crewkg.records.register import read_register
+    from crewkg import api
+    from crewkg.api import records
 
     if workers is not None and workers < 1:
         _fail(InputError("--workers", "workers", "workers", workers), lang)
     if not path.exists():
         _fail(InputError(str(path), "", "register_path"), lang)
-    law = load_law()
+    law = api.law()
     failed = [0]
 
     def lines() -> Iterable[str]:
-        entries = read_register(path, law, day)
+        entries = records.entries(path, law, day)
         if fmt == "jsonl":
             yield from _compact_lines(law, entries, day, workers, failed, lang)
         else:
@@ -44,67 +44,38 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
         _fail(exc, lang)
         return
     if failed[0]:
-        from crewkg.records.problems import summary
-
-        typer.echo(summary(failed[0], lang), err=True)
+        typer.echo(records.summary(failed[0], lang), err=True)
         raise typer.Exit(1)
 
 
 def _compact_lines(law, entries, day, workers, failed, lang) -> Iterable[str]:
-    from crewkg.answers.register import answer_register
+    from crewkg.api.records import compact_lines
 
     progress = _progress()
     with progress as advance:
-        for line in answer_register(law, entries, day, workers or os.cpu_count() or 1, on_progress=advance,
-                                    lang=lang):
+        for line in compact_lines(law, entries, day, workers or os.cpu_count() or 1, lang, on_progress=advance):
             if "error" in line:
                 failed[0] += 1
             yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
-    """The full answers of `--format json` (one JSON list) or text tables, batch by batch."""
-    from crewkg.answers.eligibility import check
-    from crewkg.records.register import Entry
-    from crewkg.workers import collect_now, collection_held
+    """The full answers of `--format json` (one JSON list, streamed) or text tables, in input order."""
+    from crewkg.api.records import answered
+    from crewkg.api.texts import print_answer
 
-    batch, first = [], True
-
-    def flush(batch):
-        persons = [e.person for e in batch if e.person is not None]
-        answers = iter(check(law, persons, day, lang))
-        collect_now(every=1)
-        for e in batch:
-            if e.person is None:
-                failed[0] += 1
-                yield e
-            else:
-                yield next(answers)
-
-    def render(item) -> str:
-        nonlocal first
+    first = True
+    for item in answered(entries, law, day, lang, person_of=lambda e: e.person):
+        failure = not isinstance(item, dict)
+        failed[0] += failure
         if fmt == "json":
-            text = ("[\n" if first else ",\n") + json_text(item.error_entry(lang) if isinstance(item, Entry) else item).rstrip("\n")
+            yield ("[\n" if first else ",\n") + json_text(item.error_entry(lang) if failure else item).rstrip("\n")
             first = False
-            return text
-        if isinstance(item, Entry):
+        elif failure:
             for line in item.problem().lines(lang):
                 typer.echo(line, err=True)
-            return ""
-        from crewkg.answers.render import print_answer
-
-        print_answer(law, item, lang)
-        return ""
-
-    with collection_held():
-        for e in entries:
-            batch.append(e)
-            if len(batch) >= 200:
-                for item in flush(batch):
-                    yield render(item)
-                batch = []
-        for item in flush(batch):
-            yield render(item)
+        else:
+            print_answer(law, item, lang)
     if fmt == "json":
         yield "[]\n" if first else "\n]\n"
 

@@ -36,35 +36,12 @@ def _persons(paths: list[Path], day):
     named on the command line that fails stops the command (exit 2); a bad record inside a folder or a register is
     named on standard error and left out, and the command ends with exit status 1 (`_report_failures`), as `check
     FOLDER` does."""
-    from crewkg.law.statute import load_law
-    from crewkg.records.problems import Problem
-    from crewkg.records.register import each_person, is_register
+    from crewkg import api
+    from crewkg.api.records import persons_of
 
-    law = load_law()
-    persons, failures, seen = [], [], {}
-    for path in paths:
-        for p in each_person(path, law, day):
-            if isinstance(p, Problem):
-                if not is_register(path):
-                    raise p.first
-                failures.append(p)
-                continue
-            if (repeated := _repeated(p, seen)) is not None:
-                failures.append(repeated)
-                continue
-            persons.append(p)
+    law = api.law()
+    persons, failures = persons_of(paths, law, day)
     return law, persons, failures
-
-
-def _repeated(p, seen: dict[str, str]):
-    """The problem of a person whose id an earlier record of the same call had (one evaluation per person, never
-    two side by side), else None; `seen` maps each id to where it was read."""
-    from crewkg.records.problems import Problem
-
-    if p.id in seen:
-        return Problem(p.source, [InputError(p.source, "id", "unique_id_in", p.id, other=seen[p.id])])
-    seen[p.id] = p.source
-    return None
 
 
 def _warn_other_kb(store, law, name: str, lang: str) -> None:
@@ -80,7 +57,7 @@ def _warn_other_kb(store, law, name: str, lang: str) -> None:
 
 def _report_failures(failures, lang: str = LANG) -> None:
     """Each bad record with all its errors (records.problems), then the summary line."""
-    from crewkg.records.problems import summary
+    from crewkg.api.records import summary
 
     for problem in failures:
         for line in problem.lines(lang):
@@ -147,13 +124,13 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
     exported), evaluate in batches and replace each person's records and derived facts in the store; a person
     whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
     register's daily re-export evaluates only the persons that changed."""
-    from crewkg.law.statute import load_law
+    from crewkg import api
+    from crewkg.api.records import entries, repeated
     from crewkg.messages.catalogue import say
-    from crewkg.records.register import read_register
     from crewkg.service.loading import put_persons
     from crewkg.service.stores import open_store_dir
 
-    law = load_law()
+    law = api.law()
     failures, n, kept = [], 0, 0
     seen: dict[str, str] = {}  # id → where it was read: one evaluation per person, never two side by side
     try:
@@ -165,12 +142,12 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         store = open_store_dir(folder, must_exist=False)
         batch: list = []
         for path in paths:
-            for entry in read_register(path, law, day):
+            for entry in entries(path, law, day):
                 if entry.person is None:
                     failures.append(entry.problem())
                     continue
-                if (repeated := _repeated(entry.person, seen)) is not None:
-                    failures.append(repeated)
+                if (twice := repeated(entry.person, seen)) is not None:
+                    failures.append(twice)
                     continue
                 batch.append(entry.person)
                 if len(batch) >= 800 * workers:  # four runs of 200 a worker, so that the workers stay busy

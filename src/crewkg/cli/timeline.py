@@ -30,7 +30,8 @@ def timeline(
 ) -> None:
     """Credited days per role over time, when each certificate was issuable, the certificates held, the medical
     fitness and the fastest planned route ahead; `--format ics` gives the coming dates for a calendar."""
-    from crewkg.cli.careers import PICTURES, _write
+    from crewkg.api.careers import PICTURES
+    from crewkg.cli.careers import _write
 
     day = _as_of(as_of, lang.value)
     try:
@@ -40,32 +41,25 @@ def timeline(
             raise InputError(str(out), "--out", "out_folder")
         if fmt is TimelineFormat.ics:
             require("calendar")
-        from crewkg.careers.timeline import timeline as build
-        from crewkg.cli.common import _load
+        from crewkg import api
+        from crewkg.api.careers import timeline as build
+        from crewkg.api.careers import timeline_picture
 
-        law, persons = _load(person, day)
-        if len(persons) != 1:
-            raise InputError(str(person), "", "one_record")
-        result = build(law, persons[0], day, lang.value)
+        result = build(api.law(), api.person(person, day), day, lang.value)
         if out is not None:
-            from crewkg.careers.timeline import html_page
-            from crewkg.careers.timeline_picture import draw
-
-            kind = PICTURES[out.suffix.lower()]
-            picture = html_page(result, draw(result, "svg", lang.value), lang.value) if kind == "html" else draw(result, kind, lang.value)
-            _write(out, picture)
+            _write(out, timeline_picture(result, PICTURES[out.suffix.lower()], lang.value))
     except InputError as exc:
         _fail(exc, lang.value)
         return
     if fmt is TimelineFormat.json:
         sys.stdout.write(json_text(result))
     elif fmt is TimelineFormat.ics:
-        from crewkg.careers.timeline import ics
+        from crewkg.api.careers import timeline_ics
 
-        sys.stdout.buffer.write(ics(result, lang.value))
+        sys.stdout.buffer.write(timeline_ics(result, lang.value))
         sys.stdout.flush()
     else:
-        from crewkg.careers.timeline import lines
+        from crewkg.api.careers import timeline_text
 
-        for line in lines(result, lang.value):
+        for line in timeline_text(result, lang.value):
             typer.echo(line)

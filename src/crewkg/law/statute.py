@@ -259,15 +259,25 @@ class Law:
         """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
         that day applies. The one home of that question: the eligibility program (`under`), the minimum-crew program
         (`in_force`) and every answer ask it, so they never disagree on which regulation governs a day."""
-        cache = self.__dict__.setdefault("_with_paths", {})  # asked for every person of a register
-        key = len(self.pathways)
-        if key not in cache:
-            cache[key] = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
-        with_paths = cache[key]
-        for reg in self.regulations.values():
-            if reg.id in with_paths and reg.in_force_on(day):
+        for reg in self._with_pathways():
+            if reg.in_force_on(day):
                 return reg
         return None
+
+    def first_regulation(self) -> Regulation:
+        """The earliest regulation with pathways: what an answer on a day before every one of them names as the law
+        that begins to govern (the JSON `reason`, the text, the refusal of a date to plan from)."""
+        return min(self._with_pathways(), key=lambda r: r.in_force_from)
+
+    def _with_pathways(self) -> list[Regulation]:
+        """The regulations some pathway's certificate belongs to, in the kb's order (remembered: asked for every
+        person of a register)."""
+        cache = self.__dict__.setdefault("_with_paths", {})
+        key = len(self.pathways)
+        if key not in cache:
+            ids = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
+            cache[key] = [reg for reg in self.regulations.values() if reg.id in ids]
+        return cache[key]
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order (remembered

@@ -202,7 +202,7 @@ def _amendment_unknown(ask: _Ask, amendment: str) -> Requirement:
 
 
 def _no_regulation(ask: _Ask) -> Requirement:
-    first = min(ask.law.regulations.values(), key=lambda r: r.in_force_from)
+    first = ask.law.first_regulation()
     return Requirement(ask.vessel, ask.as_of, None, False, answer={
         "vessel": ask.vessel.id, "as_of": ask.as_of.isoformat(),
         "regulation": None, "covered": False, "alternatives": [], "functions": None,

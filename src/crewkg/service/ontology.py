@@ -120,10 +120,15 @@ def _kb_graph() -> Graph:
     return g
 
 
+def kb_iri(local: str) -> str:
+    """The IRI of the kb resource served at /kb/<local>."""
+    return KB_IRI + local
+
+
 def kb_resource(local: str) -> Graph | None:
     """What the kb says about https://w3id.org/crewkg/kb/<local>: its triples and the blank nodes they reach."""
     kb = _kb_graph()
-    subject = URIRef(KB_IRI + local)
+    subject = URIRef(kb_iri(local))
     if (subject, None, None) not in kb:
         return None
     out = Graph()

@@ -12,7 +12,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from crewkg.law.statute import Law
+from crewkg.api import Law
 from crewkg.service.docs import doc
 from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload
 from crewkg.service.refusals import no_person
@@ -69,7 +69,7 @@ async def explain(request: Request, certificate: str, as_of: str | None = None, 
 
 def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str) -> dict[str, Any]:
     """The certificate's entry with the wording of every provision, and the text of `crewkg explain`."""
-    from crewkg.answers.render import explanation, text_of
+    from crewkg.api.texts import explanation_text
 
     person = person_from_body(st, data, as_of)
     answer = st.evaluator.check(person, as_of, lang)
@@ -80,7 +80,7 @@ def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str)
             w["wording"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording
             w["wording_lang"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording_lang
             _add_wording(st.law, w["requirements"])
-    text = text_of(explanation(st.law, person, answer, certificate, lang))
+    text = explanation_text(st.law, person, answer, certificate, lang)
     return {"person": person.id, "as_of": answer["as_of"], "regulation": answer.get("regulation"),
             "certificate": entry, "text": text}
 

@@ -74,11 +74,10 @@ def ontology(request: Request, rest: str = ""):
 
 @router.get("/kb/{local:path}", include_in_schema=False)
 def kb_resource(request: Request, local: str):
-    from crewkg.law.namespaces import KB_IRI
+    from crewkg.service.ontology import kb_iri, resource_html
     from crewkg.service.ontology import kb_resource as describe
-    from crewkg.service.ontology import resource_html
 
     graph = describe(local)
     if graph is None:
         return _not_found(request)
-    return _answer(request, graph, lambda lang: resource_html(graph, KB_IRI + local, lang))
+    return _answer(request, graph, lambda lang: resource_html(graph, kb_iri(local), lang))

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crewkg.errors import InputError
+from crewkg.law.statute import Law  # the compiled law's type: the faces name it through here
 
 if TYPE_CHECKING:
-    from crewkg.law.statute import Law
     from crewkg.records.persons import Person
 
-__all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
+__all__ = ["InputError", "Law", "check", "crew", "explain", "law", "person", "plan"]
 
 
 def law() -> Law:
@@ -137,22 +137,17 @@ def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = 
     """The answer of `crewkg plan --format json`: routes to ``target`` with the earliest date of each step.
 
     The target is checked first, then the record is read, then evaluated. ``evaluate`` lets a caller supply the
-    eligibility answer its own way (the service batches evaluations); ``record`` may be a Person already read, or a function that reads it (called after the target check)."""
-    from crewkg.careers.graph import career_graph
-    from crewkg.careers.planning import Pace
-    from crewkg.careers.routes import plan as make_plan
-    from crewkg.careers.routes import plan_target
+    eligibility answer its own way (the service batches evaluations); ``record`` may be a Person already read, or a
+    function that reads it (called after the target check)."""
+    from crewkg.api.careers import planned
 
     day, lang = _day(as_of), _lang(lang)
-    the_law = law()
-    pace = Pace.from_kb(days=days_per_year)
-    g = career_graph(the_law, lang, days_per_period=pace.days)
-    target = plan_target(the_law, g, target, day, not_covered=True)
-    p = record() if callable(record) else person(record, day) if not _is_person(record) else record
-    answer = evaluate(p) if evaluate is not None else check(p, day, lang)
-    if not answer.get("covered", True):
-        raise InputError("as_of", "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
-    return make_plan(the_law, p, answer, target, day, pace, graph=g, lang=lang)
+
+    def read() -> Person:
+        return record() if callable(record) else record if _is_person(record) else person(record, day)
+
+    return planned(law(), read, target, day, lang, days_per_year,
+                   evaluate=evaluate or (lambda p: check(p, day, lang))).result
 
 
 def _is_person(x: Any) -> bool:
@@ -163,23 +158,22 @@ def _is_person(x: Any) -> bool:
 
 def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
          as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
-    """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict."""
+    """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict. A file
+    is read and checked as `crewkg crew` reads it; a mapping as the service's request body."""
     from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import crew_answer
-    from crewkg.manning.vessels import checked_vessel, roster_from_mapping
-    from crewkg.records.reading import read_mapping
+    from crewkg.manning.vessels import checked_vessel, load_roster, load_vessel, roster_from_mapping
 
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
     ml = load_manning(the_law)
-
-    def data(x: Any, what: str) -> tuple[Any, str]:
-        return (read_mapping(Path(x)), str(x)) if isinstance(x, str | Path) else (x, what)
-
-    vdata, vsource = data(vessel, "request body: vessel")
-    v = checked_vessel(vdata, ml, vsource)
+    if isinstance(vessel, str | Path):
+        v = load_vessel(Path(vessel), the_law, ml)
+    else:
+        v = checked_vessel(vessel, ml, "request body: vessel")
     r = None
-    if roster is not None:
-        rdata, rsource = data(roster, "request body: roster")
-        r = roster_from_mapping(rdata, the_law, day, rsource)
+    if isinstance(roster, str | Path):
+        r = load_roster(Path(roster), the_law, ml, day)
+    elif roster is not None:
+        r = roster_from_mapping(roster, the_law, day, "request body: roster")
     return crew_answer(the_law, ml, v, day, r, school_attendance, lang)

@@ -1,0 +1,201 @@
+"""Careers for the faces: the career graph and its pictures, the routes to a target, programme designs, cohorts and a
+person's timeline. Each call answers as data (dicts, text lines, file bytes); the CLI and the service only print or
+send it. The law of careers itself is crewkg.careers'."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crewkg.errors import InputError
+
+if TYPE_CHECKING:
+    from crewkg.careers.planning import Pace
+    from crewkg.law.statute import Law
+    from crewkg.records.persons import Person
+
+#: the pictures a route, a career graph or a timeline is drawn as, by file suffix
+PICTURES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
+
+
+def graph(law: Law, lang: str, days_per_year: int | None = None) -> Any:
+    """The career graph: one edge per pathway of the kb (a networkx MultiDiGraph)."""
+    from crewkg.careers.graph import career_graph
+
+    return career_graph(law, lang, days_per_period=days_per_year)
+
+
+def graph_data(law: Law, fmt: str, lang: str, days_per_year: int | None = None) -> bytes | str:
+    """The career graph as node-link JSON data, GraphML, an interactive HTML page, or an SVG/PNG drawing."""
+    from crewkg.careers.graph import graphml_text, node_link
+
+    g = graph(law, lang, days_per_year)
+    if fmt == "json":
+        return node_link(g)
+    if fmt == "graphml":
+        return graphml_text(g)
+    from crewkg.careers.pictures import draw, html_page
+
+    return html_page(g) if fmt == "html" else draw(g, fmt)
+
+
+def covered(law: Law, day: date, field: str = "--as-of") -> None:
+    """Refuse an evaluation date no encoded regulation governs (the planner would have nothing to plan with)."""
+    if law.regulation_on(day) is None:
+        first = law.first_regulation()
+        raise InputError(field, "as_of", "pathway_date", day.isoformat(), regulation=first.name,
+                         since=first.in_force_from.isoformat())
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A plan and what it was made with: the answer of `plan --format json`, the person, the career graph and the pace
+    of crediting (which the text and the route picture say)."""
+
+    result: dict[str, Any]
+    person: Person
+    graph: Any
+    pace: Pace
+
+
+def planned(law: Law, record: Callable[[], Person], target: str, day: date, lang: str, days_per_year: int | None = None,
+            *, evaluate: Callable[[Person], dict[str, Any]], fields: tuple[str, str] = ("as_of", "target")) -> Planned:
+    """Every route from where the person stands to `target`, fastest first. The target is checked first, then the
+    record is read (`record()`), then evaluated (`evaluate`); `fields` name the date and the target where the question
+    came from (the API's arguments, the CLI's options)."""
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan, plan_target
+
+    pace = Pace.from_kb(days=days_per_year)
+    g = graph(law, lang, pace.days)
+    target = plan_target(law, g, target, day, fields=fields, not_covered=True)
+    person = record()
+    answer = evaluate(person)
+    if not answer.get("covered", True):
+        raise InputError(fields[0], "as_of", "covered_date", day.isoformat(), reason=answer["reason"])
+    return Planned(plan(law, person, answer, target, day, pace, graph=g, lang=lang), person, g, pace)
+
+
+def route_picture(p: Planned, kind: str, lang: str) -> bytes | str:
+    """The fastest route drawn on the career graph (svg, png or an HTML page), from where the person stands."""
+    from crewkg.careers.pictures import draw, html_page, route_edges, route_title
+
+    best = p.result["routes"][0] if p.result["routes"] else {"steps": []}
+    edges = route_edges(best, p.graph)
+    held = set(p.person.certificates)
+    title = route_title(p.graph, p.result, edges, held, lang)
+    return html_page(p.graph, edges, held, title) if kind == "html" else draw(p.graph, kind, edges, held, title)
+
+
+def plan_text(law: Law, p: Planned, lang: str) -> list[str]:
+    """The plan for people, line by line."""
+    from crewkg.careers.routes import plan_lines
+
+    return plan_lines(law, p.result, p.pace, lang)
+
+
+def programme(law: Law, design: Path, day: date, lang: str) -> dict[str, Any]:
+    """Which pathways a programme design serves and, for the others, what it lacks."""
+    from crewkg.careers.programmes import check_programme, load_programme
+
+    covered(law, day)
+    return check_programme(law, load_programme(design, law), day, lang)
+
+
+def programme_text(law: Law, result: dict[str, Any], lang: str) -> list[str]:
+    from crewkg.careers.programmes import report_lines
+
+    return report_lines(law, result, lang)
+
+
+@dataclass(frozen=True)
+class Cohort:
+    """A cohort's rows (one per trainee, a bad row with its error), the trainees as read, and what they were planned
+    with."""
+
+    rows: list[dict[str, Any]]
+    trainees: list[Any]
+    target: str
+    day: date
+    graph: Any
+    pace: Pace
+
+    def json(self) -> dict[str, Any]:
+        return {"target": self.target, "as_of": self.day.isoformat(), "trainees": self.rows}
+
+
+def cohort(law: Law, path: Path, target: str, day: date, lang: str, days_per_year: int | None = None,
+           workers: int | None = None, progress: Callable[[str, int], AbstractContextManager] | None = None) -> Cohort:
+    """Every trainee of a cohort file: eligibility on the day, the earliest date for the target, what is missing.
+    A cohort larger than the careers' LARGE is evaluated by `workers` processes (default one per core) inside
+    `progress(target, trainees)`, a context that gives the callback to report each evaluated trainee to."""
+    from crewkg.careers.cohorts import LARGE, evaluate_cohort, load_cohort
+    from crewkg.careers.planning import Pace
+    from crewkg.careers.routes import plan_target
+
+    covered(law, day)
+    pace = Pace.from_kb(days=days_per_year)
+    g = graph(law, lang, pace.days)
+    target = plan_target(law, g, target, day, fields=("--as-of", "--target"))
+    trainees = load_cohort(path, law, day)
+    n = sum(1 for t in trainees if t.person is not None)
+    if n <= LARGE:
+        rows = evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or 1, g=g)
+    else:
+        with progress(target, n) if progress is not None else nullcontext() as advance:
+            rows = evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or os.cpu_count() or 1,
+                                   on_progress=advance, g=g)
+    return Cohort(rows, trainees, target, day, g, pace)
+
+
+def cohort_report(law: Law, c: Cohort, kind: str, name: str, lang: str) -> str | dict[str, Any]:
+    """The cohort as a file: an HTML report with its chart, CSV, or the JSON answer (a dict)."""
+    from crewkg.careers.cohorts import csv_text, html_report
+
+    if kind == "html":
+        return html_report(law, c.rows, c.graph, name, c.target, c.day, c.pace, lang)
+    if kind == "csv":
+        return csv_text(law, c.rows, lang)
+    return c.json()
+
+
+def cohort_table(law: Law, c: Cohort, lang: str) -> tuple[list[str], list[list[str]], str]:
+    """The cohort as a table for people: its header, a row of cells per trainee, and the summary line."""
+    from crewkg.careers.cohorts import header, row_cells, summary
+
+    return header(lang), [row_cells(law, row, lang) for row in c.rows], summary(c.rows, lang)
+
+
+def timeline(law: Law, person: Person, day: date, lang: str) -> dict[str, Any]:
+    """A person's credited days, issuable spells, certificates held, medical fitness and fastest planned route."""
+    from crewkg.careers.timeline import timeline as build
+
+    return build(law, person, day, lang)
+
+
+def timeline_picture(result: dict[str, Any], kind: str, lang: str) -> bytes | str:
+    """The timeline drawn: SVG or PNG bytes, or an HTML page around the SVG drawing."""
+    from crewkg.careers.timeline import html_page
+    from crewkg.careers.timeline_picture import draw
+
+    return html_page(result, draw(result, "svg", lang), lang) if kind == "html" else draw(result, kind, lang)
+
+
+def timeline_ics(result: dict[str, Any], lang: str) -> bytes:
+    """The coming dates of a timeline as an iCalendar file."""
+    from crewkg.careers.timeline import ics
+    from crewkg.extras import require
+
+    require("calendar")
+    return ics(result, lang)
+
+
+def timeline_text(result: dict[str, Any], lang: str) -> list[str]:
+    from crewkg.careers.timeline import lines
+
+    return lines(result, lang)

@@ -1,0 +1,39 @@
+"""The answers as text for people, for the CLI: the check tables and the line that names the roles (crewkg.answers.render
+writes them; the faces ask here)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from crewkg.law.statute import Law
+
+
+def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
+    """One person's check answer as tables on the terminal."""
+    from crewkg.answers.render import print_answer as show
+
+    show(law, answer, lang)
+
+
+def role_names(law: Law, lang: str) -> str:
+    """The line that maps the output's role names to the regulation's German terms ('' where they are the same)."""
+    from crewkg.answers.render import role_names as names
+
+    return names(law, lang)
+
+
+def print_role_names(law: Law, lang: str) -> None:
+    """That line, once per output, where there is one."""
+    from crewkg.answers.render import print_role_names as show
+
+    show(law, lang)
+
+
+def explanation_text(law: Law, person: Any, answer: dict[str, Any], certificate: str, lang: str,
+                     terminal: bool = False) -> str:
+    """The derivation of one certificate as `crewkg explain` prints it (colours only for a terminal), rendered from
+    the explanation's lines (crewkg.answers.render.explanation) on a console of its own."""
+    from crewkg.answers.render import explanation, text_of
+
+    return text_of(explanation(law, person, answer, certificate, lang), terminal)
