@@ -107,7 +107,7 @@ class Floor:
         return self._closure(role, self.below, own=False)
 
     def line(self, p) -> dict:
-        from crewkg.law.age import completed_years
+        from crewkg.law.calendar import completed_years
         from crewkg.rules.validity import counts, documents, passed
 
         law = self.law

@@ -48,12 +48,12 @@ def test_a_cli_module_that_imports_the_answers_breaks_the_facade(tmp_path):
 def test_a_lower_layer_that_imports_an_upper_one_breaks_the_layers(tmp_path):
     copy = tmp_path / "src"
     shutil.copytree(SRC / "crewkg", copy / "crewkg", ignore=shutil.ignore_patterns("__pycache__"))
-    with (copy / "crewkg" / "law" / "age.py").open("a", encoding="utf-8") as f:
+    with (copy / "crewkg" / "law" / "calendar.py").open("a", encoding="utf-8") as f:
         f.write("\n\ndef _upward():\n    from crewkg.careers import graph\n\n    return graph\n")
     run = _lint_imports(copy)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Lower layers never import upper ones BROKEN" in run.stdout
-    assert "crewkg.law.age -> crewkg.careers.graph" in run.stdout
+    assert "crewkg.law.calendar -> crewkg.careers.graph" in run.stdout
 
 
 def _functions(tree: ast.AST):

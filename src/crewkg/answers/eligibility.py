@@ -234,7 +234,7 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     """Roles below a certificate held that the person cannot fill because of the minimum age the role's own
     certificate asks, each with that age, the person's, the day it is reached and its provision (the program's
     can_fill decides; this only says why)."""
-    from crewkg.law.age import birthday, completed_years
+    from crewkg.law.calendar import birthday, completed_years
     from crewkg.rules.eligibility import role_ages
     from crewkg.rules.kinds import missing_sentence
 
@@ -281,7 +281,8 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
     the Datalog program reads changes, so its verdict is constant."""
     from datetime import timedelta
 
-    from crewkg.law.age import birthday
+    from crewkg.law.calendar import birthday
+    from crewkg.law.crediting import programme_end
     from crewkg.rules.eligibility import role_ages
 
     reqs = list(law.requirements.values())
@@ -313,13 +314,7 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
     for g in p.programmes:
         if g.start is not None and g.end is not None:
             found.add(g.end)
-            for m in months:
-                y, mo = divmod(g.start.month - 1 + m, 12)
-                try:
-                    reached = date(g.start.year + y, mo + 1, g.start.day)
-                except ValueError:  # no such day in that month: the month is completed on its last day
-                    reached = date(g.start.year + y, mo + 2, 1) if mo + 1 < 12 else date(g.start.year + y + 1, 1, 1)
-                found.add(reached - timedelta(days=1))
+            found |= {programme_end(g.start, m) for m in months}  # the day before the months are completed
     return sorted(x for x in found if x is not None and start <= x <= end)
 
 

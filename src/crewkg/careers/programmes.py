@@ -171,7 +171,7 @@ def entrant_age(design: ProgrammeDesign, item: dict[str, Any], as_of: date) -> d
     day they are of that age (`reached_on`), before which they cannot apply (Fahrzeit after the programme may ask
     more). `have` is the age on completion, which does not depend on the day of entry."""
     from crewkg.careers.planning import BeyondCalendar, add_months
-    from crewkg.law.age import birthday
+    from crewkg.law.calendar import birthday
     from crewkg.law.crediting import programme_end
 
     if item.get("have") is None or "min_age" not in design.entry:

@@ -134,17 +134,11 @@ def credited_days(days: list[int], cap: int, period: int) -> list[int]:
 
 def programme_end(start: date, months: int) -> date:
     """The last day of a programme of `months` months from `start`: the day before the first day on which
-    `completed_months` reaches them (24 months from 2026-11-30 end on 2028-11-29; from 2028-02-29 on 2030-02-28, as
-    2030-02-27 completes only 23)."""
-    from datetime import timedelta
+    `completed_months` reaches them (`law.calendar.completed_on`: 24 months from 2026-11-30 end on 2028-11-29; from
+    2028-02-29 on 2030-02-28, as 2030-02-27 completes only 23)."""
+    from crewkg.law.calendar import DAY, completed_on
 
-    y, m = divmod(start.month - 1 + months, 12)
-    year, month = start.year + y, m + 1
-    try:
-        after = date(year, month, start.day)
-    except ValueError:  # that month lacks the day: the months are completed on the first day of the next
-        after = date(year + (month == 12), month % 12 + 1, 1)
-    return after - timedelta(days=1)
+    return completed_on(start, months) - DAY
 
 
 def completed_months(start: date, after_end: date) -> int:

@@ -8,13 +8,13 @@ The engine never names a certificate, a day count or an age: everything it needs
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from crewkg.law.age import birthday, months_later
 from crewkg.law.cache import _digest, _files, compiled, load_graph
+from crewkg.law.calendar import DAY, completed_on, months_later
 from crewkg.locations import kb_dir, ontology_dir
 
 T = TypeVar("T")
@@ -160,12 +160,13 @@ class ValidityRule:
     on_anniversary: bool = False
 
     def last_day(self, issued: date) -> date:
-        """The last day a certificate issued on `issued` counts under this rule: the day before the anniversary (the
-        years completed, as of age), or the anniversary itself counted as a dated proof is (`months_later`: a
-        29 February ends on 28 February), where the rule counts on it."""
+        """The last day a certificate issued on `issued` counts under this rule: the day before the years are
+        completed (`completed_on`, as of age: years from 29 February are completed at the end of 28 February), or the
+        anniversary itself counted as a dated proof is (`months_later`: a 29 February ends on 28 February), where the
+        rule counts on it."""
         if self.on_anniversary:
             return months_later(issued, 12 * self.years)
-        return birthday(issued, self.years) - timedelta(days=1)
+        return completed_on(issued, years=self.years) - DAY
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from crewkg.law.age import birthday, completed_years  # noqa: F401 - re-exported for the roster check
+from crewkg.law.calendar import birthday, completed_years  # noqa: F401 - re-exported for the roster check
 from crewkg.law.statute import Law, Requirement
 from crewkg.records.persons import Person
 from crewkg.rules.datalog import evaluate

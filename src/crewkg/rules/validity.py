@@ -5,7 +5,7 @@ A held certificate counts on a day when it was issued by then and none of these 
 - a last day the kb gives the certificate (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications);
 - a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears: the issue date is the
   first day, the years are completed at the end of the day before the same date that many years later — the count
-  of completed years of age, `law.age` — or, where the rule counts on the anniversary (crew:countsOnAnniversary: a
+  of completed years of age, `law.calendar` — or, where the rule counts on the anniversary (crew:countsOnAnniversary: a
   proof 'nicht länger als fünf Jahre zurückliegt'), at the end of that day; `ValidityRule.last_day`); a certificate
   held without an issue date has no period to count;
 - an overdue proof of medical fitness (crew:MedicalExaminationSchedule of the regulation in force on the day, for the
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from crewkg.law.age import birthday, months_later
+from crewkg.law.calendar import birthday, months_later
 from crewkg.law.statute import Law, MedicalSchedule, ScheduleStep
 from crewkg.records.persons import Person
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crewkg.law.age import birthday, completed_years
+from crewkg.law.calendar import birthday, completed_years
 from crewkg.messages.catalogue import catalogue
 from crewkg.rules.kinds.protocol import KindRole, RequirementKind, nothing
 
