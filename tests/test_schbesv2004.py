@@ -22,6 +22,7 @@ from crewkg.manning.rosters import check_roster
 from crewkg.manning.vessels import roster_from_mapping, vessel_from_mapping
 from crewkg.records.persons import person_from_mapping
 from crewkg.records.reading import read_mapping
+from crewkg.rules.validity import counts
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "kb" / "examples" / "persons"
 MEDICAL = {"valid_until": "2030-12-31"}
@@ -173,7 +174,9 @@ def test_a_legacy_matrose_fills_its_roles_until_17_january_2032(law, on, roles):
 def test_the_end_date_is_data_with_its_provision(law):
     c = law.certificates["SchBesV2004-Matrose"]
     assert c.valid_until == date(2032, 1, 17) and law.citation(c.validity_provision) == "§ 47 Abs. 2 SchBV"
-    assert law.valid_on("SchBesV2004-Matrose", date(2032, 1, 17)) and not law.valid_on("SchBesV2004-Matrose", date(2032, 1, 18))
+    holder = person_from_mapping({"id": "rosa", "certificates": ["SchBesV2004-Matrose"]}, law, date(2032, 1, 18), "test")
+    assert counts(holder, law, "SchBesV2004-Matrose", date(2032, 1, 17))
+    assert not counts(holder, law, "SchBesV2004-Matrose", date(2032, 1, 18))
     notes = law.provisions["SchBV2022-P47-Abs2"].notes
     assert set(notes) == {"de", "en"} and any("17 Jan 2032" in n for n in notes["en"])
     assert law.citation(law.certificates["Kapitaenspatent-B"].validity_provision) == "§ 47 Abs. 6 SchBV"

@@ -336,6 +336,25 @@ def test_a_legacy_qualification_ends_with_the_day_the_kb_gives_it(law):
                          "since 2032-01-18")
 
 
+def test_a_certificate_s_own_ends_are_read_in_one_place_for_the_lapse_and_the_timeline(law):
+    """`rules.validity.own_ends`: the fixed last day (§ 47 Abs. 2 SchBV), shown only once the provision setting it is
+    law, and the end of a validity period from the issue date (none without one); `counts` decides by them."""
+    from crewkg.rules.validity import End, counts, own_ends
+
+    fixed = End(date(2032, 1, 17), "SchBV2022-P47-Abs2", "end_of_validity")
+    assert own_ends(law, "SchBesV2004-Matrose", date(2006, 4, 3)) == [fixed]
+    assert own_ends(law, "SchBesV2004-Matrose", None, known_on=date(2026, 11, 30)) == [fixed]
+    assert own_ends(law, "SchBesV2004-Matrose", None, known_on=date(2015, 6, 1)) == []
+    period = own_ends(law, "UBZ-Schiffsfuehrer", date(2024, 2, 29))
+    assert [(e.last_day, e.reason, e.years) for e in period] == [(date(2037, 2, 28), "validity_period", 13)]
+    assert own_ends(law, "UBZ-Schiffsfuehrer", None) == []
+    holder = person_from_mapping({"id": "p", "birth_date": "1980-01-01", "medical_fitness": True,
+                                  "certificates": [{"id": "UBZ-Schiffsfuehrer", "issued": "2024-02-29"}]},
+                                 law, date(2037, 3, 1), "test")
+    assert counts(holder, law, "UBZ-Schiffsfuehrer", date(2037, 2, 28))
+    assert not counts(holder, law, "UBZ-Schiffsfuehrer", date(2037, 3, 1))
+
+
 def test_a_certificate_issued_after_the_evaluation_date_is_not_held_and_the_answer_says_so(tmp_path):
     from typer.testing import CliRunner
 

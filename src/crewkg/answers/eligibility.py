@@ -304,13 +304,9 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
         if r.max_months:
             found |= {lapse + timedelta(days=1) for e in r.exams
                       if (lapse := proof_last_day(p, e, r.max_months)) is not None}
-    found |= {law.certificates[c].valid_until + timedelta(days=1) for c in p.certificates  # type: ignore[operator]
-              if c in law.certificates and law.certificates[c].valid_until is not None}
-    if p.medical_valid_until:
-        found.add(p.medical_valid_until + timedelta(days=1))
     from crewkg.rules.validity import certificate_days
 
-    found |= certificate_days(p, law)  # validity periods, the medical schedule's steps and the proof's end
+    found |= certificate_days(p, law)  # fixed ends, validity periods, the medical schedule's steps and the proof's end
     for g in p.programmes:
         if g.start is not None and g.end is not None:
             found.add(g.end)

@@ -292,6 +292,7 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
     """The certificates held, each with the last day its own validity lets it count (a fixed end, or the validity
     period from its issue date: `crewkg.rules.validity`) and, where it does not count on the date, why."""
     from crewkg.answers.eligibility import lapsed_entries
+    from crewkg.rules.validity import own_ends, validity_periods
 
     t = TEXT[lang]
     lapsed = lapsed_entries(law, p, as_of, lang)
@@ -299,13 +300,8 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
     for cid in p.certificates:
         issued = p.certificate_issued.get(cid)
         c = law.certificates.get(cid)
-        ends: list[tuple[date, str]] = []
-        # a fixed end only from the day the provision setting it is law (§ 47 SchBV says nothing of 2015)
-        if c is not None and c.valid_until is not None and law.enacted_by(c.validity_provision or c.provision, as_of):
-            ends.append((c.valid_until, law.citation(c.validity_provision or c.provision)))
-        rules = [r for r in law.validity_rules.values() if cid in r.certificates]
-        if issued is not None:
-            ends += [(r.last_day(issued), law.citation(r.provision)) for r in rules]
+        ends = [(end.last_day, law.citation(end.provision)) for end in own_ends(law, cid, issued, known_on=as_of)]
+        rules = validity_periods(law, cid)
         validity: dict[str, Any] | None = None
         until = None
         if ends:

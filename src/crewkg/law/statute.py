@@ -412,12 +412,6 @@ class Law:
         found = [d.id for d in self.certificates.values() if cid in d.dated_form_of and d.issued_within(issued)]
         return found[0] if len(found) == 1 else cid
 
-    def valid_on(self, cid: str, day: date) -> bool:
-        """Whether a held certificate still counts on `day`: up to and including the last day the kb gives it
-        (crew:validUntil); a certificate without one has no end encoded."""
-        c = self.certificates.get(cid)
-        return c is None or c.valid_until is None or day <= c.valid_until
-
     def certificates_in_order(self) -> list[Certificate]:
         return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))
 

@@ -15,6 +15,9 @@ A held certificate counts on a day when it was issued by then and none of these 
   renewal after its birthday (crew:renewedAfterBirthday), a proof examined before it no longer does.
 
 The same medical reading decides whether the record proves medical fitness for a certificate (the Document kind).
+A certificate's own last days (the fixed one and those of its validity periods, `own_ends`) are read here for every
+answer that shows them (the timeline). Validity lives here, in the rules layer, and not in the law's: it reads the
+person's record (issue dates, birth date, the medical proof), which lies above the law.
 No year, month or age is written here: every number is read from the kb (`Law.validity_rules`,
 `Law.medical_schedules`)."""
 
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from crewkg.law.calendar import birthday, months_later
-from crewkg.law.statute import Law, MedicalSchedule, ScheduleStep
+from crewkg.law.statute import Law, MedicalSchedule, ScheduleStep, ValidityRule
 from crewkg.records.persons import Person
 
 DAY = timedelta(days=1)
@@ -241,6 +244,37 @@ def medical_last_day(p: Person, law: Law, on: date) -> date | None:
 # Held certificates
 
 
+@dataclass(frozen=True)
+class End:
+    """A last day a certificate's own validity gives it, and the provision that sets it."""
+
+    last_day: date
+    provision: str
+    #: end_of_validity (a fixed last day, crew:validUntil) | validity_period (years from the issue date, crew:validityYears)
+    reason: str
+    years: int | None = None
+
+
+def validity_periods(law: Law, cid: str) -> list[ValidityRule]:
+    """The validity periods the kb gives the certificate (crew:CertificateValidityRule), in the kb's order."""
+    return [r for r in law.validity_rules.values() if cid in r.certificates]
+
+
+def own_ends(law: Law, cid: str, issued: date | None, known_on: date | None = None) -> list[End]:
+    """The last days the certificate's own validity gives it: the fixed one the kb gives it (crew:validUntil, e.g.
+    § 47 SchBV) and the end of each validity period from its issue date (none without an issue date). With
+    `known_on`, a fixed end only from the day the provision setting it is law (§ 47 SchBV says nothing of 2015)."""
+    out: list[End] = []
+    c = law.certificates.get(cid)
+    if c is not None and c.valid_until is not None:
+        provision = c.validity_provision or c.provision
+        if known_on is None or law.enacted_by(provision, known_on):
+            out.append(End(c.valid_until, provision, "end_of_validity"))
+    if issued is not None:
+        out += [End(r.last_day(issued), r.provision, "validity_period", r.years) for r in validity_periods(law, cid)]
+    return out
+
+
 def _governed(law: Law, cid: str, day: date) -> MedicalSchedule | None:
     s = schedule_on(law, day)
     return s if s is not None and cid in s.certificates else None
@@ -266,15 +300,9 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
         # a recognition the regulation in force on the date does not provide (a third-country certificate under the
         # SchBesV 2004): no role that day, whenever it was issued
         out.append(Lapse(cid, "outside_regulation", c.provision, issued or on, None, issued))
-    if c is not None and c.valid_until is not None and on > c.valid_until:
-        out.append(Lapse(cid, "end_of_validity", c.validity_provision or c.provision, c.valid_until + DAY,
-                         c.valid_until, issued))
-    if issued is not None:
-        for r in law.validity_rules.values():
-            if cid in r.certificates:
-                end = r.last_day(issued)
-                if on > end:
-                    out.append(Lapse(cid, "validity_period", r.provision, end + DAY, end, issued, r.years))
+    for end in own_ends(law, cid, issued):
+        if on > end.last_day:
+            out.append(Lapse(cid, end.reason, end.provision, end.last_day + DAY, end.last_day, issued, end.years))
     s = _governed(law, cid, on)
     if s is not None and p.birth_date is not None:
         def bad(d: date) -> bool:
@@ -312,12 +340,9 @@ def certificate_days(p: Person, law: Law) -> set[date]:
     found: set[date] = set(medical_days(p, law))
     for cid in p.certificates:
         issued = p.certificate_issued.get(cid)
-        c = law.certificates.get(cid)
-        if c is not None and c.valid_until is not None:
-            found.add(c.valid_until + DAY)
         if issued is not None:
             found.add(issued)
-            found |= {r.last_day(issued) + DAY for r in law.validity_rules.values() if cid in r.certificates}
+        found |= {end.last_day + DAY for end in own_ends(law, cid, issued)}
     return found
 
 
