@@ -25,6 +25,8 @@ from typing import Any
 
 from crewkg.law.statute import Law
 from crewkg.records.register import Entry
+from crewkg.rules.eligibility import person_facts, signature_law, stage_two_rules
+from crewkg.rules.signature import kind_keys, signature, stage_two_key, stage_two_reads
 from crewkg.workers import collect_now, collection_held, fork_pool, inherited
 
 #: persons per Datalog run: with the collector held, measured fastest between 70 and 150 (20 000 persons: 23.3 s at
@@ -105,43 +107,103 @@ def answer_register(law: Law, entries: Iterable[Entry], as_of: date, workers: in
 
 def _lines(law: Law, entries: Iterable[Entry], as_of: date, workers: int,
            on_progress: Callable[[int], None] | None, lang: str) -> Iterator[dict[str, Any]]:
-    from crewkg.rules.eligibility import person_facts, signature_law, stage_two_rules
-    from crewkg.rules.signature import kind_keys, signature, stage_two_key, stage_two_reads
+    run = _Run(law, as_of, workers, on_progress, lang)
+    try:
+        for i, e in enumerate(entries):
+            run.enter(i, e)
+            run.collect(block=len(run.running) > 2 * workers)
+            yield from run.ready()
+        run.flush()
+        yield from run.ready()
+        assert not run.waiting, "every line is answered"
+    finally:
+        run.close()
 
-    waiting: deque[tuple[Entry, Any]] = deque()  # input order: (entry, key of its line or None for an error)
-    asked: set[Any] = set()  # keys sent to the program and not yet answered
-    alone: list[Any] = []  # keys of persons evaluated on their own: forgotten at the end
-    todo: dict[int, list[tuple[Any, str, list[tuple], Any]]] = {1: [], 2: []}  # per stage: (key, id, facts, shares)
-    running: deque[tuple[list[Any], list[Any], Any]] = deque()
-    compared = signature_law(law, as_of)  # the minimums the program compares the numbers with
-    two_rules = stage_two_rules()
-    two_reads = stage_two_reads(two_rules)
-    kind_of = {rid: r.kind for rid, r in law.requirements.items()}
-    if _LAW[0] != law.version:
-        forget()
-        _LAW[0] = law.version
-    pool = None
-    if workers > 1:
-        pool = fork_pool(workers, law=law)
 
-    def send(stage: int) -> None:
-        batch = todo[stage]
+class _Run:
+    """One register's reading: the lines waiting in input order, the signatures asked of the Datalog program (in
+    batches per stage, here or in worker processes) and the outcomes remembered across registers (`_SEEN`, `_MET`,
+    `_VIA`)."""
+
+    def __init__(self, law: Law, as_of: date, workers: int, on_progress: Callable[[int], None] | None,
+                 lang: str) -> None:
+        self.law, self.as_of, self.on_progress, self.lang = law, as_of, on_progress, lang
+        self.waiting: deque[tuple[Entry, Any]] = deque()  # input order: (entry, key of its line or None for an error)
+        self.asked: set[Any] = set()  # keys sent to the program and not yet answered
+        self.alone: list[Any] = []  # keys of persons evaluated on their own: forgotten at the end
+        self.todo: dict[int, list[tuple[Any, str, list[tuple], Any]]] = {1: [], 2: []}  # per stage: (key, id, facts, shares)
+        self.running: deque[tuple[list[Any], list[Any], Any]] = deque()
+        self.compared = signature_law(law, as_of)  # the minimums the program compares the numbers with
+        self.two_rules = stage_two_rules()
+        self.two_reads = stage_two_reads(self.two_rules)
+        self.kind_of = {rid: r.kind for rid, r in law.requirements.items()}
+        if _LAW[0] != law.version:
+            forget()
+            _LAW[0] = law.version
+        self.pool = fork_pool(workers, law=law) if workers > 1 else None
+
+    def enter(self, i: int, e: Entry) -> None:
+        """Queue the line of the `i`th entry: an error line, or the key of its outcome, asked where it is new."""
+        if e.person is None:
+            self.waiting.append((e, None))
+            return
+        as_of, pid = self.as_of, e.person.id
+        facts = person_facts(e.person, self.law, as_of)
+        sig = signature(pid, facts, self.compared)
+        if sig is None:
+            key = (as_of, "alone", i, pid)
+            self.alone.append(key)
+            self.ask(1, key, pid, facts)
+        else:
+            key = _VIA.get((as_of, sig), (as_of, sig))
+            if key not in _SEEN and key not in self.asked:
+                shares = kind_keys(sig)
+                mets = [_MET.get((as_of, s)) for s in shares]
+                if all(m is not None for m in mets):  # every share met before: the second stage alone
+                    met = frozenset().union(*mets)
+                    key = _VIA[(as_of, sig)] = (as_of, "met", stage_two_key(sig, met, self.two_rules))
+                    self.ask(2, key, pid, [f for f in facts if f[0] in self.two_reads]
+                             + [("met", pid, r) for r in sorted(met)])
+                else:
+                    self.ask(1, key, pid, facts, shares)
+        self.waiting.append((e, key))
+
+    def ask(self, stage: int, key: Any, pid: str, facts: list[tuple], shares: Any = None) -> None:
+        """Ask the program for an outcome not known nor asked yet; a full batch is sent."""
+        if key not in _SEEN and key not in self.asked:
+            self.asked.add(key)
+            self.todo[stage].append((key, pid, facts, shares))
+            if len(self.todo[stage]) >= BATCH:
+                self.send(stage)
+
+    def send(self, stage: int) -> None:
+        """Run the stage's batch: here, or in a worker process (collected later)."""
+        batch = self.todo[stage]
         keys, shares = [t[0] for t in batch], [t[3] for t in batch]
         job = [(pid, facts) for _, pid, facts, _ in batch]
         batch.clear()
-        if pool is None:
-            remember(keys, shares, _outcomes(law, job, as_of, stage))
+        if self.pool is None:
+            self.remember(keys, shares, _outcomes(self.law, job, self.as_of, stage))
         else:
-            running.append((keys, shares, pool.apply_async(_work, ((job, as_of, stage),))))
+            self.running.append((keys, shares, self.pool.apply_async(_work, ((job, self.as_of, stage),))))
 
-    def collect(block: bool) -> None:
-        while running and (block or running[0][2].ready()):
-            keys, shares, result = running.popleft()
-            remember(keys, shares, result.get())
+    def flush(self) -> None:
+        """Send what is left of every stage's batch and wait for every outcome."""
+        for stage in (1, 2):
+            if self.todo[stage]:
+                self.send(stage)
+        self.collect(block=True)
 
-    def remember(keys: list[Any], shares: list[Any], results: list[tuple[dict[str, Any], Any]]) -> None:
+    def collect(self, block: bool) -> None:
+        """Remember the outcomes of the workers' batches that are done (with `block`: of all of them)."""
+        while self.running and (block or self.running[0][2].ready()):
+            keys, shares, result = self.running.popleft()
+            self.remember(keys, shares, result.get())
+
+    def remember(self, keys: list[Any], shares: list[Any], results: list[tuple[dict[str, Any], Any]]) -> None:
+        """Keep a batch's outcomes and what each kind's share of their signatures meets (for the second stage)."""
         if len(_SEEN) + len(keys) > SEEN_MAX:  # forget all but what lines still wait for
-            kept = {key: _SEEN[key] for _, key in waiting if key in _SEEN}
+            kept = {key: _SEEN[key] for _, key in self.waiting if key in _SEEN}
             _SEEN.clear()
             _SEEN.update(kept)
             _MET.clear()
@@ -150,60 +212,22 @@ def _lines(law: Law, entries: Iterable[Entry], as_of: date, workers: int,
             _SEEN[key] = line
             if share is not None:  # what each kind's share of this signature meets, for the second stage
                 for s in share:
-                    _MET[(as_of, s)] = frozenset(r for r in met if kind_of.get(r) == s[0])
-        asked.difference_update(keys)
+                    _MET[(self.as_of, s)] = frozenset(r for r in met if self.kind_of.get(r) == s[0])
+        self.asked.difference_update(keys)
 
-    def ready() -> Iterator[dict[str, Any]]:
+    def ready(self) -> Iterator[dict[str, Any]]:
+        """The lines known, in input order, up to the first that is not."""
         n = 0
-        while waiting and (waiting[0][1] is None or waiting[0][1] in _SEEN):
-            e, key = waiting.popleft()
+        while self.waiting and (self.waiting[0][1] is None or self.waiting[0][1] in _SEEN):
+            e, key = self.waiting.popleft()
             n += 1
-            yield e.error_entry(lang) if key is None else {"person": e.person.id, **_SEEN[key]}
-        if n and on_progress:
-            on_progress(n)
+            yield e.error_entry(self.lang) if key is None else {"person": e.person.id, **_SEEN[key]}
+        if n and self.on_progress:
+            self.on_progress(n)
 
-    def ask(stage: int, key: Any, pid: str, facts: list[tuple], shares: Any = None) -> None:
-        if key not in _SEEN and key not in asked:
-            asked.add(key)
-            todo[stage].append((key, pid, facts, shares))
-            if len(todo[stage]) >= BATCH:
-                send(stage)
-
-    try:
-        for i, e in enumerate(entries):
-            if e.person is None:
-                waiting.append((e, None))
-            else:
-                pid = e.person.id
-                facts = person_facts(e.person, law, as_of)
-                sig = signature(pid, facts, compared)
-                if sig is None:
-                    key = (as_of, "alone", i, pid)
-                    alone.append(key)
-                    ask(1, key, pid, facts)
-                else:
-                    key = _VIA.get((as_of, sig), (as_of, sig))
-                    if key not in _SEEN and key not in asked:
-                        shares = kind_keys(sig)
-                        mets = [_MET.get((as_of, s)) for s in shares]
-                        if all(m is not None for m in mets):  # every share met before: the second stage alone
-                            met = frozenset().union(*mets)
-                            key = _VIA[(as_of, sig)] = (as_of, "met", stage_two_key(sig, met, two_rules))
-                            ask(2, key, pid, [f for f in facts if f[0] in two_reads]
-                                + [("met", pid, r) for r in sorted(met)])
-                        else:
-                            ask(1, key, pid, facts, shares)
-                waiting.append((e, key))
-            collect(block=len(running) > 2 * workers)
-            yield from ready()
-        for stage in (1, 2):
-            if todo[stage]:
-                send(stage)
-        collect(block=True)
-        yield from ready()
-        assert not waiting, "every line is answered"
-    finally:
-        if pool is not None:
-            pool.terminate()
-        for key in alone:
+    def close(self) -> None:
+        """Stop the worker processes and forget the outcomes of persons evaluated on their own."""
+        if self.pool is not None:
+            self.pool.terminate()
+        for key in self.alone:
             _SEEN.pop(key, None)

@@ -1,8 +1,11 @@
-"""The closed namespaces used from Python: a typo in a term fails at import, not as a silently minted IRI."""
+"""The closed namespaces used from Python: a typo in a term fails at import, not as a silently minted IRI. RDF and
+RDFS (rdflib's, closed too) are given here with the ontology's, for the compiler of the law (`law.statute`)."""
 
 from __future__ import annotations
 
 from rdflib import Namespace
+from rdflib.namespace import RDF as RDF
+from rdflib.namespace import RDFS as RDFS
 from rdflib.namespace import DefinedNamespace
 from rdflib.term import URIRef
 

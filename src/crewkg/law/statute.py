@@ -416,14 +416,6 @@ class Law:
         return sorted(self.certificates.values(), key=lambda c: (c.order, c.id))
 
 
-
-
-
-
-
-
-
-
 @lru_cache(maxsize=8)
 def _load(kb: Path, onto: Path) -> Law:
     version = _digest(_files(kb, onto))
@@ -435,126 +427,171 @@ def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
 
 
 def _compile(g, version: str) -> Law:
-    from rdflib import RDF, RDFS
-
-    from crewkg.law.namespaces import CREW, local
+    """The law of the merged kb and ontology graph, concept by concept (rdflib only here: a cached law needs none)."""
+    from crewkg.law.namespaces import CREW, RDF, local
     from crewkg.law.reading import GraphReader
 
     r = GraphReader(g)
-    labels, one, num, notes, opt = r.labels, r.one, r.num, r.notes, r.opt
+    pathways = _pathways(r)
+    ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
+    includes = sorted({(local(r.one(s, CREW.includingCapacity)), local(r.one(s, CREW.includedCapacity)))
+                       for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
+    reductions = {local(s): Reduction(id=local(s), provision=local(r.one(s, CREW.provision)),
+                                      max_days=r.num(s, CREW.maximumDays) or 0,
+                                      evidence=local(r.one(s, CREW.reductionEvidence)), label=r.labels(s))
+                  for s in g.subjects(RDF.type, CREW.FahrzeitReduction)}
+    validity, schedules = _validity(r)
+    return Law(version, _regulations(r), _provisions(r), _requirements(r), pathways, _certificates(r, pathways),
+               _terms(r), ranks, includes, validity_rules=validity, medical_schedules=schedules, reductions=reductions)
 
-    regulations = {}
-    for s in g.subjects(RDF.type, CREW.Regulation):
-        until, first = one(s, CREW.inForceUntil), one(s, CREW.certificatesIssuedFrom)
-        regulations[local(s)] = Regulation(
-            id=local(s), abbreviation=str(one(s, CREW.abbreviation)), title=labels(s).get("de", local(s)),
-            gazette=str(one(s, CREW.gazette)), in_force_from=one(s, CREW.inForceFrom).toPython(),
-            in_force_until=until.toPython() if until is not None else None, notes=notes(s),
-            certificate_abbreviation=str(one(s, CREW.certificateAbbreviation) or "") or None,
-            certificates_issued_from=first.toPython() if first is not None else None)
 
-    provisions = {}
-    for s in g.subjects(RDF.type, CREW.Provision):
-        provisions[local(s)] = Provision(
-            id=local(s), citation=str(one(s, CREW.citation) or labels(s).get("de", local(s))),
-            wording=str(one(s, CREW.wording) or ""), notes=notes(s), part_of=opt(s, CREW.partOf),
-            wording_lang=getattr(one(s, CREW.wording), "language", None) or "de",
-            paraphrase=str(one(s, CREW.paraphrase)) if one(s, CREW.paraphrase) is not None else None,
-            regulation=opt(s, CREW.inRegulation))
+def _regulations(r) -> dict[str, Regulation]:
+    """crew:Regulation: in force from and until, and the first issue date its certificates can bear."""
+    from crewkg.law.namespaces import CREW, RDF, local
 
+    one = r.one
+    return {local(s): Regulation(
+        id=local(s), abbreviation=str(one(s, CREW.abbreviation)), title=r.labels(s).get("de", local(s)),
+        gazette=str(one(s, CREW.gazette)), in_force_from=one(s, CREW.inForceFrom).toPython(),
+        in_force_until=r.value(s, CREW.inForceUntil), notes=r.notes(s),
+        certificate_abbreviation=str(one(s, CREW.certificateAbbreviation) or "") or None,
+        certificates_issued_from=r.value(s, CREW.certificatesIssuedFrom)) for s in r.g.subjects(RDF.type, CREW.Regulation)}
+
+
+def _provisions(r) -> dict[str, Provision]:
+    """crew:Provision: its citation, the wording (or a paraphrase) and the regulation it belongs to."""
+    from crewkg.law.namespaces import CREW, RDF, local
+
+    one, opt = r.one, r.opt
+    return {local(s): Provision(
+        id=local(s), citation=str(one(s, CREW.citation) or r.labels(s).get("de", local(s))),
+        wording=str(one(s, CREW.wording) or ""), notes=r.notes(s), part_of=opt(s, CREW.partOf),
+        wording_lang=getattr(one(s, CREW.wording), "language", None) or "de",
+        paraphrase=str(one(s, CREW.paraphrase)) if one(s, CREW.paraphrase) is not None else None,
+        regulation=opt(s, CREW.inRegulation)) for s in r.g.subjects(RDF.type, CREW.Provision)}
+
+
+def _in_statute_order(r, nodes, missing: int) -> list:
+    """Nodes in the order of the statute (crew:statuteOrder, `missing` where none is given), then by IRI."""
+    from crewkg.law.namespaces import CREW
+
+    return sorted(nodes, key=lambda c: (r.num(c, CREW.statuteOrder) or missing, str(c)))
+
+
+def _requirements(r) -> dict[str, Requirement]:
+    """Every requirement of a kind the ontology defines (a subclass of crew:Requirement, its name the kind's)."""
+    from crewkg.law.namespaces import CREW, RDF, RDFS, local
+
+    g = r.g
     kinds = {local(c)[: -len("Requirement")]: c for c in g.subjects(RDFS.subClassOf, CREW.Requirement)}
-    requirements = {}
-    for kind, cls in kinds.items():
-        for s in g.subjects(RDF.type, cls):
-            minimum = num(s, CREW.minimumDays)
-            for p in (CREW.minimumYears, CREW.minimumMonths):
-                minimum = minimum if minimum is not None else num(s, p)
-            children = list(g.objects(s, CREW.hasAlternative)) + list(g.objects(s, CREW.hasPart))
-            children.sort(key=lambda c: (num(c, CREW.statuteOrder) or 0, str(c)))
-            requirements[local(s)] = Requirement(
-                id=local(s), kind=kind, provision=local(one(s, CREW.provision)), label=labels(s),
-                order=num(s, CREW.statuteOrder) or 0, minimum=minimum,
-                served_as=opt(s, CREW.servedAs), capacity=opt(s, CREW.seaCapacity),
-                of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
-                before_programme=opt(s, CREW.beforeProgramme),
-                programme_for=opt(s, CREW.programmeFor),
-                exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
-                certificates=tuple(local(o) for o in sorted(g.objects(s, CREW.acceptsCertificate), key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
-                excluded=tuple(local(o) for o in sorted([*g.objects(s, CREW.excludesCertificate), *g.objects(s, CREW.excludesFunction)],
-                                                        key=lambda c: (num(c, CREW.statuteOrder) or 999, str(c)))),
-                document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=notes(s),
-                max_months=num(s, CREW.notOlderThanMonths),
-                functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
-                min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
-                taken_before=one(s, CREW.takenBefore).toPython() if one(s, CREW.takenBefore) is not None else None,
-                proven_by_service_as=opt(s, CREW.provenByServiceAs),
-                proven_by_any_service=(any_ := one(s, CREW.provenByServiceInAnyRole)) is not None and any_.toPython() is True,
-                last_day=last.toPython() if (last := one(s, CREW.lastDay)) is not None else None,
-                reduction=opt(s, CREW.reducibleBy))
+    return {local(s): _requirement(r, s, kind) for kind, cls in kinds.items() for s in g.subjects(RDF.type, cls)}
 
-    reductions = {}
-    for s in g.subjects(RDF.type, CREW.FahrzeitReduction):
-        reductions[local(s)] = Reduction(id=local(s), provision=local(one(s, CREW.provision)),
-                                         max_days=num(s, CREW.maximumDays) or 0,
-                                         evidence=local(one(s, CREW.reductionEvidence)), label=labels(s))
 
-    pathways = {}
-    for s in g.subjects(RDF.type, CREW.Pathway):
-        reqs = sorted(g.objects(s, CREW.hasRequirement), key=lambda r: (num(r, CREW.statuteOrder) or 0, str(r)))
-        pathways[local(s)] = Pathway(
-            id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
-            label=labels(s), order=num(s, CREW.statuteOrder) or 0, requirements=tuple(local(r) for r in reqs),
-            presupposes=opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g)
+def _requirement(r, s, kind: str) -> Requirement:
+    """One requirement: its minimum (days, years or months), what it asks and its alternatives or parts in order."""
+    from crewkg.law.namespaces import CREW, local
 
+    g, one, num, opt = r.g, r.one, r.num, r.opt
+    minimum = num(s, CREW.minimumDays)
+    for p in (CREW.minimumYears, CREW.minimumMonths):
+        minimum = minimum if minimum is not None else num(s, p)
+    children = _in_statute_order(r, [*g.objects(s, CREW.hasAlternative), *g.objects(s, CREW.hasPart)], 0)
+    return Requirement(
+        id=local(s), kind=kind, provision=local(one(s, CREW.provision)), label=r.labels(s),
+        order=num(s, CREW.statuteOrder) or 0, minimum=minimum,
+        served_as=opt(s, CREW.servedAs), capacity=opt(s, CREW.seaCapacity),
+        of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
+        before_programme=opt(s, CREW.beforeProgramme),
+        programme_for=opt(s, CREW.programmeFor),
+        exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
+        certificates=tuple(local(o) for o in _in_statute_order(r, g.objects(s, CREW.acceptsCertificate), 999)),
+        excluded=tuple(local(o) for o in _in_statute_order(
+            r, [*g.objects(s, CREW.excludesCertificate), *g.objects(s, CREW.excludesFunction)], 999)),
+        document=opt(s, CREW.requiresDocument), children=tuple(local(c) for c in children), notes=r.notes(s),
+        max_months=num(s, CREW.notOlderThanMonths),
+        functions=tuple(sorted(local(o) for o in g.objects(s, CREW.requiresHeldFunction))),
+        min_hours=float(one(s, CREW.minimumHours).toPython()) if one(s, CREW.minimumHours) is not None else None,
+        taken_before=r.value(s, CREW.takenBefore),
+        proven_by_service_as=opt(s, CREW.provenByServiceAs),
+        proven_by_any_service=r.value(s, CREW.provenByServiceInAnyRole) is True,
+        last_day=r.value(s, CREW.lastDay),
+        reduction=opt(s, CREW.reducibleBy))
+
+
+def _pathways(r) -> dict[str, Pathway]:
+    """crew:Pathway: the certificate it leads to and its requirements in statute order."""
+    from crewkg.law.namespaces import CREW, RDF, local
+
+    g, one, num = r.g, r.one, r.num
+    return {local(s): Pathway(
+        id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
+        label=r.labels(s), order=num(s, CREW.statuteOrder) or 0,
+        requirements=tuple(local(q) for q in _in_statute_order(r, g.objects(s, CREW.hasRequirement), 0)),
+        presupposes=r.opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g)
+        for s in g.subjects(RDF.type, CREW.Pathway)}
+
+
+def _certificates(r, pathways: dict[str, Pathway]) -> dict[str, Certificate]:
+    """crew:Certificate and crew:Authorisation, each with the pathways leading to it (in their order)."""
+    from crewkg.law.namespaces import CREW, RDF, local
+
+    g, one, num, opt = r.g, r.one, r.num, r.opt
     certificates = {}
-    certificate_nodes = dict.fromkeys([*g.subjects(RDF.type, CREW.Certificate), *g.subjects(RDF.type, CREW.Authorisation)])
-    for s in certificate_nodes:
+    for s in dict.fromkeys([*g.subjects(RDF.type, CREW.Certificate), *g.subjects(RDF.type, CREW.Authorisation)]):
         cid = local(s)
         mine = sorted((p for p in pathways.values() if p.certificate == cid), key=lambda p: p.order)
-        until = one(s, CREW.validUntil)
         certificates[cid] = Certificate(
-            id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=labels(s),
+            id=cid, role=opt(s, CREW.certifiesRole), provision=local(one(s, CREW.provision)), label=r.labels(s),
             order=num(s, CREW.statuteOrder) or 999, regulation=opt(s, CREW.inRegulation),
-            pathways=tuple(p.id for p in mine), valid_until=until.toPython() if until is not None else None,
+            pathways=tuple(p.id for p in mine), valid_until=r.value(s, CREW.validUntil),
             validity_provision=opt(s, CREW.validityProvision), authorisation_for=opt(s, CREW.authorisationFor),
             national=(s, RDF.type, CREW.NationalCertificate) in g,
-            by_proof=bool(one(s, CREW.heldByProof) is not None and one(s, CREW.heldByProof).toPython() is True),
-            issued_from=first.toPython() if (first := one(s, CREW.issuedFrom)) is not None else None,
-            issued_until=last.toPython() if (last := one(s, CREW.issuedUntil)) is not None else None,
+            by_proof=r.value(s, CREW.heldByProof) is True,
+            issued_from=r.value(s, CREW.issuedFrom), issued_until=r.value(s, CREW.issuedUntil),
             dated_form_of=tuple(sorted(local(o) for o in g.objects(s, CREW.datedFormOf))),
-            counts_under=opt(s, CREW.countsUnder), notes=notes(s))
+            counts_under=opt(s, CREW.countsUnder), notes=r.notes(s))
+    return certificates
+
+
+#: the ontology classes of the terms a record may name by id (a crew:DeckCrewRole is a crew:Role too)
+_TERM_CLASSES = ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase")
+
+
+def _terms(r) -> dict[str, Term]:
+    """Roles, functions, exams, documents, sea capacities and programme phases, each with every class it has."""
+    from crewkg.law.namespaces import CREW, RDF, local
 
     terms: dict[str, Term] = {}
-    for cls in ("Role", "DeckCrewRole", "Function", "Exam", "Document", "SeaCapacity", "ProgrammePhase"):
-        for s in g.subjects(RDF.type, getattr(CREW, cls)):
+    for cls in _TERM_CLASSES:
+        for s in r.g.subjects(RDF.type, getattr(CREW, cls)):
             old = terms.get(local(s))
             kinds_of = (old.kinds if old else frozenset()) | {cls}
             if cls == "DeckCrewRole":
                 kinds_of |= {"Role"}
-            terms[local(s)] = Term(local(s), frozenset(kinds_of), labels(s), num(s, CREW.statuteOrder) or 0)
+            terms[local(s)] = Term(local(s), frozenset(kinds_of), r.labels(s), r.num(s, CREW.statuteOrder) or 0)
+    return terms
 
-    ranks = sorted((local(a), local(b)) for a, b in g.subject_objects(CREW.ranksAbove))
-    includes = sorted({(local(one(s, CREW.includingCapacity)), local(one(s, CREW.includedCapacity)))
-                       for s in g.subjects(RDF.type, CREW.CapacityInclusion)})
+
+def _validity(r) -> tuple[dict[str, ValidityRule], dict[str, MedicalSchedule]]:
+    """How long what a person holds counts: crew:CertificateValidityRule with its years (a rule without them is no
+    period) and crew:MedicalExaminationSchedule with its steps in order of age (a schedule without steps is none)."""
+    from crewkg.law.namespaces import CREW, RDF, local
+
+    g, num = r.g, r.num
     validity = {}
     for s in g.subjects(RDF.type, CREW.CertificateValidityRule):
         years = num(s, CREW.validityYears)
         if years is not None:
-            validity[local(s)] = ValidityRule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)), years,
-                                              tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))),
-                                              (a := one(s, CREW.countsOnAnniversary)) is not None and a.toPython() is True)
+            validity[local(s)] = ValidityRule(local(s), r.opt(s, CREW.inRegulation), local(r.one(s, CREW.provision)), years,
+                                              r.many(s, CREW.appliesToCertificate), r.value(s, CREW.countsOnAnniversary) is True)
     schedules = {}
     for s in g.subjects(RDF.type, CREW.MedicalExaminationSchedule):
         steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,
-                                     num(x, CREW.renewalGraceMonths) or 0,
-                                     bool(one(x, CREW.renewedAfterBirthday) is not None
-                                          and one(x, CREW.renewedAfterBirthday).toPython() is True),
+                                     num(x, CREW.renewalGraceMonths) or 0, r.value(x, CREW.renewedAfterBirthday) is True,
                                      num(x, CREW.renewalEveryYears) or 0)
                         for x in g.objects(s, CREW.hasScheduleStep)),
                        key=lambda x: x.from_age)
         if steps:
-            schedules[local(s)] = MedicalSchedule(local(s), opt(s, CREW.inRegulation), local(one(s, CREW.provision)),
-                                                  tuple(sorted(local(c) for c in g.objects(s, CREW.appliesToCertificate))),
-                                                  tuple(steps))
-    return Law(version, regulations, provisions, requirements, pathways, certificates, terms, ranks, includes,
-               validity_rules=validity, medical_schedules=schedules, reductions=reductions)
+            schedules[local(s)] = MedicalSchedule(local(s), r.opt(s, CREW.inRegulation), local(r.one(s, CREW.provision)),
+                                                  r.many(s, CREW.appliesToCertificate), tuple(steps))
+    return validity, schedules

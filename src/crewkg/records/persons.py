@@ -232,49 +232,81 @@ class Checker:
 
 
 def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person:
-    """Schema check and conversion of a YAML/JSON record (docs/architecture.md, 'Records')."""
+    """Schema check and conversion of a YAML/JSON record (docs/architecture.md, 'Records'). The fields are checked in
+    a fixed order, so a record with several errors is always refused for the same one first."""
     c = Checker(source)
     c.mapping(data, "", TOP_KEYS)
-    pid = data.get("id")
-    if not isinstance(pid, str) or not ID_RE.match(pid):
-        raise c.fail("id", "id", pid if "id" in data else Phrase("error.field_absent"), most=ID_MAX)
-    p = Person(id=pid, source=source)
+    p = Person(id=_person_id(c, data), source=source)
     if "birth_date" in data:
         p.birth_date = c.day(data["birth_date"], "birth_date")
         if p.birth_date > min(date.today(), as_of):
             raise c.fail("birth_date", "birth_date", str(p.birth_date))
     if "medical_fitness" in data:
-        mf = data["medical_fitness"]
-        if isinstance(mf, dict):
-            c.mapping(mf, "medical_fitness", set(MEDICAL_FIELDS))
-            if not mf:
-                raise c.fail("medical_fitness.valid_until", "date")
-            p.medical_fitness = True
-            if "valid_until" in mf:
-                p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
-            if "examined" in mf:
-                p.medical_examined = c.day(mf["examined"], "medical_fitness.examined")
-            if p.medical_examined and p.medical_valid_until and p.medical_valid_until < p.medical_examined:
-                raise c.fail("medical_fitness.valid_until", "medical_order", p.medical_valid_until.isoformat(),
-                             examined=p.medical_examined.isoformat())
-        elif not isinstance(mf, bool):  # say every form the key takes, as the CSV cell's message does
-            raise c.fail("medical_fitness", "medical_fitness", mf)
-        else:
-            p.medical_fitness = mf
+        _medical_fitness(c, data["medical_fitness"], p)
     if "radio_certificate" in data:
         p.radio_certificate = c.boolean(data["radio_certificate"], "radio_certificate")
     if "basic_safety_training" in data:
         p.basic_safety_training = c.boolean(data["basic_safety_training"], "basic_safety_training")
     if "apprenticeship" in data:
-        a = c.mapping(data["apprenticeship"], "apprenticeship", set(APPRENTICESHIP_FIELDS))
-        if "contract" in a:
-            p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
-        if "year" in a:
-            year = a["year"]
-            if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= APPRENTICESHIP_YEAR_MAX:
-                raise c.fail("apprenticeship.year", "apprenticeship_year", year, most=APPRENTICESHIP_YEAR_MAX)
-            p.apprenticeship_year = year
+        _apprenticeship(c, data["apprenticeship"], p)
     roles = law.ids_of("DeckCrewRole")
+    _time_counted(c, data, p, roles)
+    if "service" in data:
+        _service_log(c, data, p, roles)
+    if "programmes" in data:
+        progs = data["programmes"]
+        if not isinstance(progs, list):
+            raise c.fail("programmes", "programmes", progs)
+        for i, g in enumerate(progs):
+            p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland"), "sailing_days" in data))
+    _qualifications(c, data, p, law)
+    from crewkg.records.dated import apply
+
+    return apply(p, law, as_of)
+
+
+def _person_id(c: Checker, data: dict) -> str:
+    pid = data.get("id")
+    if not isinstance(pid, str) or not ID_RE.match(pid):
+        raise c.fail("id", "id", pid if "id" in data else Phrase("error.field_absent"), most=ID_MAX)
+    return pid
+
+
+def _medical_fitness(c: Checker, mf: Any, p: Person) -> None:
+    """`medical_fitness`: true or false, or the proof's dates (valid until, examined; not ending before it was held)."""
+    if isinstance(mf, dict):
+        c.mapping(mf, "medical_fitness", set(MEDICAL_FIELDS))
+        if not mf:
+            raise c.fail("medical_fitness.valid_until", "date")
+        p.medical_fitness = True
+        if "valid_until" in mf:
+            p.medical_valid_until = c.day(mf["valid_until"], "medical_fitness.valid_until")
+        if "examined" in mf:
+            p.medical_examined = c.day(mf["examined"], "medical_fitness.examined")
+        if p.medical_examined and p.medical_valid_until and p.medical_valid_until < p.medical_examined:
+            raise c.fail("medical_fitness.valid_until", "medical_order", p.medical_valid_until.isoformat(),
+                         examined=p.medical_examined.isoformat())
+    elif not isinstance(mf, bool):  # say every form the key takes, as the CSV cell's message does
+        raise c.fail("medical_fitness", "medical_fitness", mf)
+    else:
+        p.medical_fitness = mf
+
+
+def _apprenticeship(c: Checker, value: Any, p: Person) -> None:
+    """`apprenticeship`: whether a contract is held, and the year of the apprenticeship."""
+    a = c.mapping(value, "apprenticeship", set(APPRENTICESHIP_FIELDS))
+    if "contract" in a:
+        p.apprenticeship_contract = c.boolean(a["contract"], "apprenticeship.contract")
+    if "year" in a:
+        year = a["year"]
+        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= APPRENTICESHIP_YEAR_MAX:
+            raise c.fail("apprenticeship.year", "apprenticeship_year", year, most=APPRENTICESHIP_YEAR_MAX)
+        p.apprenticeship_year = year
+
+
+def _time_counted(c: Checker, data: dict, p: Person, roles: list[str]) -> None:
+    """The totals of time the record states: sailing days per deck role, sea days per capacity, years of
+    professional experience and vocational training, days of inland training."""
     if "sailing_days" in data:
         sd = c.mapping(data["sailing_days"], "sailing_days")
         for role, days in sd.items():
@@ -291,32 +323,35 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         p.vocational_training_years = c.number(data["vocational_training_years"], "vocational_training_years")
     if "inland_training_days" in data:
         p.inland_training_days = c.count(data["inland_training_days"], "inland_training_days")
-    if "service" in data:
-        log = data["service"]
-        if not isinstance(log, list):
-            raise c.fail("service", "service_list", log)
-        p.service = [service_entry(c, e, f"service[{i}]", roles) for i, e in enumerate(log)]
-        if p.service:  # every day of a log is counted: no log spans more days than any count may hold
-            first = min(e.start for e in p.service)
-            late = max(range(len(p.service)), key=lambda i: p.service[i].end)
-            if (p.service[late].end - first).days >= MAX_NUMBER:
-                raise c.fail(f"service[{late}].to", "service_span", p.service[late].end.isoformat(), max=MAX_NUMBER,
-                             start=first.isoformat())
-        born = p.birth_date
-        early = next((i for i, e in enumerate(p.service) if born is not None and e.start < born), None)
-        if early is not None:
-            raise c.fail(f"service[{early}].from", "service_after_birth", p.service[early].start.isoformat(),
-                         birth=str(born))
-        for waters, key in (("inland", "sailing_days"), ("sea", "sea_days")):
-            if p.logged(waters) and key in data:
-                first = next(i for i, e in enumerate(p.service) if e.waters == waters)
-                raise c.fail(key, f"totals_beside_log.{waters}", first=first)
-    if "programmes" in data:
-        progs = data["programmes"]
-        if not isinstance(progs, list):
-            raise c.fail("programmes", "programmes", progs)
-        for i, g in enumerate(progs):
-            p.programmes.append(programme(c, g, f"programmes[{i}]", roles, p.logged("inland"), "sailing_days" in data))
+
+
+def _service_log(c: Checker, data: dict, p: Person, roles: list[str]) -> None:
+    """`service`: the dated log, no longer than any count may hold, none of it before the birth date, and not beside
+    the totals of the same kind of time."""
+    log = data["service"]
+    if not isinstance(log, list):
+        raise c.fail("service", "service_list", log)
+    p.service = [service_entry(c, e, f"service[{i}]", roles) for i, e in enumerate(log)]
+    if p.service:  # every day of a log is counted: no log spans more days than any count may hold
+        first = min(e.start for e in p.service)
+        late = max(range(len(p.service)), key=lambda i: p.service[i].end)
+        if (p.service[late].end - first).days >= MAX_NUMBER:
+            raise c.fail(f"service[{late}].to", "service_span", p.service[late].end.isoformat(), max=MAX_NUMBER,
+                         start=first.isoformat())
+    born = p.birth_date
+    early = next((i for i, e in enumerate(p.service) if born is not None and e.start < born), None)
+    if early is not None:
+        raise c.fail(f"service[{early}].from", "service_after_birth", p.service[early].start.isoformat(),
+                     birth=str(born))
+    for waters, key in (("inland", "sailing_days"), ("sea", "sea_days")):
+        if p.logged(waters) and key in data:
+            first_entry = next(i for i, e in enumerate(p.service) if e.waters == waters)
+            raise c.fail(key, f"totals_beside_log.{waters}", first=first_entry)
+
+
+def _qualifications(c: Checker, data: dict, p: Person, law: Law) -> None:
+    """The exams passed and the certificates held (each with its date where given: a certificate read by its issue
+    date, `dated_forms`), and the functions held."""
     if "exams" in data:
         p.exams, p.exam_passed = dated_ids(c, data["exams"], "exams", law.ids_of("Exam"), "exam", "passed", p.exam_hours)
     if "certificates" in data:
@@ -324,9 +359,6 @@ def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person
         p.certificates, p.certificate_issued, p.certificate_named = dated_forms(law, named, issued)
     if "functions" in data:
         p.functions = c.id_list(data["functions"], "functions", law.ids_of("Function"), "function")
-    from crewkg.records.dated import apply
-
-    return apply(p, law, as_of)
 
 
 def service_entry(c: Checker, e: Any, f: str, roles: list[str]) -> ServiceEntry:

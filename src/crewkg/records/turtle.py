@@ -13,23 +13,35 @@ from pathlib import Path
 
 from crewkg.errors import InputError, Phrase, Reason
 from crewkg.law.statute import Law
-from crewkg.records.persons import Person, person_from_mapping, person_to_mapping
+from crewkg.records.persons import SEA_KEYS, Person, person_from_mapping, person_to_mapping
 from crewkg.records.reading import read_text
 
 
 def person_graph(p: Person, subject=None):
     """The RDF form of one record (for SHACL validation and export), about `subject`: the register's
     `person/<id>` unless given (a roster's crew member, docs/identifiers.md)."""
-    from rdflib import BNode, Graph, Literal
-    from rdflib.namespace import RDF, XSD
+    from rdflib import Graph
 
-    from crewkg.law.crediting import AREAS
     from crewkg.law.namespaces import CREW, KB, PERSON
 
     g = Graph()
     g.bind("crew", CREW._NS)
     g.bind("kb", KB)
     s = PERSON[p.id] if subject is None else subject
+    _facts_graph(g, s, p)
+    _time_graph(g, s, p)
+    _service_graph(g, s, p)
+    _qualifications_graph(g, s, p)
+    return g
+
+
+def _facts_graph(g, s, p: Person) -> None:
+    """The person, birth date, medical fitness, radio certificate, basic safety training and apprenticeship."""
+    from rdflib import Literal
+    from rdflib.namespace import RDF, XSD
+
+    from crewkg.law.namespaces import CREW
+
     g.add((s, RDF.type, CREW.Person))
     g.add((s, CREW.personId, Literal(p.id)))
     if p.birth_date:
@@ -42,16 +54,33 @@ def person_graph(p: Person, subject=None):
     g.add((s, CREW.hasApprenticeshipContract, Literal(p.apprenticeship_contract)))
     if p.apprenticeship_year is not None:
         g.add((s, CREW.apprenticeshipYear, Literal(p.apprenticeship_year)))
+
+
+def _record_node(g, s, link, cls):
+    """A new blank node of class `cls` that the person `s` links to by `link`."""
+    from rdflib import BNode
+    from rdflib.namespace import RDF
+
+    b = BNode()
+    g.add((s, link, b))
+    g.add((b, RDF.type, cls))
+    return b
+
+
+def _time_graph(g, s, p: Person) -> None:
+    """The totals of time (sailing and sea days, years of experience and training, inland training days) and the
+    programmes completed."""
+    from rdflib import Literal
+    from rdflib.namespace import XSD
+
+    from crewkg.law.namespaces import CREW, KB
+
     for role, days in p.sailing_days.items():
-        b = BNode()
-        g.add((s, CREW.hasSailingRecord, b))
-        g.add((b, RDF.type, CREW.SailingRecord))
+        b = _record_node(g, s, CREW.hasSailingRecord, CREW.SailingRecord)
         g.add((b, CREW.inRole, KB[role]))
         g.add((b, CREW.days, Literal(days)))
     for cap, days in p.sea_days.items():
-        b = BNode()
-        g.add((s, CREW.hasSeaRecord, b))
-        g.add((b, RDF.type, CREW.SeaRecord))
+        b = _record_node(g, s, CREW.hasSeaRecord, CREW.SeaRecord)
         g.add((b, CREW.seaCapacity, getattr(CREW, cap)))
         g.add((b, CREW.days, Literal(days)))
     if p.professional_experience_years:
@@ -61,9 +90,7 @@ def person_graph(p: Person, subject=None):
     if p.inland_training_days:
         g.add((s, CREW.inlandTrainingDays, Literal(p.inland_training_days)))
     for prog in p.programmes:
-        b = BNode()
-        g.add((s, CREW.completedProgramme, b))
-        g.add((b, RDF.type, CREW.CompletedProgramme))
+        b = _record_node(g, s, CREW.completedProgramme, CREW.CompletedProgramme)
         g.add((b, CREW.programmeFor, KB[prog.role]))
         g.add((b, CREW.months, Literal(prog.months)))
         g.add((b, CREW.daysWithin, Literal(prog.sailing_days)))
@@ -71,10 +98,18 @@ def person_graph(p: Person, subject=None):
         if prog.start is not None and prog.end is not None:
             g.add((b, CREW.programmeFrom, Literal(prog.start, datatype=XSD.date)))
             g.add((b, CREW.programmeTo, Literal(prog.end, datatype=XSD.date)))
+
+
+def _service_graph(g, s, p: Person) -> None:
+    """The dated service log (crew:ServiceEntry)."""
+    from rdflib import Literal
+    from rdflib.namespace import XSD
+
+    from crewkg.law.crediting import AREAS
+    from crewkg.law.namespaces import CREW, KB
+
     for e in p.service or []:
-        b = BNode()
-        g.add((s, CREW.hasServiceEntry, b))
-        g.add((b, RDF.type, CREW.ServiceEntry))
+        b = _record_node(g, s, CREW.hasServiceEntry, CREW.ServiceEntry)
         g.add((b, CREW.servedFrom, Literal(e.start, datatype=XSD.date)))
         g.add((b, CREW.servedTo, Literal(e.end, datatype=XSD.date)))
         g.add((b, CREW.servedOnWaters, CREW[AREAS[e.waters]]))
@@ -85,13 +120,21 @@ def person_graph(p: Person, subject=None):
         g.add((b, CREW.validated, Literal(e.validated)))
         if e.vessel:
             g.add((b, CREW.vesselName, Literal(e.vessel)))
+
+
+def _qualifications_graph(g, s, p: Person) -> None:
+    """The medical examination's date, the exams passed and certificates held (dated: a node with the date), the
+    functions held."""
+    from rdflib import Literal
+    from rdflib.namespace import XSD
+
+    from crewkg.law.namespaces import CREW, KB
+
     if p.medical_examined:
         g.add((s, CREW.medicalExaminationDate, Literal(p.medical_examined, datatype=XSD.date)))
     for e in p.exams:
         if e in p.exam_passed:
-            b = BNode()
-            g.add((s, CREW.hasExamResult, b))
-            g.add((b, RDF.type, CREW.ExamResult))
+            b = _record_node(g, s, CREW.hasExamResult, CREW.ExamResult)
             g.add((b, CREW.examPassed, exam_term(e)))
             g.add((b, CREW.passedOn, Literal(p.exam_passed[e], datatype=XSD.date)))
             if e in p.exam_hours:
@@ -100,25 +143,34 @@ def person_graph(p: Person, subject=None):
             g.add((s, CREW.passedExam, exam_term(e)))
     for c in p.certificates:
         if c in p.certificate_issued:
-            b = BNode()
-            g.add((s, CREW.hasCertificateIssue, b))
-            g.add((b, RDF.type, CREW.CertificateIssue))
+            b = _record_node(g, s, CREW.hasCertificateIssue, CREW.CertificateIssue)
             g.add((b, CREW.issuedCertificate, KB[c]))
             g.add((b, CREW.issuedOn, Literal(p.certificate_issued[c], datatype=XSD.date)))
         else:
             g.add((s, CREW.holdsCertificate, KB[c]))
     for f in p.functions:
         g.add((s, CREW.holdsFunction, KB[f]))
-    return g
 
 
 def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     """Read a Turtle record: SHACL-validate it, then map it onto the record keys and run the schema check."""
-    from rdflib import Graph, Literal
     from rdflib.namespace import RDF
 
-    from crewkg.law.namespaces import CREW, local
+    from crewkg.law.namespaces import CREW
     from crewkg.records.shacl import shacl_check
+
+    g = _parsed(path)
+    subjects = list(g.subjects(RDF.type, CREW.Person))
+    if len(subjects) != 1:
+        raise InputError(str(path), "rdf:type", "one_person", len(subjects))
+    _known_predicates_only(g, str(path))
+    shacl_check(g, str(path))
+    return person_from_mapping(_record_keys(g, subjects[0], str(path)), law, as_of, str(path))
+
+
+def _parsed(path: Path):
+    """The record's graph; an empty or malformed file refused with the line and rdflib's complaint."""
+    from rdflib import Graph
 
     text = read_text(path)
     if not text.strip():
@@ -133,12 +185,18 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         raise InputError(str(path), "", "turtle", reason=_syntax_reason(exc)) from None
     finally:
         quiet.setLevel(level)
-    subjects = list(g.subjects(RDF.type, CREW.Person))
-    if len(subjects) != 1:
-        raise InputError(str(path), "rdf:type", "one_person", len(subjects))
-    _known_predicates_only(g, str(path))
-    shacl_check(g, str(path))
-    s = subjects[0]
+    return g
+
+
+#: sea capacities (crew:) as a record's `sea_days` keys
+_SEA_KEYS = {cap: key for key, cap in SEA_KEYS.items()}
+
+
+def _record_keys(g, s, source: str) -> dict:
+    """The person `s` of the graph as the keys of a YAML/JSON record, for the one schema check."""
+    from rdflib import Literal
+
+    from crewkg.law.namespaces import CREW, local
 
     def val(p):
         v = g.value(s, p)
@@ -159,29 +217,52 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         data["apprenticeship"] = {"contract": bool(val(CREW.hasApprenticeshipContract))}
         if val(CREW.apprenticeshipYear) is not None:
             data["apprenticeship"]["year"] = int(val(CREW.apprenticeshipYear))
-    sailing = {}
-    for b in g.objects(s, CREW.hasSailingRecord):
-        role = local(g.value(b, CREW.inRole))
-        if role in sailing:  # as a YAML record's duplicate key: one total per role, never a silent choice
-            raise InputError(str(path), "crew:hasSailingRecord", "one_sailing_record", role=role)
-        sailing[role] = int(g.value(b, CREW.days).toPython())
-    if sailing:
-        data["sailing_days"] = sailing
-    sea = {}
-    back = {"AsDeckCrew": "deck_crew", "AsMaster": "master"}
-    for b in g.objects(s, CREW.hasSeaRecord):
-        cap = local(g.value(b, CREW.seaCapacity))
-        if back.get(cap, cap) in sea:
-            raise InputError(str(path), "crew:hasSeaRecord", "one_sea_record", capacity=cap)
-        sea[back.get(cap, cap)] = int(g.value(b, CREW.days).toPython())
-    if sea:
-        data["sea_days"] = sea
+    data |= _day_totals(g, s, source)
     for key, prop in (("professional_experience_years", CREW.professionalExperienceYears),
                       ("vocational_training_years", CREW.vocationalTrainingYears)):
         if val(prop) is not None:
             data[key] = float(val(prop))
     if val(CREW.inlandTrainingDays) is not None:
         data["inland_training_days"] = val(CREW.inlandTrainingDays)
+    entries = _service_entries(g, s)
+    if entries or g.value(s, CREW.hasServiceEntry) is not None:
+        data["service"] = entries
+    progs = _programmes(g, s, logged=bool(entries))
+    if progs:
+        data["programmes"] = progs
+    _qualification_keys(g, s, data)
+    return data
+
+
+def _day_totals(g, s, source: str) -> dict:
+    """`sailing_days` and `sea_days`: one total per role or capacity, as a YAML record's keys are (a second one is
+    refused, never silently chosen)."""
+    from crewkg.law.namespaces import CREW, local
+
+    data: dict = {}
+    sailing = {}
+    for b in g.objects(s, CREW.hasSailingRecord):
+        role = local(g.value(b, CREW.inRole))
+        if role in sailing:  # as a YAML record's duplicate key: one total per role, never a silent choice
+            raise InputError(source, "crew:hasSailingRecord", "one_sailing_record", role=role)
+        sailing[role] = int(g.value(b, CREW.days).toPython())
+    if sailing:
+        data["sailing_days"] = sailing
+    sea = {}
+    for b in g.objects(s, CREW.hasSeaRecord):
+        cap = local(g.value(b, CREW.seaCapacity))
+        if _SEA_KEYS.get(cap, cap) in sea:
+            raise InputError(source, "crew:hasSeaRecord", "one_sea_record", capacity=cap)
+        sea[_SEA_KEYS.get(cap, cap)] = int(g.value(b, CREW.days).toPython())
+    if sea:
+        data["sea_days"] = sea
+    return data
+
+
+def _service_entries(g, s) -> list[dict]:
+    """The service log's entries as a record's `service`, in order of their dates."""
+    from crewkg.law.namespaces import CREW, local
+
     entries = []
     for b in g.objects(s, CREW.hasServiceEntry):
         e = {"from": g.value(b, CREW.servedFrom).toPython(), "to": g.value(b, CREW.servedTo).toPython(),
@@ -189,14 +270,22 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
         if g.value(b, CREW.servedAs) is not None:
             e["role"] = local(g.value(b, CREW.servedAs))
         if g.value(b, CREW.seaCapacity) is not None:
-            e["capacity"] = back.get(local(g.value(b, CREW.seaCapacity)), "")
+            e["capacity"] = _SEA_KEYS.get(local(g.value(b, CREW.seaCapacity)), "")
         if g.value(b, CREW.validated) is not None:
             e["validated"] = bool(g.value(b, CREW.validated).toPython())
         if g.value(b, CREW.vesselName) is not None:
             e["vessel"] = str(g.value(b, CREW.vesselName))
         entries.append(e)
-    if entries or g.value(s, CREW.hasServiceEntry) is not None:
-        data["service"] = sorted(entries, key=lambda e: (str(e["from"]), str(e["to"]), str(e.get("role", e.get("capacity")))))
+    return sorted(entries, key=lambda e: (str(e["from"]), str(e["to"]), str(e.get("role", e.get("capacity")))))
+
+
+def _programmes(g, s, logged: bool) -> list[dict]:
+    """The programmes completed as a record's `programmes`: dated, or of a number of months; their sailing days
+    where no log gives them (`logged`) or the programme is undated."""
+    from rdflib import Literal
+
+    from crewkg.law.namespaces import CREW, local
+
     progs = []
     for b in g.objects(s, CREW.completedProgramme):
         prog = {"for": local(g.value(b, CREW.programmeFor))}
@@ -204,12 +293,18 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
             prog |= {"from": g.value(b, CREW.programmeFrom).toPython(), "to": g.value(b, CREW.programmeTo).toPython()}
         else:
             prog["months"] = int(g.value(b, CREW.months).toPython())
-        if not entries or "from" not in prog:
+        if not logged or "from" not in prog:
             prog |= {"sailing_days": int((g.value(b, CREW.daysWithin) or Literal(0)).toPython()),
                      "sailing_days_after": int((g.value(b, CREW.daysAfter) or Literal(0)).toPython())}
         progs.append(prog)
-    if progs:
-        data["programmes"] = progs
+    return progs
+
+
+def _qualification_keys(g, s, data: dict) -> None:
+    """`exams`, `certificates` and `functions`: the undated ids, then the dated ones (with the instruction's hours
+    where the record states them)."""
+    from crewkg.law.namespaces import CREW, local
+
     for key, prop in (("exams", CREW.passedExam), ("certificates", CREW.holdsCertificate), ("functions", CREW.holdsFunction)):
         items = sorted(local(o) for o in g.objects(s, prop))
         if items:
@@ -223,7 +318,6 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
             dated = [d | ({"hours": float(hours[d["id"]].toPython())} if hours.get(d["id"]) is not None else {}) for d in dated]
         if dated:
             data[key] = data.get(key, []) + dated
-    return person_from_mapping(data, law, as_of, str(path))
 
 
 def exam_term(e: str):
