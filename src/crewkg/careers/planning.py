@@ -53,17 +53,14 @@ __all__ = ["BeyondCalendar", "Context", "Ledger", "Need", "Pace", "Planner", "Pr
 
 
 def add_months(d: date, months: int) -> date:
-    """The same day `months` calendar months later; the last day of the month where it lacks that day."""
-    y, m = divmod(d.month - 1 + months, 12)
-    year, month = d.year + y, m + 1
-    if year > date.max.year:
-        raise BeyondCalendar(months)
-    for day in (d.day, 30, 29, 28):
-        try:
-            return date(year, month, min(d.day, day))
-        except ValueError:
-            continue
-    raise AssertionError  # pragma: no cover
+    """The same day `months` calendar months later (or earlier), the month's last day where it lacks that day
+    (`law.calendar.months_later`); a day past the calendar cannot be planned (BeyondCalendar)."""
+    from crewkg.law.calendar import months_later
+
+    try:
+        return months_later(d, months)
+    except (ValueError, OverflowError):
+        raise BeyondCalendar(months) from None
 
 
 # ------------------------------------------------------------------------------------------------------------
