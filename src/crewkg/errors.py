@@ -50,8 +50,8 @@ def os_reason(exc: OSError) -> Phrase:
 class Reason(Phrase):
     """A parser's or validator's own words (Python's json, PyYAML, rdflib, pySHACL and the shapes' sh:message), said in the language asked where the catalogue has them
     (`error.reason.*`, whose English text begins the parser's: what follows it, e.g. 'value has 5000 digits; use
-    sys.set_int_max_str_digits()', is the parser's detail and is left out; the first text that begins it counts, so a
-    narrower one stands before a wider one); any other text stays the parser's."""
+    sys.set_int_max_str_digits()', is the parser's detail and is left out; the narrowest text that begins it counts,
+    `_patterns`); any other text stays the parser's."""
 
     def __init__(self, text: str) -> None:
         super().__init__("", text=text)
@@ -170,14 +170,18 @@ def _reasons() -> list[tuple[str, re.Pattern]]:
 
 
 def _patterns(prefix: str) -> list[tuple[str, re.Pattern]]:
-    """The English catalogue texts under `prefix` as patterns that read their placeholders back ({n}: a number)."""
+    """The English catalogue texts under `prefix` as patterns that read their placeholders back ({n}: a number),
+    the narrower first: a text that begins another ('EOF found', 'EOF found when expected verb …') has fewer written
+    characters, so the most written characters come first (the catalogue's own order is not kept: gettext's .mo
+    sorts its keys)."""
     out = []
     for key, text in catalogue("en").items():
         if key.startswith(prefix):
+            parsed = list(string.Formatter().parse(text))
             parts = [re.escape(lit) + ("" if name is None else rf"(?P<{name}>\d+)" if name == "n" else rf"(?P<{name}>.+)")
-                     for lit, name, _, _ in string.Formatter().parse(text)]
-            out.append((key, re.compile("".join(parts), re.S)))
-    return out
+                     for lit, name, _, _ in parsed]
+            out.append((sum(len(lit) for lit, _, _, _ in parsed), key, re.compile("".join(parts), re.S)))
+    return [(key, pattern) for _, key, pattern in sorted(out, key=lambda x: (-x[0], x[1]))]
 
 
 def _spelled(value: object, depth: int = 0) -> str:

@@ -7,6 +7,7 @@ The engine never names a certificate, a day count or an age: everything it needs
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -423,7 +424,17 @@ def _load(kb: Path, onto: Path) -> Law:
 
 
 def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
+    """The law compiled from `kb` and `onto` (the bundled ones, or where CREWKG_KB / CREWKG_ONTOLOGY point)."""
+    if kb is None and onto is None:  # asked per person and requirement: the bundled law without resolving paths
+        where = (os.environ.get("CREWKG_KB"), os.environ.get("CREWKG_ONTOLOGY"), os.getcwd())
+        if where not in _BUNDLED:
+            _BUNDLED[where] = _load(kb_dir().resolve(), ontology_dir().resolve())
+        return _BUNDLED[where]
     return _load(Path(kb or kb_dir()).resolve(), Path(onto or ontology_dir()).resolve())
+
+
+#: the bundled law by where it is looked for (the environment's paths, the working folder for relative ones)
+_BUNDLED: dict[tuple[str | None, str | None, str], Law] = {}
 
 
 def _compile(g, version: str) -> Law:

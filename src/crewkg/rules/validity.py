@@ -230,7 +230,22 @@ def renewal_fields(law: Law, p: Person, step: ScheduleStep | None, schedule: Med
 
 def medical_last_day(p: Person, law: Law, on: date) -> date | None:
     """The last day the proof held on `on` counts, looking ahead through the schedule's later steps; None when no
-    end follows from the record and the kb."""
+    end follows from the record and the kb. Remembered per law by the record's medical facts and the day: an answer
+    asks it for every requirement of a medical proof (32 times a check), and it walks every renewal birthday."""
+    key = (p.medical_fitness, p.medical_examined, p.medical_valid_until, p.birth_date, on)
+    memo = law.__dict__.setdefault("_medical_last_day", {})
+    if key not in memo:
+        if len(memo) >= _MEMO:
+            memo.clear()
+        memo[key] = _medical_last_day(p, law, on)
+    return memo[key]
+
+
+#: how many answers of `medical_last_day` a law remembers (a register's persons each have their own)
+_MEMO = 10_000
+
+
+def _medical_last_day(p: Person, law: Law, on: date) -> date | None:
     if not medical_current(p, law, on):
         return None
     ahead = sorted(d for d in _change_days(p, law) if d > on)
