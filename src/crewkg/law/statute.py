@@ -12,13 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
 
 from crewkg.law.cache import _digest, _files, compiled, load_graph
 from crewkg.law.calendar import DAY, completed_on, months_later
 from crewkg.locations import kb_dir, ontology_dir
-
-T = TypeVar("T")
 
 #: Editorial notes (skos:editorialNote) per language, 'de' and 'en': the kb gives each reading in both.
 Notes = dict[str, tuple[str, ...]]
@@ -261,10 +258,7 @@ class Law:
         """The regulation with pathways in force on the day, or None (then nothing is covered): the law an answer on
         that day applies. The one home of that question: the eligibility program (`under`), the minimum-crew program
         (`in_force`) and every answer ask it, so they never disagree on which regulation governs a day."""
-        for reg in self._with_pathways():
-            if reg.in_force_on(day):
-                return reg
-        return None
+        return next((reg for reg in self._with_pathways() if reg.in_force_on(day)), None)
 
     def first_regulation(self) -> Regulation:
         """The earliest regulation with pathways: what an answer on a day before every one of them names as the law
@@ -275,11 +269,10 @@ class Law:
         """The regulations some pathway's certificate belongs to, in the kb's order (remembered: asked for every
         person of a register)."""
         cache = self.__dict__.setdefault("_with_paths", {})
-        key = len(self.pathways)
-        if key not in cache:
+        if len(self.pathways) not in cache:
             ids = {self.certificates[w.certificate].regulation for w in self.pathways.values()}
-            cache[key] = [reg for reg in self.regulations.values() if reg.id in ids]
-        return cache[key]
+            cache[len(self.pathways)] = [reg for reg in self.regulations.values() if reg.id in ids]
+        return cache[len(self.pathways)]
 
     def ids_of(self, kind: str) -> list[str]:
         """Ids of terms of one ontology class (e.g. 'DeckCrewRole', 'Exam', 'Function'), in statute order (remembered
@@ -426,15 +419,14 @@ def _load(kb: Path, onto: Path) -> Law:
 def load_law(kb: Path | None = None, onto: Path | None = None) -> Law:
     """The law compiled from `kb` and `onto` (the bundled ones, or where CREWKG_KB / CREWKG_ONTOLOGY point)."""
     if kb is None and onto is None:  # asked per person and requirement: the bundled law without resolving paths
-        where = (os.environ.get("CREWKG_KB"), os.environ.get("CREWKG_ONTOLOGY"), os.getcwd())
-        if where not in _BUNDLED:
-            _BUNDLED[where] = _load(kb_dir().resolve(), ontology_dir().resolve())
-        return _BUNDLED[where]
+        return _bundled(os.environ.get("CREWKG_KB"), os.environ.get("CREWKG_ONTOLOGY"), os.getcwd())
     return _load(Path(kb or kb_dir()).resolve(), Path(onto or ontology_dir()).resolve())
 
 
-#: the bundled law by where it is looked for (the environment's paths, the working folder for relative ones)
-_BUNDLED: dict[tuple[str | None, str | None, str], Law] = {}
+@lru_cache(maxsize=8)
+def _bundled(*where: str | None) -> Law:
+    """The bundled law by where it is looked for (the environment's paths, the working folder for relative ones)."""
+    return _load(kb_dir().resolve(), ontology_dir().resolve())
 
 
 def _compile(g, version: str) -> Law:
