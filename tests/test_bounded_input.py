@@ -29,6 +29,12 @@ CASES = {
 }
 
 
+#: a refused record is answered in milliseconds; a record read without bounds (a billion laughs, a named pipe, a
+#: 100 000-character id checked the slow way) does not answer at all. The bound tells the two apart on any machine,
+#: however loaded: it guards against a hang, it does not time the answer (that is benchmarks/bad_inputs.py's job).
+HANG = 60.0
+
+
 def _run(path: Path):
     t0 = time.monotonic()
     r = CliRunner().invoke(app, ["check", str(path), "--as-of", "2026-11-30", "--format", "json", "--lang", "en"])
@@ -44,7 +50,7 @@ def test_hostile_records_get_exit_2_fast(tmp_path, name):
     assert r.exit_code == 2, r.output
     assert expected in r.output and "Traceback" not in r.output
     assert len(r.output) < 600
-    assert seconds < 5
+    assert seconds < HANG
 
 
 def test_a_bom_is_accepted_in_json_as_in_yaml(tmp_path):
@@ -60,7 +66,7 @@ def test_a_named_pipe_is_refused_not_read(tmp_path):
     os.mkfifo(fifo)
     r, seconds = _run(fifo)
     assert r.exit_code == 2 and "regular" in r.output
-    assert seconds < 5
+    assert seconds < HANG
 
 
 def test_a_record_linked_to_a_system_file_is_not_echoed(tmp_path):

@@ -5,7 +5,6 @@ SPARQL endpoint's plain-text reason. Bounded (few examples per operation, derand
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 import pytest
@@ -54,25 +53,15 @@ def _names_what_was_wrong(response) -> bool:
     return isinstance(detail, list) and all(isinstance(d, dict) and d.get("loc") for d in detail)
 
 
-def _never_a_server_error():
-    @settings(max_examples=min(12, settings().max_examples), deadline=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
-    def fuzz(case):
-        response = case.call()
-        SEEN[response.status_code] = SEEN.get(response.status_code, 0) + 1
-        assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text[:500]}"
-        if 400 <= response.status_code < 500:
-            assert _names_what_was_wrong(response), f"{case.method} {case.formatted_path} -> {response.text[:500]}"
-
-    return fuzz
-
-
-# one test function per operation: schemathesis names every item of one parametrized function alike, and pytest-xdist
-# tells items apart by that name (it ran one of them)
-for _op in (r.ok() for r in schema.get_all_operations()):
-    _name = re.sub(r"\W+", "_", f"{_op.method}_{_op.path}").strip("_").lower()
-    globals()[f"test_the_api_never_answers_with_a_server_error_{_name}"] = (
-        schema.include(method=_op.method.upper(), path=_op.path).parametrize()(_never_a_server_error()))
+@schema.parametrize()
+@settings(max_examples=min(12, settings().max_examples), deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+def test_the_api_never_answers_with_a_server_error(case):
+    response = case.call()
+    SEEN[response.status_code] = SEEN.get(response.status_code, 0) + 1
+    assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text[:500]}"
+    if 400 <= response.status_code < 500:
+        assert _names_what_was_wrong(response), f"{case.method} {case.formatted_path} -> {response.text[:500]}"
 
 
 def test_the_fuzzer_got_answers_and_refusals():
