@@ -1,12 +1,13 @@
 """The one home of what the whole test run shares.
 
-- Every test run uses its own empty cache (so a record validated in an earlier run can never hide a SHACL error, and
-  nothing is written outside the run's temporary folders).
+- Every test run uses its own empty cache, shared by the run's workers (so a record validated in an earlier run can
+  never hide a SHACL error, and nothing is written outside the run's temporary folders).
 - The law and the manning tables are compiled once per process (per xdist worker): the `law` and `manning` fixtures,
   scoped to the whole run. A test that needs an edited kb loads it itself (`load_law(kb=...)`).
 - Hypothesis profiles: `dev`, the default, is small so the whole suite stays fast; `--hypothesis-profile=ci` runs as
   many examples as CI always did; `deep` (or HYPOTHESIS_PROFILE=deep) searches long. Every profile is derandomized
-  except `deep`, so a run repeats the same cases.
+  except `deep`, so a run repeats the same cases. The properties checked over a generated population of persons
+  take its size from the profile too (`sized`).
 - Tiers: `pytest -m smoke` (`make smoke`) runs the quick health checks (kb hygiene, architecture, catalogues, the
   requirement kinds, one casebook case per provision); plain `pytest` runs everything over every core (pytest-xdist,
   see pyproject.toml). Tests that share a costly module fixture (a server, a store) are kept on one worker with
@@ -55,13 +56,28 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session", autouse=True)
 def _fresh_cache(tmp_path_factory):
+    """A cache folder of this run's own, which its xdist workers share (the law compiled once, a record's SHACL
+    verdict remembered for both): under the run's temporary folder, not a worker's."""
     old = os.environ.get("CREWKG_CACHE")
-    os.environ["CREWKG_CACHE"] = str(tmp_path_factory.mktemp("crewkg-cache"))
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-of-USER/pytest-N: the workers' folders popen-gwK lie in it
+    cache = root / "crewkg-cache"
+    cache.mkdir(mode=0o700, exist_ok=True)
+    os.environ["CREWKG_CACHE"] = str(cache)
     yield
     if old is None:
         os.environ.pop("CREWKG_CACHE", None)
     else:
         os.environ["CREWKG_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def sized():
+    """How many generated persons a property over a population checks: as many as CI always checked under
+    `--hypothesis-profile=ci` (or `deep`), half as many under the small default profile."""
+    full = settings.get_current_profile_name() in ("ci", "deep")
+    return lambda n: n if full else (n + 1) // 2
 
 
 @pytest.fixture(scope="session")

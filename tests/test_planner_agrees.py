@@ -1,5 +1,5 @@
 """One reading of the law: the planner's "issuable now" is `check`'s verdict, for every certificate of 1 000
-generated persons (issue 9). The planner projects requirements forward per kind (`crewkg.rules.kinds`); what it
+generated persons (issue 9; 500 under the default hypothesis profile, tests/conftest.py). The planner projects requirements forward per kind (`crewkg.rules.kinds`); what it
 says of today must be what the Datalog program says."""
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ def _issuable_now(planner, law, certificate: str) -> bool:
     return False
 
 
-def test_the_planners_issuable_now_is_checks_verdict_for_every_certificate():
+def test_the_planners_issuable_now_is_checks_verdict_for_every_certificate(sized):
     law = load_law()
     pace = Pace.from_kb()
-    persons = [person_from_mapping(r, law, AS_OF, "synthetic") for r in synthetic.persons(N, seed=11)]
+    n = sized(N)
+    persons = [person_from_mapping(r, law, AS_OF, "synthetic") for r in synthetic.persons(n, seed=11)]
     answers = check(law, persons, AS_OF, "en")
     compared = disagreements = 0
     eligible_seen = 0
@@ -49,8 +50,8 @@ def test_the_planners_issuable_now_is_checks_verdict_for_every_certificate():
             if _issuable_now(planner, law, c["id"]) != c["eligible"]:
                 disagreements += 1
                 wrong.append((p.id, c["id"], c["eligible"]))
-    assert compared >= N * 5
-    assert eligible_seen > 100, "the generated persons must include many who can be issued a certificate today"
+    assert compared >= n * 5
+    assert eligible_seen > n // 10, "the generated persons must include many who can be issued a certificate today"
     assert disagreements == 0, wrong[:10]
 
 

@@ -32,14 +32,14 @@ def _lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def test_compact_lines_agree_with_the_full_answers(law):
-    records = synthetic.persons(400, seed=7)
+def test_compact_lines_agree_with_the_full_answers(law, sized):
+    records = synthetic.persons(sized(400), seed=7)
     persons = [person_from_mapping(r, law, AS_OF, "t") for r in records]
     full = check(law, persons, AS_OF)
     from crewkg.records.register import Entry
 
     compact = list(answer_register(law, [Entry(p.id, "t", person=p) for p in persons], AS_OF))
-    assert len(compact) == len(full) == 400
+    assert len(compact) == len(full) == len(records)
     for f, c in zip(full, compact, strict=True):
         assert c["person"] == f["person"] and c["regulation"] == f["regulation"] and c["roles"] == f["roles"]
         assert c["eligible"] == {x["id"]: [w["provision"] for w in x["pathways"] if w["satisfied"]]
@@ -213,10 +213,11 @@ def _same_lines(full: list[dict], compact: list[dict]) -> None:
                                  for x in f["certificates"] if x.get("eligible")}, c["person"]
 
 
-@pytest.mark.parametrize("records", [_boundary_records(), synthetic.persons(600, seed=23)], ids=["thresholds", "synthetic"])
-def test_persons_grouped_by_what_the_rules_tell_apart_get_their_own_answers(law, records):
+@pytest.mark.parametrize("population", ["thresholds", "synthetic"])
+def test_persons_grouped_by_what_the_rules_tell_apart_get_their_own_answers(law, population, sized):
     """The register evaluates one person per signature (rules.signature); every person still gets the answer the
     full evaluation gives them alone, on both sides of every minimum and of every sum of days."""
+    records = _boundary_records() if population == "thresholds" else synthetic.persons(sized(600), seed=23)
     from crewkg.answers import register as register_answers
     from crewkg.records.register import Entry
     from crewkg.rules.eligibility import person_facts
