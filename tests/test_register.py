@@ -469,7 +469,11 @@ def test_the_collector_is_held_while_a_register_is_answered_and_given_back(tmp_p
 
     reg = tmp_path / "r.jsonl"
     reg.write_text("".join(json.dumps(r) + "\n" for r in synthetic.persons(3, seed=5)))
-    assert gc.isenabled() and gc.get_freeze_count() == 0
-    during = [gc.isenabled() for _ in answer_register(law, read_register(reg, law, AS_OF), AS_OF)]
-    assert during == [False, False, False]
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.unfreeze()  # the test run froze what it loaded (tests/conftest.py): start as a process that froze nothing
+    try:
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        during = [gc.isenabled() for _ in answer_register(law, read_register(reg, law, AS_OF), AS_OF)]
+        assert during == [False, False, False]
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.freeze()
