@@ -33,24 +33,26 @@ def test_the_layers_and_the_facade_hold():
     assert "Contracts: 2 kept, 0 broken." in run.stdout
 
 
-def test_a_cli_module_that_imports_the_answers_breaks_the_facade(tmp_path):
-    """The check fails for an import the CLI makes past crewkg.api, even one inside a function."""
+def _with_import(tmp_path: Path, module: str, imported: str, name: str) -> subprocess.CompletedProcess:
+    """Import Linter over a copy of the package whose `module` (a path under crewkg/) imports `name` from `imported`
+    inside a function."""
     copy = tmp_path / "src"
     shutil.copytree(SRC / "crewkg", copy / "crewkg", ignore=shutil.ignore_patterns("__pycache__"))
-    with (copy / "crewkg" / "cli" / "check.py").open("a", encoding="utf-8") as f:
-        f.write("\n\ndef _bypass():\n    from crewkg.answers.eligibility import check\n\n    return check\n")
-    run = _lint_imports(copy)
+    with (copy / "crewkg" / module).open("a", encoding="utf-8") as f:
+        f.write(f"\n\ndef _reaching():\n    from {imported} import {name}\n\n    return {name}\n")
+    return _lint_imports(copy)
+
+
+def test_a_cli_module_that_imports_the_answers_breaks_the_facade(tmp_path):
+    """The check fails for an import the CLI makes past crewkg.api, even one inside a function."""
+    run = _with_import(tmp_path, "cli/check.py", "crewkg.answers.eligibility", "check")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "crewkg.cli is not allowed to import crewkg.answers" in run.stdout
     assert "crewkg.cli.check -> crewkg.answers.eligibility" in run.stdout
 
 
 def test_a_lower_layer_that_imports_an_upper_one_breaks_the_layers(tmp_path):
-    copy = tmp_path / "src"
-    shutil.copytree(SRC / "crewkg", copy / "crewkg", ignore=shutil.ignore_patterns("__pycache__"))
-    with (copy / "crewkg" / "law" / "calendar.py").open("a", encoding="utf-8") as f:
-        f.write("\n\ndef _upward():\n    from crewkg.careers import graph\n\n    return graph\n")
-    run = _lint_imports(copy)
+    run = _with_import(tmp_path, "law/calendar.py", "crewkg.careers", "graph")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Lower layers never import upper ones BROKEN" in run.stdout
     assert "crewkg.law.calendar -> crewkg.careers.graph" in run.stdout

@@ -25,10 +25,10 @@ MODULE = '''
 """CombinedTime — a test kind: Fahrzeit and sea days together (not in the law; it proves the registry)."""
 
 from crewkg.messages.wording import count
-from crewkg.rules.kinds import RequirementKind, nothing, say
+from crewkg.rules.kinds import NotAGroup, RequirementKind, nothing, say
 
 
-class CombinedTime(RequirementKind):
+class CombinedTime(NotAGroup, RequirementKind):
     name = "CombinedTime"
     order = 45
     role = None
@@ -45,9 +45,6 @@ have(P, R, V) <= req_kind(R, 'CombinedTime') & (total_fahrzeit[P] == F) & (all_s
     abstraction = None  # a register compares the days exactly
 
     unit = "days"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
     answer = None  # needed is the minimum, have the days the program derived
     have = None  # the days the program derived
     lowered_minima = None  # the record lowers no minimum

@@ -40,9 +40,9 @@ from typing import Any
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
-from crewkg.rules.kinds.protocol import IncompleteKind, KindRole, RequirementKind, nothing
+from crewkg.rules.kinds.protocol import IncompleteKind, KindRole, NotAGroup, RequirementKind, nothing
 
-__all__ = ["IncompleteKind", "KindRole", "RequirementKind", "UnknownKind", "kind", "kinds", "nothing", "with_role"]
+__all__ = ["IncompleteKind", "KindRole", "NotAGroup", "RequirementKind", "UnknownKind", "kind", "kinds", "nothing", "with_role"]
 
 _FOUND: dict[tuple[str, ...], dict[str, RequirementKind]] = {}
 

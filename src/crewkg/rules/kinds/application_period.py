@@ -6,10 +6,10 @@ The evaluation date is the day of the application. The last day is the kb's; no 
 from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 
 
-class ApplicationPeriod(RequirementKind):
+class ApplicationPeriod(NotAGroup, RequirementKind):
     name = "ApplicationPeriod"
     order = 85
     role = None
@@ -30,9 +30,6 @@ met(P, R) <= req_kind(R, 'ApplicationPeriod') & within_period(P, R)
     abstraction = None  # the evaluation date is compared with no minimum
 
     unit = "date"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": r.last_day.isoformat() if r.last_day else None, "have": as_of.isoformat()}

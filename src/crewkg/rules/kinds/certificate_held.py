@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import value
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 
 
-class CertificateHeld(RequirementKind):
+class CertificateHeld(NotAGroup, RequirementKind):
     name = "CertificateHeld"
     order = 70
     role = None
@@ -26,9 +26,6 @@ met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C
     abstraction = None  # certificates are compared with no minimum
 
     unit = "certificates"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         """Also the needed certificates the record holds that no longer count on the date (§ 47 SchBV, § 22 SchBV):

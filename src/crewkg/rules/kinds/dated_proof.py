@@ -14,7 +14,7 @@ from datetime import date
 
 from crewkg.messages.wording import number, value
 from crewkg.rules.kinds.exam import Exam
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 from crewkg.rules.validity import proof_last_day
 
 NAME = "DatedProof"
@@ -87,7 +87,7 @@ def proven(p, r, as_of: date) -> bool:
                               or by_service(p, r, as_of) is not None)
 
 
-class DatedProof(RequirementKind):
+class DatedProof(NotAGroup, RequirementKind):
     name = NAME
     order = 65
     role = None
@@ -107,9 +107,6 @@ met(P, R) <= req_kind(R, 'DatedProof') & proof_current(P, R)
     abstraction = None  # decided on dates, compared with no minimum of the kb
 
     unit = "document"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": list(r.exams), "have": self.have(r, p, d, as_of), "not_older_than_months": r.max_months}

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import period, value
-from crewkg.rules.kinds.protocol import KindRole, RequirementKind, nothing
+from crewkg.rules.kinds.protocol import KindRole, NotAGroup, RequirementKind, nothing
 from crewkg.rules.validity import DOCUMENT_FIELDS, documents
 
 
-class Document(RequirementKind):
+class Document(NotAGroup, RequirementKind):
     name = "Document"
     order = 80
     role = KindRole.DOCUMENT
@@ -32,9 +32,6 @@ met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
     abstraction = None  # documents are compared with no minimum
 
     unit = "document"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         """The medical proof also says until when it counts, or since when it is overdue and what the schedule asks."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import value
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 from crewkg.rules.validity import passed
 
 
-class Exam(RequirementKind):
+class Exam(NotAGroup, RequirementKind):
     name = "Exam"
     order = 60
     role = None
@@ -30,9 +30,6 @@ exam_lacking(P, R) <= person(P) & req_exam(R, E) & ~exam(P, E)
     abstraction = None  # exams are compared with no minimum
 
     unit = "exams"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": list(r.exams), "have": self.have(r, p, d, as_of)}

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import count
-from crewkg.rules.kinds.protocol import RequirementKind
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind
 
 NAME = "Fahrzeit"
 
 
-class Fahrzeit(RequirementKind):
+class Fahrzeit(NotAGroup, RequirementKind):
     name = NAME
     order = 20
     role = None
@@ -84,9 +84,6 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         return tuple(out)
 
     unit = "days"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

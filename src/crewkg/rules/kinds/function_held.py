@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from crewkg.messages.wording import value
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 
 NAME = "FunctionHeld"
 
 
-class FunctionHeld(RequirementKind):
+class FunctionHeld(NotAGroup, RequirementKind):
     name = NAME
     order = 75
     role = None
@@ -29,9 +29,6 @@ met(P, R) <= req_kind(R, 'FunctionHeld') & req_held_function(R, F) & holds_funct
     abstraction = None  # functions are compared with no minimum
 
     unit = "document"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": list(r.functions), "have": self.have(r, p, d, as_of)}

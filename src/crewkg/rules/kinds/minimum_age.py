@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from crewkg.law.calendar import birthday, completed_years
 from crewkg.messages.catalogue import catalogue
-from crewkg.rules.kinds.protocol import KindRole, RequirementKind, nothing
+from crewkg.rules.kinds.protocol import KindRole, NotAGroup, RequirementKind, nothing
 
 NAME = "MinimumAge"
 
 
-class MinimumAge(RequirementKind):
+class MinimumAge(NotAGroup, RequirementKind):
     name = NAME
     order = 10
     role = KindRole.AGE
@@ -33,9 +33,6 @@ have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
         return bands(facts, law, NAME, "age")
 
     unit = "years"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": r.minimum, "have": self.have(r, p, d, as_of)}

@@ -9,12 +9,12 @@ FunctionHeld: its answer names the excluding items the person holds (`have`), an
 from __future__ import annotations
 
 from crewkg.messages.wording import value
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 
 NAME = "NotHeld"
 
 
-class NotHeld(RequirementKind):
+class NotHeld(NotAGroup, RequirementKind):
     name = NAME
     order = 71
     role = None
@@ -36,9 +36,6 @@ met(P, R) <= person(P) & req_kind(R, 'NotHeld') & ~excluded(P, R)
     abstraction = None  # certificates and functions are compared with no minimum
 
     unit = "document"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": [], "have": self.have(r, p, d, as_of), "excluded": list(r.excluded)}

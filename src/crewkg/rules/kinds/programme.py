@@ -5,12 +5,12 @@ from __future__ import annotations
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import number
 from crewkg.records.dated import runs_to
-from crewkg.rules.kinds.protocol import KindRole, RequirementKind
+from crewkg.rules.kinds.protocol import KindRole, NotAGroup, RequirementKind
 
 NAME = "Programme"
 
 
-class Programme(RequirementKind):
+class Programme(NotAGroup, RequirementKind):
     name = NAME
     order = 50
     role = KindRole.PROGRAMME
@@ -50,9 +50,6 @@ qualifying(P, R, G) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & p
         return tuple(out)
 
     unit = "months"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import have_value as requirement_have

@@ -8,12 +8,12 @@ from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import amount, count
 from crewkg.records.dated import runs_to
 from crewkg.rules.kinds.programme import programmes_facts, shown_scope
-from crewkg.rules.kinds.protocol import KindRole, RequirementKind
+from crewkg.rules.kinds.protocol import KindRole, NotAGroup, RequirementKind
 
 NAME = "ProgrammeFahrzeit"
 
 
-class ProgrammeFahrzeit(RequirementKind):
+class ProgrammeFahrzeit(NotAGroup, RequirementKind):
     name = NAME
     order = 51
     role = KindRole.PROGRAMME_DAYS
@@ -49,9 +49,6 @@ have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterP
         return tuple(sorted((f[2], band(f[3], minima(law, NAME))) for f in facts.get("programme_from_on", [])))
 
     unit = "days"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

@@ -31,6 +31,16 @@ class KindRole(Enum):
     DOCUMENT = "document"
 
 
+class NotAGroup:
+    """The group hooks of a kind that is no group of other requirements (every kind but AnyOf and AllOf), stated once
+    for all of them: it names no children (`parts`), needs no count of them (`needed`) and shows no child's figures
+    (`figures`). A kind class lists it before RequirementKind."""
+
+    parts = None
+    needed = None
+    figures = None
+
+
 def nothing(self: RequirementKind, *args: Any) -> list:
     """The hook's answer for a kind that has nothing to give there (stated in the kind: `kb_facts = nothing`)."""
     return []

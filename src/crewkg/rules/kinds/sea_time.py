@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import count
-from crewkg.rules.kinds.protocol import RequirementKind
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind
 
 NAME = "SeaTime"
 
 
-class SeaTime(RequirementKind):
+class SeaTime(NotAGroup, RequirementKind):
     name = NAME
     order = 30
     role = None
@@ -63,9 +63,6 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) 
         return tuple(out)
 
     unit = "days"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import amount
-from crewkg.rules.kinds.protocol import RequirementKind, nothing
+from crewkg.rules.kinds.protocol import NotAGroup, RequirementKind, nothing
 
 NAME = "VocationalTraining"
 
 
-class VocationalTraining(RequirementKind):
+class VocationalTraining(NotAGroup, RequirementKind):
     name = NAME
     order = 41
     role = None
@@ -34,9 +34,6 @@ have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
         return bands(facts, law, NAME, "vocational")
 
     unit = "years"
-    parts = None
-    needed = None  # not a group
-    figures = None  # not a group
     answer = None  # needed is the minimum, have the years the program derived
     have = None  # the years the program derived
     lowered_minima = None  # the record lowers no minimum
