@@ -67,6 +67,8 @@ have(P, R, V) <= req_kind(R, 'CombinedTime') & (total_fahrzeit[P] == F) & (all_s
     based_on = nothing  # the export names the person
     items = None  # names no items, an amount
 
+    action = "serve_days"
+
     takes_time = True
     obtained_on_the_day = False
     project = None  # not accrued by the planner: a route lacking it cannot be planned

@@ -4,15 +4,16 @@ exactly what is missing; and the derivation of one certificate for `crewkg expla
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 
+from crewkg.answers.lines import Line
 from crewkg.law.statute import Law, notes_in
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import T, value
@@ -36,13 +37,52 @@ def output_width() -> int:
 console = Console(highlight=False, soft_wrap=False, width=output_width(), emoji=False)
 
 
-def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
+def print_answer(law: Law, answer: dict[str, Any], lang: str, every: bool = True) -> None:
+    """One person's check answer on the terminal: the summary first (`answers.overview`), then the certificates that
+    concern the person, one line each, or (`every`) every certificate with every pathway in tables."""
+    from crewkg.answers.overview import certificate_lines, summary_lines
+
     t = T[lang]
     regulation = answer["regulation"] or t["crew.cli.no_regulation"]  # before any encoded regulation: no empty slot
     console.print(f"[bold]{answer['person']}[/bold] — {regulation} — {answer['as_of']}")
     if not answer.get("covered", True):
         console.print(f"{t['not_covered']}: {_no_regulation(law, answer, lang)}")
         return
+    print_lines(summary_lines(law, answer, lang, every))
+    if not every and answer.get("summary"):
+        print_lines(certificate_lines(law, answer, lang))
+        _print_notes(law, answer, lang, summarised=True)
+        console.print()
+        return
+    _print_tables(law, answer, lang)
+    _print_notes(law, answer, lang, summarised=False)
+    console.print()
+
+
+def print_lines(lines: list[Line]) -> None:
+    """Lines on the terminal; an indented line that opens with a mark (a number, a dash, ✓ or ✗) wraps under its own
+    text, not under the mark (a hanging indent)."""
+    from rich.text import Text
+
+    for line in lines:
+        m = _MARK.match(line.text)
+        if m is None or not (m.group(1) or m.group(2)):
+            console.print(line.text, style=line.style)
+            continue
+        lead = Text.from_markup(m.group(0))
+        body = Text.from_markup(line.text[len(m.group(0)):])
+        for i, part in enumerate(body.wrap(console, max(console.width - lead.cell_len, 20))):
+            part.rstrip()
+            console.print((lead if i == 0 else Text(" " * lead.cell_len)) + part, style=line.style, soft_wrap=True)
+
+
+#: a line's indent and the mark it opens with ("1. ", "– ", "[green]✓[/green] ")
+_MARK = re.compile(r"( *)((?:\d+\.|–|\[\w+\][✓✗]\[/\w+\]) )?")
+
+
+def _print_tables(law: Law, answer: dict[str, Any], lang: str) -> None:
+    """Every certificate of the regulation with every pathway: ✓/✗ and, for every ✗, exactly what is missing."""
+    t = T[lang]
     for c in answer["certificates"]:
         if c["covered"]:
             verdict = f"[green]✓ {t['eligible']}[/green]" if c["eligible"] else f"[red]✗ {t['not_eligible']}[/red]"
@@ -63,10 +103,17 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
             missing = "\n".join(missing_sentence(law, m, lang) for m in w["missing"]) or t["none"]
             table.add_row(w["provision"], mark, missing + _open_until(w, lang))
         console.print(table)
-    console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
+
+
+def _print_notes(law: Law, answer: dict[str, Any], lang: str, summarised: bool) -> None:
+    """The roles and what the record says that the verdicts alone do not; the roles and the lapses only where no
+    summary said them first."""
+    t = T[lang]
+    if not summarised:
+        console.print(f"{t['roles']}: {', '.join(law.label(r, lang) for r in answer['roles']) or t['none']}")
     for w in answer.get("roles_withheld", []):
         console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
-    for x in answer.get("lapsed", []):
+    for x in [] if summarised else answer.get("lapsed", []):
         console.print(f"{t['lapsed']}: {x['text']} ({x['provision']})")
     for x in answer.get("not_yet_issued", []):
         console.print(f"{t['not_yet_issued']}: {x['text']}")
@@ -74,9 +121,8 @@ def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
         console.print(f"{t['undated_early']}: {x['text']}")
     for x in answer.get("dated_forms", []):
         console.print(f"{t['dated_form']}: {x['text']}")
-    for x in answer.get("medical_not_checked", []):
+    for x in [] if summarised else answer.get("medical_not_checked", []):
         console.print(f"{t['medical_not_checked']}: {x['text']}")
-    console.print()
 
 
 def role_names(law: Law, lang: str) -> str:
@@ -168,13 +214,6 @@ def _wording(law: Law, provision: str, lang: str) -> str:
     return catalogue(lang)[key].format(wording=p.wording)
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of an explanation, as data: its text (rich markup: [bold], [green]✓[/green] …) and the style of the
-    whole line (italic for the law's wording, dim for notes)."""
-
-    text: str
-    style: str | None = None
 
 
 def explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str, lang: str) -> list[Line]:

@@ -90,14 +90,18 @@ def person(record: Mapping[str, Any] | str | Path | Person, as_of: date | str | 
 
 
 def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dict[str, Any] | list[dict[str, Any]]:
-    """The eligibility answer of `crewkg check --format json`: for a mapping, a file or a Person one answer
-    dict; for a folder of records the list of answers (as the CLI prints them)."""
+    """The eligibility answer of `crewkg check --format json`, with its `summary` (what the person reads first:
+    roles, issuable, lapsed, next steps): for a mapping, a file or a Person one answer dict; for a folder of records
+    the list of answers (as the CLI prints them)."""
     from crewkg.answers.eligibility import check as run_check
 
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
     persons = _persons(record, the_law, day)
     answers = run_check(the_law, persons, day, lang)
+    from crewkg.careers.summary import summarise
+
+    summarise(the_law, persons, answers, day, lang)
     if isinstance(record, str | Path) and Path(record).is_dir():
         return answers
     return answers[0]

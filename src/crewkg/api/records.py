@@ -55,10 +55,27 @@ def summary(failed: int, lang: str, left_out: bool = False) -> str:
 
 def answered(items: Iterable[Any], law: Law, as_of: date, lang: str,
              person_of: Callable[[Any], Person | None] | None = None) -> Iterator[Any]:
-    """Each item's eligibility answer, or the item itself where it failed, in input order (crewkg.answers.many)."""
-    from crewkg.answers.many import answered as in_order
+    """Each item's eligibility answer with its summary (crewkg.careers.summary), or the item itself where it failed,
+    in input order (crewkg.answers.many)."""
+    from collections import deque
 
-    return in_order(law, items, as_of, lang, person_of)
+    from crewkg.answers.many import answered as in_order
+    from crewkg.careers.summary import summary
+    from crewkg.records.persons import Person as Record
+
+    find = person_of or (lambda x: x if isinstance(x, Record) else None)
+    kept: deque = deque()
+
+    def remembered(xs: Iterable[Any]) -> Iterator[Any]:
+        for x in xs:
+            kept.append(x)
+            yield x
+
+    for out in in_order(law, remembered(items), as_of, lang, person_of):
+        item = kept.popleft()
+        if isinstance(out, dict):
+            out["summary"] = summary(law, find(item), out, as_of, lang)
+        yield out
 
 
 def compact_lines(law: Law, items: Iterable[Entry], as_of: date, workers: int, lang: str,

@@ -9,11 +9,12 @@ if TYPE_CHECKING:
     from crewkg.law.statute import Law
 
 
-def print_answer(law: Law, answer: dict[str, Any], lang: str) -> None:
-    """One person's check answer as tables on the terminal."""
+def print_answer(law: Law, answer: dict[str, Any], lang: str, every: bool = False) -> None:
+    """One person's check answer on the terminal: its summary, then the certificates that concern the person, or
+    (`every`) every certificate with every pathway."""
     from crewkg.answers.render import print_answer as show
 
-    show(law, answer, lang)
+    show(law, answer, lang, every)
 
 
 def role_names(law: Law, lang: str) -> str:

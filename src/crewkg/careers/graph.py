@@ -77,7 +77,8 @@ def _current_regulations(law: Law) -> set[str]:
     return {r for r in regs if r in law.regulations and law.regulations[r].in_force_until is None}
 
 
-def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None) -> nx.MultiDiGraph:
+def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None,
+                 durations: bool = True) -> nx.MultiDiGraph:
     """The career MultiDiGraph: one edge per pathway of the kb, keyed by the pathway id.
 
     Node attributes: kind (start/certificate), label, provision, role, rank (longest chain of pathways from
@@ -85,7 +86,8 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
     Edge attributes: pathway, provision, label, summary, kinds (the requirement kinds it uses, space-separated: the
     legend of the pictures), min_days (fewest calendar days from holding the presupposed
     certificate, counting sea time and prior experience as already there), min_days_inland (the same without sea
-    time or prior experience; absent when the pathway cannot do without them), duration (a short text)."""
+    time or prior experience; absent when the pathway cannot do without them), duration (a short text).
+    `durations=False` leaves out the three last (the planner, which finds the dates itself, does not read them)."""
     import networkx as nx
 
     from crewkg.careers.planning import Pace, pathway_minimum_days
@@ -102,14 +104,15 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
         if law.certificates[w.certificate].regulation not in regs or w.replacement or w.certificate not in g:
             continue  # a replacement of an earlier qualification (§ 47 SchBV) is no career step
         source = w.presupposes or START
-        with_prior, inland = pathway_minimum_days(law, w.id, pace)
         attrs: dict[str, Any] = {
             "pathway": w.id, "provision": law.citation(w.provision), "label": w.label.get(lang) or w.id,
-            "summary": pathway_summary(law, w.id, lang), "kinds": " ".join(pathway_kinds(law, w.id)), "min_days": with_prior,
-            "duration": duration_text(with_prior, inland, lang),
+            "summary": pathway_summary(law, w.id, lang), "kinds": " ".join(pathway_kinds(law, w.id)),
         }
-        if inland is not None:
-            attrs["min_days_inland"] = inland
+        if durations:
+            with_prior, inland = pathway_minimum_days(law, w.id, pace)
+            attrs |= {"min_days": with_prior, "duration": duration_text(with_prior, inland, lang)}
+            if inland is not None:
+                attrs["min_days_inland"] = inland
         g.add_edge(source, w.certificate, key=w.id, **attrs)
     ranks = _ranks(g)
     for n in g.nodes:

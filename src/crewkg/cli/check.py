@@ -26,8 +26,10 @@ def check(
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
     out: Annotated[Path | None, typer.Option("--out", help="Write the answer to this file (atomically) instead of standard output; with --format json or jsonl.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Worker processes for a register (default: the cores).")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Text: list every certificate with every pathway (default: the summary and the certificates that concern the person). JSON always lists every one.")] = False,
 ) -> None:
-    """Which certificates can be issued to a person, and for every pathway exactly what is missing."""
+    """Which certificates can be issued to a person, and for every pathway exactly what is missing: the summary first
+    (roles, issuable now, what no longer counts, the next steps)."""
     day = _as_of(as_of, lang.value)
     if workers is not None and workers < 1:
         _fail(InputError("--workers", "workers", "workers", workers), lang.value)
@@ -36,7 +38,7 @@ def check(
     if fmt is CheckFormat.jsonl or person.suffix.lower() in (".jsonl", ".ndjson", ".csv"):
         from crewkg.cli.register import check_register
 
-        check_register(person, day, fmt.value, lang.value, out, workers)
+        check_register(person, day, fmt.value, lang.value, out, workers, every)
         return
     from crewkg import api
     from crewkg.api import records
@@ -72,7 +74,7 @@ def check(
                 for line in x.lines(lang.value):
                     typer.echo(line, err=True)
             else:
-                print_answer(law, x, lang.value)
+                print_answer(law, x, lang.value, every)
         print_role_names(law, lang.value)
     if failed:
         typer.echo(records.summary(len(failed), lang.value), err=True)

@@ -16,7 +16,8 @@ from crewkg.errors import InputError
 from crewkg.outputs import write_atomically
 
 
-def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None, workers: int | None) -> None:
+def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None, workers: int | None,
+                   every: bool = False) -> None:
     from crewkg import api
     from crewkg.api import records
 
@@ -32,7 +33,7 @@ def check_register(path: Path, day: date, fmt: str, lang: str, out: Path | None,
         if fmt == "jsonl":
             yield from _compact_lines(law, entries, day, workers, failed, lang)
         else:
-            yield from _full(law, entries, day, lang, fmt, failed)
+            yield from _full(law, entries, day, lang, fmt, failed, every)
 
     try:
         if out is not None:
@@ -59,7 +60,7 @@ def _compact_lines(law, entries, day, workers, failed, lang) -> Iterable[str]:
             yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
+def _full(law, entries, day, lang, fmt, failed, every=False) -> Iterable[str]:
     """The full answers of `--format json` (one JSON list, streamed) or text tables, in input order."""
     from crewkg.api.records import answered
     from crewkg.api.texts import print_answer
@@ -75,7 +76,7 @@ def _full(law, entries, day, lang, fmt, failed) -> Iterable[str]:
             for line in item.problem().lines(lang):
                 typer.echo(line, err=True)
         else:
-            print_answer(law, item, lang)
+            print_answer(law, item, lang, every)
     if fmt == "json":
         yield "[]\n" if first else "\n]\n"
 

@@ -174,3 +174,13 @@ def runs_to(g: Any, role: str | None, minimum: int | None) -> bool:
     """A programme of the record for `role`, still running, that will have `minimum` months once completed (it
     counts for no requirement before then: "absolviert")."""
     return g.role == role and not g.completed and full_months(g) >= (minimum or 0)
+
+
+def validated(p: Person, law: Law, on: date) -> Person | None:
+    """The record as it would read once every entry of its service log awaiting validation is validated, credited as
+    of `on`: the days the summary tells the person to have validated, and what they would give (None: nothing awaits
+    validation). The same crediting as the record's own; only the flag differs."""
+    if not p.service or all(e.validated for e in p.service):
+        return None
+    q = dataclasses.replace(p, service=[dataclasses.replace(e, validated=True) for e in p.service])
+    return at(q, law, on)

@@ -79,10 +79,12 @@ class Evaluator:
 
     def _run(self, as_of: date, lang: str, items: list) -> None:
         from crewkg.answers.eligibility import check
+        from crewkg.careers.summary import summarise
 
         try:
             persons = [dataclasses.replace(p, id=f"{p.id}\u241f{i}") for i, (p, *_rest) in enumerate(items)]
             answers = check(self.law, persons, as_of, lang)
+            summarise(self.law, persons, answers, as_of, lang)
         except BaseException as exc:  # every waiting request learns of the failure
             for *_rest, fut in items:
                 fut.set_exception(exc)

@@ -27,6 +27,7 @@ met(P, R) <= req_kind(R, 'AllOf') & (n_parts[R] == N) & (n_parts_met[P, R] == N)
     abstraction = None  # its parts' kinds abstract their own facts
 
     unit = "parts"
+    action = None  # a group: its parts name the actions
     #: the answer key of the children
     parts = "parts"
 

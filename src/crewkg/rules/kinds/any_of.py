@@ -28,6 +28,7 @@ met(P, R) <= req_kind(R, 'AnyOf') & alternative(R, S) & met(P, S)
     abstraction = None  # its alternatives' kinds abstract their own facts
 
     unit = "alternatives"
+    action = None  # a group: its parts name the actions
     #: the answer key of the children
     parts = "alternatives"
 

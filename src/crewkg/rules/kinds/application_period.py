@@ -30,6 +30,7 @@ met(P, R) <= req_kind(R, 'ApplicationPeriod') & within_period(P, R)
     abstraction = None  # the evaluation date is compared with no minimum
 
     unit = "date"
+    action = None  # no action of the person meets it
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": r.last_day.isoformat() if r.last_day else None, "have": as_of.isoformat()}

@@ -26,6 +26,7 @@ met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C
     abstraction = None  # certificates are compared with no minimum
 
     unit = "certificates"
+    action = "obtain_certificate"
 
     def answer(self, law, r, p, d, as_of):
         """Also the needed certificates the record holds that no longer count on the date (§ 47 SchBV, § 22 SchBV):

@@ -107,6 +107,7 @@ met(P, R) <= req_kind(R, 'DatedProof') & proof_current(P, R)
     abstraction = None  # decided on dates, compared with no minimum of the kb
 
     unit = "document"
+    action = "obtain_proof"
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": list(r.exams), "have": self.have(r, p, d, as_of), "not_older_than_months": r.max_months}

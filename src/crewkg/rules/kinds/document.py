@@ -32,6 +32,7 @@ met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
     abstraction = None  # documents are compared with no minimum
 
     unit = "document"
+    action = "obtain_document"
 
     def answer(self, law, r, p, d, as_of):
         """The medical proof also says until when it counts, or since when it is overdue and what the schedule asks."""

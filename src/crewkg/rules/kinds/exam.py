@@ -30,6 +30,7 @@ exam_lacking(P, R) <= person(P) & req_exam(R, E) & ~exam(P, E)
     abstraction = None  # exams are compared with no minimum
 
     unit = "exams"
+    action = "pass_exam"
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": list(r.exams), "have": self.have(r, p, d, as_of)}

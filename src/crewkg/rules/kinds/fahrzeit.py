@@ -84,6 +84,7 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         return tuple(out)
 
     unit = "days"
+    action = "serve_days"
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

@@ -29,6 +29,7 @@ met(P, R) <= req_kind(R, 'FunctionHeld') & req_held_function(R, F) & holds_funct
     abstraction = None  # functions are compared with no minimum
 
     unit = "document"
+    action = "obtain_function"
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": list(r.functions), "have": self.have(r, p, d, as_of)}

@@ -33,6 +33,7 @@ have(P, R, V) <= req_kind(R, 'MinimumAge') & age(P, V)
         return bands(facts, law, NAME, "age")
 
     unit = "years"
+    action = "reach_age"
 
     def answer(self, law, r, p, d, as_of):
         out = {"needed": r.minimum, "have": self.have(r, p, d, as_of)}

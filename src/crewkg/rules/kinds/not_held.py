@@ -36,6 +36,7 @@ met(P, R) <= person(P) & req_kind(R, 'NotHeld') & ~excluded(P, R)
     abstraction = None  # certificates and functions are compared with no minimum
 
     unit = "document"
+    action = None  # no action of the person meets it
 
     def answer(self, law, r, p, d, as_of):
         return {"needed": [], "have": self.have(r, p, d, as_of), "excluded": list(r.excluded)}

@@ -34,6 +34,7 @@ have(P, R, V) <= req_kind(R, 'ProfessionalExperience') & experience(P, V)
         return bands(facts, law, NAME, "experience")
 
     unit = "years"
+    action = "gain_experience"
     answer = None  # needed is the minimum, have the years the program derived
     have = None  # the years the program derived
     lowered_minima = None  # the record lowers no minimum

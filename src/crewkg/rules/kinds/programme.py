@@ -50,6 +50,7 @@ qualifying(P, R, G) <= req_kind(R, 'Programme') & req_programme_for(R, Role) & p
         return tuple(out)
 
     unit = "months"
+    action = "complete_programme"
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import have_value as requirement_have

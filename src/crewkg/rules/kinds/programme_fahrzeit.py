@@ -49,6 +49,7 @@ have(P, R, V) <= req_kind(R, 'ProgrammeFahrzeit') & req_phase(R, 'WithinOrAfterP
         return tuple(sorted((f[2], band(f[3], minima(law, NAME))) for f in facts.get("programme_from_on", [])))
 
     unit = "days"
+    action = "serve_days"
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

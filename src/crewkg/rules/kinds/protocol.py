@@ -91,6 +91,10 @@ class RequirementKind(ABC):
 
     #: the unit of needed/have (days, years, months, exams, ...)
     unit: ClassVar[str]
+    #: what a person does to meet an unmet requirement of the kind, as the summary's next steps name it
+    #: (serve_days, reach_age, pass_exam, obtain_document, ...); None: a group (its parts name it) or nothing a
+    #: person can do (an exclusion, a closed period)
+    action: ClassVar[str | None]
     #: a composite kind (AnyOf, AllOf): the answer key of its children; None for every other kind
     parts: ClassVar[str | None]
 

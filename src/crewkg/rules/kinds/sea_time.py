@@ -63,6 +63,7 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) 
         return tuple(out)
 
     unit = "days"
+    action = "serve_sea_days"
 
     def answer(self, law, r, p, d, as_of):
         from crewkg.rules.kinds import credit_fields

@@ -34,6 +34,7 @@ have(P, R, V) <= req_kind(R, 'VocationalTraining') & vocational(P, V)
         return bands(facts, law, NAME, "vocational")
 
     unit = "years"
+    action = "complete_training"
     answer = None  # needed is the minimum, have the years the program derived
     have = None  # the years the program derived
     lowered_minima = None  # the record lowers no minimum
