@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 install:
 	python3 -m venv $(VENV) && $(VENV)/bin/pip install -c requirements.lock -e ".[all,test]"
 
-# the pins of every package `.[all,test]` installs (README: Installing); needs uv (pip install uv)
+# the pins of every package `.[all,test]` installs (docs/installing.md); needs uv (pip install uv)
 lock:
 	$(UV) pip compile pyproject.toml --extra all --extra test --universal --python-version 3.11 --no-emit-package crewkg -o requirements.lock
 

@@ -3,7 +3,7 @@ roster holds no English sentence in its reasons, notes of the last known table, 
 the English answer no German one.
 
 The kb's editorial notes (`notes`, the bullets under 'Lesarten und Hinweise') are maintainers' readings written in
-English only; they are left out here (docs/manning.md). Quoted statute text („…“) is German in both languages."""
+English only; they are left out here (docs/vessels-and-rosters.md). Quoted statute text („…“) is German in both languages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The eligibility answer (README, 'Using it'; docs/architecture.md): every certificate of the regulation, every
+"""The eligibility answer (docs/answers.md; docs/architecture.md): every certificate of the regulation, every
 pathway, every requirement with needed/have/unit/provision, and what is missing. Built from what the
 Datalog program derived; this module only arranges it."""
 

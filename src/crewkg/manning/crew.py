@@ -1,5 +1,5 @@
 """The minimum-crew answer (Mindestbesatzung): what the manning program derived, arranged as the answer contract of
-the README (regulation, provision, Stufe, alternatives, functions, `covered`), and the roster verdict."""
+docs/answers.md (regulation, provision, Stufe, alternatives, functions, `covered`), and the roster verdict."""
 
 from __future__ import annotations
 

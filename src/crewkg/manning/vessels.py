@@ -1,6 +1,6 @@
 """Vessel and roster records (YAML or JSON): reading, the schema check, SHACL, and the RDF form.
 
-A vessel record names the attributes the manning tables test (docs/architecture.md, 'Records'). Its keys, their types
+A vessel record names the attributes the manning tables test (docs/vessels-and-rosters.md). Its keys, their types
 and the tokens a record may use (kinds of vessel, waters, equipment standards, S1 literae) come from
 `ontology/manning.ttl` and the kb, so a new attribute needs no Python. A record is checked twice: a schema check
 here, whose every message names file, field and what was expected, and the SHACL shapes of
@@ -29,7 +29,7 @@ from crewkg.records.reading import MAX_NUMBER, read_mapping
 VESSEL_IRI = "https://w3id.org/crewkg/vessel/"
 ROSTER_IRI = "https://w3id.org/crewkg/roster/"
 SUFFIXES = {".yaml", ".yml", ".json"}
-#: record contract (docs/architecture.md, 'Records'): passengers_on_board defaults to the permitted number and cannot exceed it
+#: record contract (docs/vessels-and-rosters.md): passengers_on_board defaults to the permitted number and cannot exceed it
 ON_BOARD, PERMITTED = "passengersOnBoard", "permittedPassengers"
 #: the one integer attribute a record may also give as a list of lighters, counted by the kb's lighter equivalence
 LIGHTER_COUNT = "lighterCount"
@@ -96,7 +96,7 @@ class _Check(Checker):
 
 
 def vessel_from_mapping(data: Any, ml: ManningLaw, source: str) -> Vessel:
-    """Schema check and conversion of a YAML/JSON vessel record (docs/architecture.md, 'Records')."""
+    """Schema check and conversion of a YAML/JSON vessel record (docs/vessels-and-rosters.md)."""
     c = _Check(source)
     if not isinstance(data, dict):
         raise c.fail("", "vessel_mapping", type(data).__name__)
@@ -184,7 +184,7 @@ def count_lighters(lighters: list[tuple[float, float, int]], ml: ManningLaw) -> 
 
 
 def _defaults_and_consistency(v: Vessel, ml: ManningLaw, c: _Check) -> None:
-    """passengers_on_board defaults to the permitted number (docs/architecture.md, 'Records') and cannot exceed it."""
+    """passengers_on_board defaults to the permitted number (docs/vessels-and-rosters.md) and cannot exceed it."""
     on_board, permitted = ml.attributes.get(ON_BOARD), ml.attributes.get(PERMITTED)
     if on_board is None or permitted is None:
         return
@@ -289,7 +289,7 @@ def checked_vessel(data: Any, ml: ManningLaw, source: str) -> Vessel:
 # Rosters
 # ------------------------------------------------------------------------------------------------------------------
 def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[Person]:
-    """A roster record: {crew: [person records]} (docs/architecture.md, 'Records')."""
+    """A roster record: {crew: [person records]} (docs/vessels-and-rosters.md)."""
     if not isinstance(data, dict):
         raise InputError(source, "", "roster_mapping", type(data).__name__)
     for k in data:

@@ -232,7 +232,7 @@ class Checker:
 
 
 def person_from_mapping(data: Any, law: Law, as_of: date, source: str) -> Person:
-    """Schema check and conversion of a YAML/JSON record (docs/architecture.md, 'Records'). The fields are checked in
+    """Schema check and conversion of a YAML/JSON record (docs/person-records.md). The fields are checked in
     a fixed order, so a record with several errors is always refused for the same one first."""
     c = Checker(source)
     c.mapping(data, "", TOP_KEYS)

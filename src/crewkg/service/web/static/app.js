@@ -125,7 +125,7 @@ function number(id) {
   return v === "" ? null : Number(v);
 }
 
-/** The form as a person record with the keys of a person record (docs/architecture.md, "Records"); empty fields are left out. */
+/** The form as a person record with the keys of a person record (docs/person-records.md); empty fields are left out. */
 function record() {
   const r = { id: $("person-id").value.trim() };
   if ($("birth-date").value) r.birth_date = $("birth-date").value;
