@@ -144,3 +144,15 @@ def test_cli_all_flag():
     words = " ".join(short.output.split())
     assert "§ 22 Abs. 1 SchBV" in words.split("Nächste Schritte")[0]  # the lapse before the steps
     assert len(every.output.splitlines()) > 3 * len(short.output.splitlines())
+
+
+def test_the_readme_excerpt_is_what_check_prints():
+    """README's quick start for a crew member shows the first lines of a real answer (lines with "…" are cut)."""
+    readme = (PERSONS.parents[2] / "README.md").read_text(encoding="utf-8")
+    excerpt = readme.split("<!-- excerpt: check -->\n```text\n")[1].split("```")[0]
+    out = CliRunner().invoke(app, ["check", str(PERSONS / "20-franz-schifferdienstbuch.yaml"), "--as-of", DAY,
+                                   "--lang", "en"]).output
+    printed = [" ".join(line.split()) for line in out.splitlines()]
+    for line in excerpt.splitlines():
+        if "…" not in line:
+            assert " ".join(line.split()) in printed, line

@@ -147,7 +147,7 @@ def test_a_certificate_whose_conditions_the_sources_lack_is_listed_not_covered(l
     """§§ 16, 17 SchBV are headings in the sources: `check` answers them „not covered“; the timeline listed them not at
     all. They are listed, said not covered with their provision, and nothing is planned for them."""
     ali = PERSONS / "09-ali-newcomer.yaml"
-    out = _run("timeline", str(ali), "--as-of", AS_OF, "--lang", lang).splitlines()
+    out = _run("timeline", str(ali), "--as-of", AS_OF, "--lang", lang, "--all").splitlines()
     assert any(x.startswith("  UBZ ") and "(§ 17 SchBV): " + said in x for x in out), out
     certs = {c["id"]: c for c in _json(ali, lang)["certificates"]}
     lng = certs["UBZ-SachkundigerLNG"]
@@ -164,7 +164,7 @@ def test_a_certificate_held_is_shown_held_not_unplannable(tmp_path, lang, line):
     record.write_text("id: berta\nbirth_date: 2000-01-15\nmedical_fitness: true\n"
                       "sailing_days: {Decksmann: 200, Matrose: 140}\nexams: [Anlage8]\ncertificates: [UBZ-Matrose]\n",
                       encoding="utf-8")
-    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang).splitlines()
+    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang, "--all").splitlines()
     assert line in out
     certs = json.loads(_run("timeline", str(record), "--as-of", AS_OF, "--format", "json"))["certificates"]
     assert {c["id"]: c for c in certs}["UBZ-Matrose"]["held"] is True
@@ -177,7 +177,7 @@ def test_a_certificate_issuable_on_the_evaluation_date_is_not_said_issuable_now(
     record = tmp_path / "deckhand.yaml"
     record.write_text("id: deckhand\nbirth_date: 2000-01-15\nmedical_fitness: true\nbasic_safety_training: true\n",
                       encoding="utf-8")
-    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang)
+    out = _run("timeline", str(record), "--as-of", AS_OF, "--lang", lang, "--all")
     assert f"(§ 10 SchBV): {said}" in out
     assert not re.search(r"\b(jetzt|heute|now|today)\b", out), out
 
@@ -189,7 +189,7 @@ def test_a_certificate_below_one_held_is_not_planned(lang, line):
     once she signs an apprenticeship contract) and put it in the calendar. A certificate of a role below a held one
     (crew:ranksAbove) is not planned; the ones above still are."""
     maria = PERSONS / "03-maria-matrose-to-bootsmann.yaml"
-    assert line in _run("timeline", str(maria), "--as-of", AS_OF, "--lang", lang).splitlines()
+    assert line in _run("timeline", str(maria), "--as-of", AS_OF, "--lang", lang, "--all").splitlines()
     t = _json(maria)
     certs = {c["id"]: c for c in t["certificates"]}
     for below in ("UBZ-Decksmann", "UBZ-Leichtmatrose"):
@@ -332,3 +332,16 @@ def test_a_route_begun_on_the_evaluation_date_says_what_that_day_still_asks(tmp_
                                                "--lang", "en"]).stdout)
     (first,) = data["route"]["steps"][:1]
     assert first["provision"] == "§ 47 Abs. 9 SchBV" and any("supplementary exam" in x for x in first["remaining"])
+
+
+def test_by_default_the_timeline_shows_what_concerns_the_person():
+    """Answer first (issue 42): the summary opens the text; the certificates, the calendar and the picture keep to
+    those that concern the person (no pre-1990 patent of § 47 Abs. 13 for a 24-year-old); `--all` shows every one."""
+    sofia = str(PERSONS / "23-sofia-awaiting-validation.yaml")
+    short = _run("timeline", sofia, "--as-of", AS_OF, "--lang", "en").splitlines()
+    every = _run("timeline", sofia, "--as-of", AS_OF, "--lang", "en", "--all").splitlines()
+    assert short[1].startswith("Can fill:") and "Next steps:" in short
+    assert not any("§ 47 Abs. 13" in line for line in short) and any("§ 47 Abs. 13" in line for line in every)
+    assert sum("cannot be planned" in line for line in short) == 0
+    ics = _run("timeline", sofia, "--as-of", AS_OF, "--format", "ics")
+    assert "Kapit" not in ics and "Schiffsführerpatent" not in ics

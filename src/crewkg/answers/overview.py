@@ -31,7 +31,7 @@ def summary_lines(law: Law, answer: dict[str, Any], lang: str, every: bool = Fal
     if s["issuable"]:
         items = [t["summary.issuable_since" if x["since"] else "summary.issuable_item"].format(
             certificate=name(x["certificate"]), since=x["since"], via=", ".join(x["via"])) for x in s["issuable"]]
-        out.append(Line(t["summary.issuable"].format(items="; ".join(items))))
+        out.append(Line(t["summary.issuable"].format(items="; ".join(items), as_of=answer["as_of"])))
     if not s["next_steps"]:
         out.append(Line(t["summary.next_none"]))
         return out

@@ -171,18 +171,22 @@ def cohort_table(law: Law, c: Cohort, lang: str) -> tuple[list[str], list[list[s
     return header(lang), [row_cells(law, row, lang) for row in c.rows], summary(c.rows, lang)
 
 
-def timeline(law: Law, person: Person, day: date, lang: str) -> dict[str, Any]:
-    """A person's credited days, issuable spells, certificates held, medical fitness and fastest planned route."""
+def timeline(law: Law, person: Person, day: date, lang: str, every: bool = False) -> dict[str, Any]:
+    """A person's summary, credited days, issuable spells, certificates held, medical fitness and fastest planned
+    route; the text, the calendar and the picture show the certificates that concern the person (`every`: all)."""
     from crewkg.careers.timeline import timeline as build
 
-    return build(law, person, day, lang)
+    return build(law, person, day, lang, every=every)
 
 
 def timeline_picture(result: dict[str, Any], kind: str, lang: str) -> bytes | str:
-    """The timeline drawn: SVG or PNG bytes, or an HTML page around the SVG drawing."""
+    """The timeline drawn: SVG or PNG bytes, or an HTML page around the SVG drawing; of the certificates, those that
+    concern the person unless the timeline was asked for every one."""
     from crewkg.careers.timeline import html_page
     from crewkg.careers.timeline_picture import draw
 
+    if not result.get("every", True):
+        result = result | {"certificates": [c for c in result.get("certificates", []) if c.get("concerns")]}
     return html_page(result, draw(result, "svg", lang), lang) if kind == "html" else draw(result, kind, lang)
 
 

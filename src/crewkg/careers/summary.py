@@ -115,29 +115,24 @@ def _planned(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str
     """Each candidate's fastest route, planned on the record as it reads once its days awaiting validation are
     validated; its actions: that validation where the certificate's unmet requirements count such days, every
     certificate the route passes through, and the route's unmet requirements."""
-    from crewkg.answers.eligibility import person_answer
     from crewkg.careers.graph import career_graph
     from crewkg.careers.planning import Pace, make_planner
     from crewkg.careers.routes import plan
-    from crewkg.records.dated import validated
-    from crewkg.rules.eligibility import derive
 
     pace = pace or Pace.from_kb()
-    q, base = validated(p, law, as_of), answer
-    if q is not None:
-        base = person_answer(law, q, derive([q], law, as_of), as_of, lang)
+    q, base = planning_record(law, p, answer, as_of, lang)
     g = career_graph(law, lang, days_per_period=pace.days, durations=False)
-    planner = make_planner(law, q or p, base, as_of, pace, lang)
+    planner = make_planner(law, q, base, as_of, pace, lang)
     memo: dict = {}
     out = []
     for cid in candidates:
-        eligible_then = q is not None and any(c["id"] == cid and c.get("eligible") for c in base["certificates"])
-        result = plan(law, q or p, base, cid, as_of, pace, graph=g, planner=planner, lang=lang, memo=memo)
+        eligible_then = q is not p and any(c["id"] == cid and c.get("eligible") for c in base["certificates"])
+        result = plan(law, q, base, cid, as_of, pace, graph=g, planner=planner, lang=lang, memo=memo)
         route = result["routes"][0] if result["routes"] and not result.get("held_above") else None
         if route is None and not eligible_then:
             continue
         steps = route["steps"] if route else []
-        actions = _validation(law, answer, cid, steps, lang) if q is not None else []
+        actions = _validation(law, answer, cid, steps, lang) if q is not p else []
         for s in steps:
             if s["certificate"] != cid:
                 actions.append({"kind": "obtain_certificate", "certificate": s["certificate"], "provision": s["provision"],
@@ -154,6 +149,20 @@ def _planned(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str
     for x in out:
         x["after"] = bool(x.pop("through") & {o["certificate"] for o in out})
     return [{k: v for k, v in x.items() if k != "after"} for x in out if not x["after"]]
+
+
+def planning_record(law: Law, p: Person, answer: dict[str, Any], as_of: date,
+                    lang: str = "de") -> tuple[Person, dict[str, Any]]:
+    """The record a plan starts from and its answer: the record as it reads once the days of its service log that
+    await validation are validated (the first action the summary names), else the record and its answer as they are."""
+    from crewkg.answers.eligibility import person_answer
+    from crewkg.records.dated import validated
+    from crewkg.rules.eligibility import derive
+
+    q = validated(p, law, as_of)
+    if q is None:
+        return p, answer
+    return q, person_answer(law, q, derive([q], law, as_of), as_of, lang)
 
 
 def _validation(law: Law, answer: dict[str, Any], cid: str, steps: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:

@@ -184,27 +184,30 @@ def spells(law: Law, p: Person, as_of: date, scopes: dict[str, Any]) -> dict[str
 
 
 def _plans(law: Law, p: Person, answer: dict[str, Any], as_of: date, pace, lang: str,
-           above: dict[str, str | None]) -> tuple[dict[str, Any], str | None, dict]:
+           above: dict[str, str | None], every: bool = True) -> tuple[dict[str, Any], str | None, dict]:
     """The earliest planned date of every certificate not yet issuable, not held and not below one held (its fastest
     route), and the fastest route to the certificate of the highest deck role, from one planner (routes share their
-    prefixes)."""
+    prefixes). Without `every`, only that route is planned: the certificates that concern the person take their
+    dates from the summary's next steps."""
     from crewkg.careers.graph import career_graph
     from crewkg.careers.planning import make_planner
     from crewkg.careers.routes import plan
+    from crewkg.careers.summary import planning_record
 
     g = career_graph(law, lang, days_per_period=pace.days)
+    p, answer = planning_record(law, p, answer, as_of, lang)  # as the summary plans: its validation done
     planner = make_planner(law, p, answer, as_of, pace, lang)
     eligible = {c["id"] for c in answer["certificates"] if c.get("eligible")}
     targets = [c["id"] for c in answer["certificates"] if c.get("covered") and c["id"] in g and g.in_degree(c["id"]) > 0]
     out: dict[str, Any] = {}
     memo: dict = {}
+    top = _highest(law, targets)
     for cid in targets:
-        if cid in eligible or cid in p.certificates or above.get(cid):
+        if cid in eligible or cid in p.certificates or above.get(cid) or not (every or cid == top):
             continue
         result = plan(law, p, answer, cid, as_of, pace, graph=g, planner=planner, lang=lang, memo=memo)
         best = result["routes"][0] if result["routes"] else None
         out[cid] = best
-    top = _highest(law, targets)
     route = out.get(top) if top else None
     return out, top, route or {}
 
@@ -220,15 +223,22 @@ def _highest(law: Law, targets: list[str]) -> str | None:
     return max(ranked, key=lambda c: (len(set(law.below(law.certificates[c].role or ""))), -targets.index(c)))
 
 
-def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> dict[str, Any]:
-    """The `crewkg timeline --format json` answer for one person record (read and credited as of `as_of`)."""
+def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None, every: bool = False) -> dict[str, Any]:
+    """The `crewkg timeline --format json` answer for one person record (read and credited as of `as_of`): its
+    summary (`careers.summary`), every certificate (each saying whether it `concerns` the person:
+    `answers.relevance`), and the coming events of the certificates that concern the person (`every`: of all)."""
     from crewkg.answers.eligibility import check
+    from crewkg.answers.relevance import concerned
     from crewkg.careers.planning import Pace
+    from crewkg.careers.summary import summary
     from crewkg.records.dated import ledger
 
     t = TEXT[lang]
     pace = pace or Pace.from_kb()
     answer = check(law, [p], as_of, lang)[0]
+    answer["summary"] = summary(law, p, answer, as_of, lang, pace)
+    concerns = concerned(answer)
+    steps = {x["certificate"]: x for x in answer["summary"]["next_steps"]}
     out: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat(), "regulation": answer.get("regulation"),
                            "covered": answer.get("covered", True)}
     if not out["covered"]:
@@ -240,7 +250,9 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
     runs = spells(law, p, as_of, scopes)
     counting = held_on(p, as_of, law)
     above_of = {c["id"]: held_above(law, p, c["id"], counting) for c in answer["certificates"] if c.get("covered")}
-    planned, top, route = _plans(law, p, answer, as_of, pace, lang, above_of)
+    planned, top, route = _plans(law, p, answer, as_of, pace, lang, above_of, every)
+    for cid, x in steps.items():  # the summary's step (the record as it reads once its days are validated)
+        planned[cid] = {"earliest": x["earliest"], "steps": [{"provision": v} for v in x["via"]]}
     rules = uncovered_rules(law)
     certs = []
     for c in answer["certificates"]:
@@ -248,7 +260,7 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
             certs.append({"id": c["id"], "label": law.certificate_short(c["id"], lang), "provision": c["provision"],
                           "covered": False, "eligible": None, "eligible_since": None,
                           "held": c["id"] in p.certificates, "held_above": None, "spells": [], "planned": None,
-                          "planned_via": []})
+                          "planned_via": [], "concerns": c["id"] in concerns})
             continue
         best = planned.get(c["id"])
         above = above_of[c["id"]]
@@ -257,12 +269,13 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
                       "held_above": {"id": above, "label": law.certificate_short(above, lang)} if above else None,
                       "spells": runs.get(c["id"], []),
                       "planned": best["earliest"] if best else None,
-                      "planned_via": [s["provision"] for s in best["steps"]] if best else []})
+                      "planned_via": [s["provision"] for s in best["steps"]] if best else [],
+                      "concerns": c["id"] in concerns})
     held = _held(law, p, as_of, rules.get(("CertificateValidityRule", reg.id)), lang)
     medical = _medical(law, p, as_of, rules.get(("MedicalExaminationSchedule", reg.id)), lang)
     events = []
     for c in certs:
-        if c["planned"] and c["planned"] >= out["as_of"]:
+        if c["planned"] and c["planned"] >= out["as_of"] and (every or c["concerns"]):
             events.append({"date": c["planned"], "kind": "planned", "certificate": c["id"],
                            "summary": t["event_planned"].format(certificate=c["label"]),
                            "provision": ", ".join(c["planned_via"])})
@@ -283,7 +296,8 @@ def timeline(law: Law, p: Person, as_of: date, lang: str = "de", pace=None) -> d
                                    "provision": s["provision"], "earliest": s["earliest"],
                                    "remaining": [missing_sentence(law, m, lang) for m in s.get("remaining", [])]}
                                   for s in route.get("steps", [])]}
-    return out | {"pace": {"days": pace.days, "period": pace.period, "provision": pace.citation},
+    return out | {"summary": answer["summary"], "every": every,
+                  "pace": {"days": pace.days, "period": pace.period, "provision": pace.citation},
                   "credited": _credited(law, p, scopes, as_of, lang), "certificates": certs, "held": held,
                   "medical": medical, "route": target_route, "events": events}
 
@@ -360,6 +374,13 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
 # Text and calendar
 
 
+def _law() -> Law:
+    """The bundled law, for the names the summary's lines give (the timeline's result holds ids)."""
+    from crewkg.law.statute import load_law
+
+    return load_law()
+
+
 def heading(result: dict[str, Any], lang: str = "de") -> str:
     """The timeline's title: the person, the date and the regulation in force (none before the first one)."""
     t = TEXT[lang]
@@ -370,10 +391,14 @@ def heading(result: dict[str, Any], lang: str = "de") -> str:
 
 def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
     """The timeline for people, every sentence from the catalogue."""
+    from crewkg.answers.overview import summary_lines
+    from crewkg.answers.relevance import concerned
+
     t = TEXT[lang]
     out = [heading(result, lang)]
     if not result.get("covered", True):
         return out + [result["reason"]]
+    out += [line.text for line in summary_lines(_law(), result, lang, result.get("every", False))]
     out.append(t["credited"])
     if not result["credited"]:
         out.append("  " + t["no_log"])
@@ -388,7 +413,10 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         for n, d in s["reached"].items():
             out.append("    " + t["reached"].format(n=n, date=d))
     out.append(t["certificates"])
+    ids = concerned(result)
     for c in result["certificates"]:
+        if not (result.get("every", True) or c["id"] in ids):
+            continue
         head = f"  {c['label']} ({c['provision']}): "
         parts = []
         for a, b in c["spells"]:

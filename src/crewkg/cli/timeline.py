@@ -27,6 +27,7 @@ def timeline(
     fmt: Annotated[TimelineFormat, typer.Option("--format", help="text for people, json for programs, ics for a calendar.")] = TimelineFormat.text,
     out: Annotated[Path | None, typer.Option("--out", help="Draw the timeline (.svg, .png or .html).")] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
+    every: Annotated[bool, typer.Option("--all", help="Every certificate in the text, the calendar and the picture (default: those that concern the person).")] = False,
 ) -> None:
     """Credited days per role over time, when each certificate was issuable, the certificates held, the medical
     fitness and the fastest planned route ahead; `--format ics` gives the coming dates for a calendar."""
@@ -45,7 +46,7 @@ def timeline(
         from crewkg.api.careers import timeline as build
         from crewkg.api.careers import timeline_picture
 
-        result = build(api.law(), api.person(person, day), day, lang.value)
+        result = build(api.law(), api.person(person, day), day, lang.value, every)
         if out is not None:
             _write(out, timeline_picture(result, PICTURES[out.suffix.lower()], lang.value))
     except InputError as exc:
