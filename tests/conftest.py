@@ -70,6 +70,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _piped_width():
+    """Text for people is as wide as COLUMNS says (answers.render.output_width): the run leaves aside a COLUMNS the
+    shell exported, so every test reads the width of a pipe unless it sets one itself (tests/test_cli.py)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("COLUMNS", raising=False)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _fresh_cache(tmp_path_factory):
     """A cache folder of this run's own, which its xdist workers share (the law compiled once, a record's SHACL
     verdict remembered for both): under the run's temporary folder, not a worker's."""

@@ -51,5 +51,5 @@ def test_a_programme_checked_on_the_last_day_of_the_calendar_is_answered_or_refu
     assert refused.exit_code == 2 and "birth_date" in refused.output and "Traceback" not in refused.output
     design.write_text(json.dumps(base), encoding="utf-8")
     answered = runner.invoke(app, ["programme", str(design), "--as-of", "9999-12-31", "--format", "json"])
-    assert answered.exit_code == 0, answered.output
-    assert json.loads(answered.stdout)["credit_cap"]["at_most"] == 1
+    assert answered.exit_code == 1, answered.output  # answered: one day credited serves no pathway (exit 1, not 2)
+    assert json.loads(answered.stdout)["credit_cap"]["at_most"] == 1 and json.loads(answered.stdout)["serves"] == []

@@ -211,6 +211,7 @@ def test_paths_writes_the_picture_named_by_out_in_english(tmp_path):
         result = runner.invoke(app, ["paths", "--out", str(out), "--lang", "en"])
         assert result.exit_code == 0, result.output
         assert out.stat().st_size > 10_000
+        assert (result.stdout, result.stderr) == ("", f"{out}: career graph\n")  # where it wrote, as export says it
     assert "boatmaster" in (tmp_path / "careers.html").read_text(encoding="utf-8")
 
 

@@ -125,3 +125,45 @@ def test_a_plain_check_loads_none_of_the_heavy_libraries(tmp_path, monkeypatch):
     *answer, loaded = warm.rstrip().splitlines()
     assert json.loads("\n".join(answer))["person"] == "maria"
     assert loaded == "LOADED []"
+
+
+# --- how wide text for people is: COLUMNS, else the terminal, else a default for files and pipes --------------------
+def _widest(text: str) -> int:
+    return max(len(line) for line in text.splitlines())
+
+
+def test_piped_check_text_is_as_wide_as_COLUMNS_says(tmp_path):
+    """`COLUMNS=80 crewkg check … | less`: no line wider than 80, in the same process as commands before it that were
+    wider (the console reads the width when it prints, not when it was made)."""
+    path = _write(tmp_path, BOOTSMANN_140)
+    for columns in ("80", "60"):
+        result = runner.invoke(app, ["check", str(path), "--as-of", "2026-11-30"], env={"COLUMNS": columns})
+        assert result.exit_code == 0, result.output
+        assert _widest(result.stdout) <= int(columns), result.stdout
+        assert "noch 40 Tage Fahrzeit als Bootsfrau bzw. Bootsmann" in " ".join(result.stdout.split())
+
+
+def test_the_cohort_table_follows_COLUMNS_and_is_wider_without_it():
+    from pathlib import Path
+
+    cohort = Path(__file__).resolve().parents[1] / "kb" / "examples" / "cohorts" / "schifffahrtsschule-2026.csv"
+    args = ["cohort", str(cohort), "--target", "UBZ-Matrose", "--as-of", "2026-11-30"]
+    narrow = runner.invoke(app, args, env={"COLUMNS": "80"})
+    wide = runner.invoke(app, args, env={"COLUMNS": None})
+    assert narrow.exit_code == wide.exit_code == 0, (narrow.output, wide.output)
+    assert _widest(narrow.stdout) <= 80 < _widest(wide.stdout) <= 200
+
+
+def test_output_width_takes_COLUMNS_only_where_it_is_a_width(monkeypatch):
+    """A whole number of at least 40; anything else is left aside for the terminal's width or, piped, the default.
+    The shared console of the check text follows it without being changed (the service's threads read it too)."""
+    import io
+
+    from crewkg.answers.render import console, output_width
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # piped, also under `pytest -s` in a terminal
+    for columns, width in (("80", 80), ("40", 40), ("39", 140), ("0", 140), ("-90", 140), ("wide", 140), ("", 140)):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert (output_width(), console.width) == (width, width), columns
+    monkeypatch.delenv("COLUMNS")
+    assert (output_width(), output_width(piped=200), console.width) == (140, 200, 140)

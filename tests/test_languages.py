@@ -52,7 +52,8 @@ def _outputs(lang: str, person: Path | None) -> list[tuple[list[str], str]]:
     outputs = []
     for args in _runs(lang, person):
         result = runner.invoke(app, args)
-        assert result.exit_code == 0, (args, result.output)
+        # 1: a programme design that serves no pathway (the 89-day example) says so in its status too
+        assert result.exit_code in ((0, 1) if args[0] == "programme" else (0,)), (args, result.output)
         outputs.append((args, result.stdout))
     if person is not None:
         law = load_law()

@@ -39,9 +39,9 @@ def _fresh_cache(tmp_path_factory):
         yield
 
 
-def crew_json(*args: str) -> dict:
+def crew_json(*args: str, status: int = 0) -> dict:
     result = runner.invoke(app, ["crew", *args, "--format", "json"])
-    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.exit_code == status, (result.output, result.exception)
     return json.loads(result.stdout)
 
 
@@ -58,7 +58,7 @@ def test_the_json_answer_keeps_the_contract_of_the_design():
 
 
 def test_a_failing_roster_names_each_gap_with_its_provision_and_who_would_fill_it():
-    r = crew_json(str(WACHAU), "--roster", str(SHORT), "--as-of", "2026-11-30")["roster"]
+    r = crew_json(str(WACHAU), "--roster", str(SHORT), "--as-of", "2026-11-30", status=1)["roster"]
     assert r["satisfied"] is False
     assert [(m["kind"], m["role"], m["provision"]) for m in r["missing"]] == [
         ("position", "Matrose", "§ 43 Abs. 2 Z 1 SchBV"), ("function", "FahrgastErsthelfer", "§ 43 Abs. 2 Z 2 SchBV"),
@@ -89,7 +89,7 @@ def test_the_text_says_which_row_applies_why_and_the_roster_verdict():
 
 def test_the_text_of_a_failing_roster_in_english():
     result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(SHORT), "--as-of", "2026-11-30", "--lang", "en"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert "✗ not satisfied" in result.stdout
     assert "aged 16, at least 17 needed (reached on 2027-03-01)" in result.stdout
 
@@ -137,6 +137,52 @@ def test_the_as_of_date_selects_the_law():
     after = crew_json(str(WACHAU), "--as-of", "2022-01-17")
     assert (before["regulation"], before["provision"]) == ("SchBesV 2004", "§ 14 Abs. 1 Z 1 SchBesV")
     assert (after["regulation"], after["provision"]) == ("SchBV 2022", "§ 43 Abs. 2 Z 1 SchBV")
+
+
+# --- the exit status: a script can gate on the roster -------------------------------------------------------------------
+LINZ_2004 = EXAMPLES / "vessels" / "05-sb-linz-push-convoy-2004.yaml"
+LINZ_ROSTER = EXAMPLES / "rosters" / "05-sb-linz-2015.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize(("roster", "satisfied", "status"), [(FULL, True, 0), (SUBSTITUTION, True, 0), (SHORT, False, 1)],
+                         ids=["full: satisfied", "substitution: satisfied", "short: not satisfied"])
+def test_the_exit_status_says_whether_the_roster_fills_the_minimum_crew(fmt, roster, satisfied, status):
+    """Exit 0 exactly when the roster is satisfied, 1 when it is not: the same in text and in JSON."""
+    result = runner.invoke(app, ["crew", str(WACHAU), "--roster", str(roster), "--as-of", "2026-11-30", "--format", fmt,
+                                 "--lang", "en"])
+    assert result.exit_code == status, (result.output, result.exception)
+    if fmt == "json":
+        assert json.loads(result.stdout)["roster"]["satisfied"] is satisfied
+    else:
+        assert ("✓ satisfied" if satisfied else "✗ not satisfied") in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_roster_that_cannot_be_confirmed_exits_1(fmt):
+    """No table of the sources covers the convoy on the date: the verdict is neither yes nor no (null), and a script
+    that gates on the roster must not pass it."""
+    result = runner.invoke(app, ["crew", str(LINZ_2004), "--roster", str(LINZ_ROSTER), "--as-of", "2026-11-30",
+                                 "--format", fmt, "--lang", "en"])
+    assert result.exit_code == 1, (result.output, result.exception)
+    if fmt == "json":
+        a = json.loads(result.stdout)
+        assert a["covered"] is False and a["roster"]["satisfied"] is None
+    else:
+        assert "? cannot be decided" in result.stdout
+
+
+@pytest.mark.parametrize("vessel", [WACHAU, LINZ_2004], ids=["covered", "not covered"])
+def test_without_a_roster_the_minimum_crew_exits_0(vessel):
+    assert runner.invoke(app, ["crew", str(vessel), "--as-of", "2026-11-30", "--format", "json"]).exit_code == 0
+
+
+def test_the_help_of_crew_says_its_exit_status():
+    result = runner.invoke(app, ["crew", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.replace("│", " ").split())
+    assert "Exit status" in text and "1 when a roster is given and does not fill it or cannot be confirmed" in text
+    assert "2 for bad input" in text
 
 
 # --- bad input --------------------------------------------------------------------------------------------------------
@@ -259,5 +305,5 @@ def test_the_text_names_what_the_other_alternative_of_the_row_would_lack(tmp_pat
         {"id": "m", "birth_date": "1980-01-01", "certificates": ["SchBesV2004-Matrose"], "functions": ["FirstAid"]}]}))
     result = runner.invoke(app, ["crew", str(vessel), "--roster", str(roster), "--as-of", "2015-06-01", "--lang", lang],
                            env={"COLUMNS": "250"})
-    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.exit_code == 1, (result.output, result.exception)  # the roster lacks one of the two
     assert line in " ".join(result.stdout.split())

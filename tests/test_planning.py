@@ -302,6 +302,9 @@ def test_plan_draws_the_route_on_the_career_graph(tmp_path):
     assert result.exit_code == 0, result.output
     svg = out.read_text(encoding="utf-8")
     assert "ali-yilmaz" in svg and "#d9480f" in svg  # the title names the person; the route is drawn highlighted
+    # where it wrote on standard error (as export, paths, timeline and cohort say it); the JSON answer stays alone
+    assert result.stderr == f"{out}: schnellster Weg von ali-yilmaz auf dem Laufbahngraphen\n"
+    assert json.loads(result.stdout)["person"] == "ali-yilmaz"
 
 
 @pytest.mark.parametrize(("args", "expected"), [

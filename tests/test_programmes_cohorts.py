@@ -56,7 +56,7 @@ def _programme_text(tmp_path: Path, design: dict, lang: str) -> str:
     path = tmp_path / "p.yaml"
     path.write_text(yaml.safe_dump(design), encoding="utf-8")
     result = runner.invoke(app, ["programme", str(path), "--as-of", AS_OF.isoformat(), "--lang", lang])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code in (0, 1), result.output  # 1: it serves no pathway (its own test below)
     return result.stdout
 
 
@@ -89,9 +89,32 @@ def test_the_example_programmes_say_what_their_comments_promise():
 
 def test_the_cli_names_the_one_missing_day_of_the_89_day_example():
     result = runner.invoke(app, ["programme", str(PROGRAMMES / "matrosen-24-monate-89-tage.yaml"), "--as-of", "2026-11-30"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # it serves no pathway
     assert "dient keinem Weg" in result.stdout
     assert "noch 1 Tag Fahrzeit im Rahmen des Ausbildungsprogramms für Matrosin bzw. Matrose (§ 12 Z 1 lit. c SchBV)" in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize(("design", "status"), [("matrosen-24-monate.yaml", 0), ("matrosen-24-monate-89-tage.yaml", 1)],
+                         ids=["90 days: serves § 12 Z 1", "89 days: serves nothing"])
+def test_the_exit_status_says_whether_the_design_serves_a_pathway(fmt, design, status):
+    """A script can gate on a design: 0 when it serves a pathway, 1 when it serves none, in text and JSON alike."""
+    result = runner.invoke(app, ["programme", str(PROGRAMMES / design), "--as-of", "2026-11-30", "--format", fmt])
+    assert result.exit_code == status, result.output
+    if fmt == "json":
+        assert bool(json.loads(result.stdout)["serves"]) is (status == 0)
+
+
+def test_a_design_no_pathway_accepts_exits_1(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text(yaml.safe_dump({"id": "d", "for": "Decksmann", "months": 6}), encoding="utf-8")
+    result = runner.invoke(app, ["programme", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["covered"] is False
+
+
+def test_the_help_of_programme_says_its_exit_status():
+    text = " ".join(runner.invoke(app, ["programme", "--help"], env={"COLUMNS": "200"}).stdout.replace("│", " ").split())
+    assert "Exit status" in text and "1 when it serves none" in text and "2 for bad input" in text
 
 
 def test_23_months_lack_one_month_of_12_Z1_lit_b():
@@ -288,6 +311,9 @@ def test_a_trainee_holding_a_certificate_above_the_target_is_said_not_to_need_it
     rows = {r["id"]: r for r in evaluate_cohort(law, load_cohort(COHORT, law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb())}
     assert rows["steuermann-01"]["held_above"] == "UBZ-Steuermann" and rows["steuermann-01"]["holds_target"] is False
     assert row_cells(law, rows["steuermann-01"], lang)[2] == said
+    # not needed, so no date, route or gap beside it (the JSON keeps the route asked for)
+    assert row_cells(law, rows["steuermann-01"], lang)[3:6] == [{"de": "nicht nötig", "en": "not needed"}[lang], "", ""]
+    assert rows["steuermann-01"]["earliest"] and rows["steuermann-01"]["route"]
     assert rows["lehrling-01"]["held_above"] is None
     from crewkg.careers.cohorts import csv_text
 
@@ -336,6 +362,53 @@ def test_a_cohort_says_the_evaluation_date_not_today(lang, words):
     texts = cohorts.header(lang) + [cohorts.summary(rows, lang)]
     assert set(words) <= set(texts) and words[1] in texts[-1]
     assert not re.search(r"\b(heute|jetzt|today|now)\b", " ".join(texts)), texts
+
+
+#: trainees whose route lacks only what takes no time (an exam, a medical fitness): planned on the evaluation date
+UNTIMED = [{"id": "ohne-pruefung-und-tauglichkeit", "birth_date": "2003-09-15", "basic_safety_training": True,
+            "sailing_days": {"Decksmann": 365}, "certificates": ["UBZ-Decksmann"]},
+           {"id": "ohne-pruefung", "birth_date": "2003-09-15", "basic_safety_training": True, "medical_fitness": True,
+            "sailing_days": {"Decksmann": 365}, "certificates": ["UBZ-Decksmann"]}]
+
+
+def _untimed(tmp_path: Path) -> Path:
+    path = tmp_path / "untimed.yaml"
+    path.write_text(yaml.safe_dump(UNTIMED), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("lang", "first", "second"), [
+    ("de", "2026-11-30, wenn bis dahin erlangt: Prüfung Anl. 8, medizinische Tauglichkeit",
+     "2026-11-30, wenn bis dahin erlangt: Prüfung Anl. 8"),
+    ("en", "2026-11-30, if obtained by then: exam Annex 8, medical fitness", "2026-11-30, if obtained by then: exam Annex 8")])
+def test_a_date_that_assumes_an_exam_or_a_medical_obtained_says_so(tmp_path, lang, first, second):
+    """'nein | 2026-11-30' read as a contradiction: not on the evaluation date, yet earliest on it. The date assumes the
+    exam and the medical fitness obtained on the step's date (the plan's assumption), and the row names them."""
+    law = load_law()
+    rows = evaluate_cohort(law, load_cohort(_untimed(tmp_path), law, AS_OF), "UBZ-Matrose", AS_OF, Pace.from_kb(), lang)
+    cells = [row_cells(law, r, lang) for r in rows]
+    assert [c[2] for c in cells] == [{"de": "nein", "en": "no"}[lang]] * 2
+    assert [c[3] for c in cells] == [first, second]
+    assert [r["earliest"] for r in rows] == ["2026-11-30"] * 2  # the JSON keeps the date itself
+
+
+def test_a_cohort_says_what_its_dates_assume_in_the_table_the_json_and_the_report(tmp_path):
+    """The assumptions `plan` and `timeline` state (careers.plan.assumes), in every output for people and in the
+    JSON; `--out` says where it wrote, on standard error, as `export --out` does."""
+    from crewkg.messages.catalogue import say
+
+    path, out = _untimed(tmp_path), tmp_path / "r.html"
+    args = ["cohort", str(path), "--target", "UBZ-Matrose", "--as-of", "2026-11-30"]
+    table = _split_runner().invoke(app, [*args, "--out", str(out)])
+    assert table.exit_code == 0, table.output
+    assert say("de", "careers.plan.assumes") in " ".join(table.stdout.split())
+    assert table.stderr == f"{out}: Bericht über die Kohorte, 2 Auszubildende\n"
+    assert say("de", "careers.plan.assumes") in out.read_text(encoding="utf-8")
+    answer = json.loads(_split_runner().invoke(app, [*args, "--format", "json", "--lang", "en"]).stdout)
+    assert answer["assumes"] == say("en", "careers.plan.assumes")
+    one = _split_runner().invoke(app, [*args, "--lang", "en", "--out", str(tmp_path / "r.json"), "--format", "csv"])
+    assert one.stderr == f"{tmp_path / 'r.json'}: cohort report, 2 trainees\n"
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["assumes"] == answer["assumes"]
 
 
 def test_bad_rows_are_reported_per_trainee_and_the_others_are_evaluated(tmp_path):

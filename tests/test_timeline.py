@@ -121,6 +121,18 @@ def test_pictures_are_written_with_a_legend(tmp_path, suffix):
             assert word in text
 
 
+@pytest.mark.parametrize(("lang", "said"), [("de", "Zeitleiste von franz-huber am 2026-11-30"),
+                                           ("en", "timeline of franz-huber on 2026-11-30")])
+def test_out_says_where_it_wrote_on_standard_error(tmp_path, lang, said):
+    """As `export --out`, `plan --out`, `paths --out` and `cohort --out`: '{out}: what it holds', on standard error;
+    standard output keeps the timeline's text."""
+    out = tmp_path / "franz.svg"
+    res = runner.invoke(app, ["timeline", str(FRANZ), "--as-of", AS_OF, "--lang", lang, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert res.stderr == f"{out}: {said}\n" and out.is_file()
+    assert str(out) not in res.stdout
+
+
 def test_bad_picture_suffix_exits_2(tmp_path):
     res = runner.invoke(app, ["timeline", str(FRANZ), "--out", str(tmp_path / "x.txt")])
     assert res.exit_code == 2 and not (tmp_path / "x.txt").exists()

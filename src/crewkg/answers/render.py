@@ -4,12 +4,12 @@ exactly what is missing; and the derivation of one certificate for `crewkg expla
 from __future__ import annotations
 
 import io
+import os
 import re
-import shutil
 import sys
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.padding import Padding
 from rich.table import Table
 
@@ -24,17 +24,34 @@ from crewkg.rules.kinds import kind, missing_sentence
 NARROW = 100
 
 
-def output_width() -> int:
-    """The terminal's width when the output is a terminal; 140 columns for a file or a pipe (lines a program or a
-    pager reads whole)."""
-    if sys.stdout.isatty():
-        return max(40, shutil.get_terminal_size((140, 24)).columns)
-    return 140
+def output_width(piped: int = 140) -> int:
+    """The width of text for people: COLUMNS where it is a whole number of at least 40 (`COLUMNS=80 crewkg check … |
+    less`, a terminal and a pipe alike); else the terminal's width when the output is a terminal, and `piped` columns
+    for a file or a pipe (lines a program or a pager reads whole). Read when text is written, not when this module is
+    imported."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) >= 40:
+        return int(columns)
+    try:
+        terminal = os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 0
+    except (AttributeError, ValueError, OSError):  # no file behind it (a test's capture), or no terminal after all
+        terminal = 0
+    return max(40, terminal) if terminal else piped  # a pseudo-terminal may report 0 columns
+
+
+class _OutputConsole(Console):
+    """A console as wide as `output_width()` says each time it prints: a COLUMNS set after this module was imported
+    (a second command in the same process) is honoured, and nothing is changed on the console to say it (threads
+    that share it read the same width)."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        return ConsoleDimensions(output_width(), super().size.height)
 
 
 # emoji=False: the law, ids and SPARQL values are printed as written (no ":name:" turned into a picture), and
 # it spares a regex pass per cell (a third of the rendering time of a check).
-console = Console(highlight=False, soft_wrap=False, width=output_width(), emoji=False)
+console = _OutputConsole(highlight=False, soft_wrap=False, emoji=False)
 
 
 def print_answer(law: Law, answer: dict[str, Any], lang: str, every: bool = True) -> None:

@@ -124,9 +124,14 @@ class Cohort:
     day: date
     graph: Any
     pace: Pace
+    lang: str = "de"
 
     def json(self) -> dict[str, Any]:
-        return {"target": self.target, "as_of": self.day.isoformat(), "trainees": self.rows}
+        """The answer of `cohort --format json`: the rows, and what their dates assume (a sentence in `lang`)."""
+        from crewkg.careers.cohorts import assumptions
+
+        return {"target": self.target, "as_of": self.day.isoformat(), "assumes": assumptions(self.lang),
+                "trainees": self.rows}
 
 
 def cohort(law: Law, path: Path, target: str, day: date, lang: str, days_per_year: int | None = None,
@@ -150,7 +155,7 @@ def cohort(law: Law, path: Path, target: str, day: date, lang: str, days_per_yea
         with progress(target, n) if progress is not None else nullcontext() as advance:
             rows = evaluate_cohort(law, trainees, target, day, pace, lang, workers=workers or os.cpu_count() or 1,
                                    on_progress=advance, g=g)
-    return Cohort(rows, trainees, target, day, g, pace)
+    return Cohort(rows, trainees, target, day, g, pace, lang)
 
 
 def cohort_report(law: Law, c: Cohort, kind: str, name: str, lang: str) -> str | dict[str, Any]:
@@ -164,11 +169,12 @@ def cohort_report(law: Law, c: Cohort, kind: str, name: str, lang: str) -> str |
     return c.json()
 
 
-def cohort_table(law: Law, c: Cohort, lang: str) -> tuple[list[str], list[list[str]], str]:
-    """The cohort as a table for people: its header, a row of cells per trainee, and the summary line."""
-    from crewkg.careers.cohorts import header, row_cells, summary
+def cohort_table(law: Law, c: Cohort, lang: str) -> tuple[str, list[str], list[list[str]], str]:
+    """The cohort as a table for people: what its dates assume, its header, a row of cells per trainee, and the
+    summary line."""
+    from crewkg.careers.cohorts import assumptions, header, row_cells, summary
 
-    return header(lang), [row_cells(law, row, lang) for row in c.rows], summary(c.rows, lang)
+    return assumptions(lang), header(lang), [row_cells(law, row, lang) for row in c.rows], summary(c.rows, lang)
 
 
 def timeline(law: Law, person: Person, day: date, lang: str, every: bool = False) -> dict[str, Any]:

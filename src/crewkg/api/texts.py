@@ -9,6 +9,14 @@ if TYPE_CHECKING:
     from crewkg.law.statute import Law
 
 
+def output_width(piped: int = 140) -> int:
+    """How wide text for people is written: COLUMNS (a whole number of at least 40), else the terminal's width, else
+    `piped` columns for a file or a pipe (crewkg.answers.render.output_width, the one home of the width)."""
+    from crewkg.answers.render import output_width as width
+
+    return width(piped)
+
+
 def print_answer(law: Law, answer: dict[str, Any], lang: str, every: bool = False) -> None:
     """One person's check answer on the terminal: its summary, then the certificates that concern the person, or
     (`every`) every certificate with every pathway."""

@@ -271,22 +271,60 @@ def _short(law: Law, cid: str, lang: str) -> str:
 
 
 def row_cells(law: Law, row: dict[str, Any], lang: str = "de") -> list[str]:
-    """A row as texts: trainee, issuable on the evaluation date, the target then, earliest, route, missing, error."""
-    from crewkg.rules.kinds import missing_sentence
-
+    """A row as texts: trainee, issuable on the evaluation date, the target then, earliest, route, missing, error. A
+    target not needed (a certificate for a role above it is held) has no date, route or gap; a date that assumes
+    exams or proofs obtained on the step's date (the plan's assumption) names them."""
     t = TEXT[lang]
     if row["error"]:
         # a row without a readable id is named by its place, in English in the JSON ('row 7'): said in `lang` here
         return [place(row["id"], lang), "", "", "", "", "", row.get("detail") or row["error"]]
+    today = ", ".join(_short(law, c, lang) for c in row["eligible_today"])
     if row["holds_target"]:
-        target_today = t["held"]
-    elif row.get("held_above"):  # a certificate for a role above it is held: it is not needed
-        target_today = t["held_above"].format(certificate=_short(law, row["held_above"], lang))
-    else:
-        target_today = t["yes"] if row["target_today"] else t["no"]
-    return [row["id"], ", ".join(_short(law, c, lang) for c in row["eligible_today"]), target_today,
-            row["earliest"] or t["never"], " → ".join(p.replace(" SchBV", "") for p in row["route"]),
-            "; ".join(missing_sentence(law, m, lang) for m in row["missing"]), ""]
+        return [row["id"], today, t["held"], _earliest(law, row, lang), route_text(row), missing_text(law, row, lang), ""]
+    if row.get("held_above"):  # the JSON keeps the route asked for; the table says the target is not needed
+        above = t["held_above"].format(certificate=_short(law, row["held_above"], lang))
+        return [row["id"], today, above, t["not_needed"], "", "", ""]
+    return [row["id"], today, t["yes"] if row["target_today"] else t["no"], _earliest(law, row, lang),
+            route_text(row), missing_text(law, row, lang), ""]
+
+
+def _earliest(law: Law, row: dict[str, Any], lang: str) -> str:
+    """The earliest date, with what it assumes obtained by then (an exam, a medical fitness: planned on the step's
+    date, as `plan` says in its assumptions), so that a 'no' on the evaluation date beside that very date says why."""
+    from crewkg.rules.kinds import kind
+
+    t = TEXT[lang]
+    if not row["earliest"]:
+        return t["never"]
+    assumed: list[str] = []
+    for m in row["missing"]:
+        k = kind(m["kind"])
+        if not k.takes_time and m.get("met_on") and m.get("id") in law.requirements:
+            name = k.summary(law, law.requirements[m["id"]], lang)
+            if name not in assumed:
+                assumed.append(name)
+    if not assumed:
+        return row["earliest"]
+    return t["earliest_assuming"].format(date=row["earliest"], items=", ".join(assumed))
+
+
+def route_text(row: dict[str, Any]) -> str:
+    """The route's steps, '§ 12 Z 2 → § 13 Z 1'."""
+    return " → ".join(p.replace(" SchBV", "") for p in row["route"])
+
+
+def missing_text(law: Law, row: dict[str, Any], lang: str) -> str:
+    """What the route still lacks, sentence by sentence."""
+    from crewkg.rules.kinds import missing_sentence
+
+    return "; ".join(missing_sentence(law, m, lang) for m in row["missing"])
+
+
+def assumptions(lang: str = "de") -> str:
+    """What the dates of a cohort assume: the sentence `plan` and `timeline` say (careers.plan.assumes)."""
+    from crewkg.messages.catalogue import say
+
+    return say(lang, "careers.plan.assumes")
 
 
 def header(lang: str = "de") -> list[str]:
@@ -304,10 +342,10 @@ def csv_text(law: Law, rows: list[dict[str, Any]], lang: str = "de") -> str:
     def flag(x: bool | None) -> str:  # machine-readable in every language, as the record CSV reads them
         return "" if x is None else ("true" if x else "false")
 
-    for row in rows:
-        cells = row_cells(law, row, lang)
+    for row in rows:  # the answer's values, as the JSON gives them (held_above says why a date is not needed)
+        route, missing = ("", "") if row["error"] else (route_text(row), missing_text(law, row, lang))
         w.writerow([row["id"], " ".join(row["eligible_today"]), flag(row["target_today"]), flag(row["holds_target"]),
-                    row.get("held_above") or "", row["earliest"] or "", cells[4], cells[5], row["error"] or "", (row.get("detail") or "") if row["error"] else ""])
+                    row.get("held_above") or "", row["earliest"] or "", route, missing, row["error"] or "", (row.get("detail") or "") if row["error"] else ""])
     return buf.getvalue()
 
 
@@ -382,7 +420,8 @@ def summary(rows: list[dict[str, Any]], lang: str = "de") -> str:
 #: what must not break over a line in the report: a citation ("§ 14 Z 1 lit. a SchBV", up to its closing bracket or
 #: separator) and an ISO date
 _UNBREAKABLE = re.compile(r"§[^();,:→]*[^();,:→\s]|\d{4}-\d{2}-\d{2}")
-#: the columns kept on one line whole (earliest date) and the columns whose items are (certificates, route steps)
+#: the columns kept on one line whole where they hold one date (earliest) and the columns whose items are
+#: (certificates, route steps)
 _NOWRAP_COLUMNS = {3}
 _ITEM_SEPARATORS = {1: ", ", 4: " → "}
 
@@ -391,7 +430,7 @@ def cell_parts(text: str, column: int) -> tuple[bool, list[tuple[str, bool]], st
     """How a table cell of the report is laid out: whether the whole cell stays on one line, its parts (text, kept
     whole), and what stands between the parts. Citations and dates are kept whole, so "§ 14 Z 1 lit. a SchBV" and
     "2027-06-28" never break inside; a list of certificates or route steps breaks only between its items."""
-    if column in _NOWRAP_COLUMNS:
+    if column in _NOWRAP_COLUMNS and _UNBREAKABLE.fullmatch(text):
         return True, [(text, False)], ""
     if column in _ITEM_SEPARATORS and text:
         sep = _ITEM_SEPARATORS[column]
@@ -421,6 +460,7 @@ def html_report(law: Law, rows: list[dict[str, Any]], g, name: str, target: str,
     body = [{"error": bool(row["error"]), "cells": [cell_parts(c, i) for i, c in enumerate(row_cells(law, row, lang))]}
             for row in rows]
     return render("cohort_report.html.j2", lang=lang, title=t["title"].format(name=name, target=_short(law, target, lang)),
-                  as_of=t["as_of"].format(as_of=as_of.isoformat(), pace=pace.words(t)), summary=summary(rows, lang),
+                  as_of=t["as_of"].format(as_of=as_of.isoformat(), pace=pace.words(t)), assumes=assumptions(lang),
+                  summary=summary(rows, lang),
                   chart_alt=t["chart"], chart_png=png, header=header(lang), rows=body, errors_heading=t["errors"],
                   errors=[r.get("detail") or r["error"] for r in rows if r["error"]])

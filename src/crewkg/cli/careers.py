@@ -41,6 +41,14 @@ def _write(out: Path, data: bytes | str) -> None:
     write_atomically(out, [data])
 
 
+def _wrote(lang: str, key: str, **fields: object) -> None:
+    """Where `--out` wrote, on standard error (standard output keeps the answer): `{out}: what it holds`, as
+    `export --out` says it."""
+    from crewkg.messages.catalogue import say
+
+    typer.echo(say(lang, key, **fields), err=True)
+
+
 def _emit(data: bytes | str, out: Path | None) -> None:
     if out is not None:
         _write(out, data)
@@ -75,6 +83,8 @@ def paths(
         _emit(data, out)
     except InputError as exc:
         _fail(exc, lang.value)
+    if out is not None:
+        _wrote(lang.value, "cli.wrote.graph", out=out)
 
 
 @app.command()
@@ -109,14 +119,16 @@ def plan(
             _write(out, picture)
         except InputError as exc:
             _fail(exc, lang.value)
+        _wrote(lang.value, "cli.wrote.route", out=out, person=result["person"])
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
         return
     from rich.console import Console
 
     from crewkg.api.careers import plan_text
+    from crewkg.api.texts import output_width
 
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = Console(highlight=False, soft_wrap=True, width=output_width(), emoji=False)
     for line in plan_text(law, p, lang.value):
         console.print(line, markup=False)
 
@@ -128,7 +140,10 @@ def programme(
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
-    """Which pathways a training programme serves and, for the others, exactly what it lacks."""
+    """Which pathways a training programme serves and, for the others, exactly what it lacks.
+
+    Exit status (text and JSON alike): 0 when the design serves at least one pathway; 1 when it serves none (a
+    pathway lacking something, or no pathway accepting a programme for its role); 2 for bad input."""
     day = _as_of(as_of, lang.value)
     try:
         from crewkg import api
@@ -141,11 +156,13 @@ def programme(
         return
     if fmt is Format.json:
         sys.stdout.write(json_text(result))
-        return
-    from crewkg.api.careers import programme_text
+    else:
+        from crewkg.api.careers import programme_text
 
-    for line in programme_text(law, result, lang.value):
-        typer.echo(line)
+        for line in programme_text(law, result, lang.value):
+            typer.echo(line)
+    if not result["serves"]:
+        raise typer.Exit(1)  # a script can gate on the design
 
 
 @app.command()
@@ -179,6 +196,11 @@ def cohort(
     except InputError as exc:
         _fail(exc, lang.value)
         return
+    if out is not None:
+        from crewkg.messages.catalogue import say_plural
+
+        _wrote(lang.value, "cli.wrote.cohort", out=out, trainees=say_plural(lang.value, "cli.wrote.trainees", len(c.rows),
+                                                                              n=len(c.rows)))
     errors = sum(1 for r in c.rows if r["error"])
     if fmt is CohortFormat.json:
         sys.stdout.write(json_text(c.json()))
@@ -214,13 +236,15 @@ def _print_table(law, c, lang: str) -> None:
     from rich.table import Table
 
     from crewkg.api.careers import cohort_table
+    from crewkg.api.texts import output_width
 
-    header, cells, summary = cohort_table(law, c, lang)
+    assumes, header, cells, summary = cohort_table(law, c, lang)
     table = Table(show_lines=False)
     for h in header:
         table.add_column(h)
     for row, row_cells in zip(c.rows, cells, strict=True):
         table.add_row(*(escape(x) for x in row_cells), style="red" if row["error"] else None)
-    console = Console(highlight=False, width=200, emoji=False)
+    console = Console(highlight=False, width=output_width(piped=200), emoji=False)
+    console.print(assumes, markup=False)  # what the dates assume, said before them (as plan says it)
     console.print(table)
     console.print(summary, markup=False)

@@ -24,7 +24,11 @@ def crew(
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
     school_attendance: Annotated[bool, typer.Option("--school-attendance", help="Apply the temporary reductions for school or programme attendance (at most three months a year).")] = False,
 ) -> None:
-    """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it."""
+    """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it.
+
+    Exit status (text and JSON alike): 0 when the roster fills the minimum crew, or no roster is given; 1 when a
+    roster is given and does not fill it or cannot be confirmed to (not satisfied, cannot be decided, the minimum crew
+    not covered by the sources); 2 for bad input (one message on standard error, nothing on standard output)."""
     day = _as_of(as_of, lang.value)
     try:
         from crewkg import api
@@ -36,8 +40,10 @@ def crew(
         return
     if fmt is Format.json:
         sys.stdout.write(json_text(answer))
-        return
-    print_crew(law, answer, lang.value)
+    else:
+        print_crew(law, answer, lang.value)
+    if roster is not None and answer["roster"]["satisfied"] is not True:
+        raise typer.Exit(1)  # a script can gate on the roster: only a confirmed verdict passes
 
 
 def _counts(law, counts: dict[str, int], lang: str) -> str:
@@ -49,8 +55,10 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
     """The answer for people: the row that applies, why, the functions, and the roster verdict."""
     from rich.console import Console
 
+    from crewkg.api.texts import output_width
+
     t = section("crew.cli.", lang)
-    con = Console(highlight=False, soft_wrap=True, width=140, emoji=False)
+    con = Console(highlight=False, soft_wrap=True, width=output_width(), emoji=False)
     con.print(f"[bold]{a['vessel']}[/bold] — {a.get('regulation') or t['no_regulation']} — {a['as_of']}")
     if not a["covered"]:
         con.print(f"[yellow]? {t['not_covered']}[/yellow]" + (f" ({a['provision']})" if a.get("provision") else ""))

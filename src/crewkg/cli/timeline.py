@@ -32,7 +32,7 @@ def timeline(
     """Credited days per role over time, when each certificate was issuable, the certificates held, the medical
     fitness and the fastest planned route ahead; `--format ics` gives the coming dates for a calendar."""
     from crewkg.api.careers import PICTURES
-    from crewkg.cli.careers import _write
+    from crewkg.cli.careers import _write, _wrote
 
     day = _as_of(as_of, lang.value)
     try:
@@ -52,6 +52,8 @@ def timeline(
     except InputError as exc:
         _fail(exc, lang.value)
         return
+    if out is not None:
+        _wrote(lang.value, "cli.wrote.timeline", out=out, person=result["person"], as_of=result["as_of"])
     if fmt is TimelineFormat.json:
         sys.stdout.write(json_text(result))
     elif fmt is TimelineFormat.ics:

@@ -190,7 +190,9 @@ def print_table(t: Table) -> None:
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    console = Console(highlight=False, soft_wrap=False, width=160, emoji=False)
+    from crewkg.answers.render import output_width
+
+    console = Console(highlight=False, soft_wrap=False, width=output_width(piped=160), emoji=False)
     if t.form == "ask":
         console.print("true" if t.boolean else "false")
         return
