@@ -5,6 +5,7 @@ certificates that concern the person (`--all`: every certificate and pathway).""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,23 @@ def test_the_readme_excerpt_is_what_check_prints():
     for line in excerpt.splitlines():
         if "…" not in line:
             assert " ".join(line.split()) in printed, line
+
+
+def test_the_http_api_answers_with_the_same_summary():
+    """CLI, Python API and HTTP API alike: the service's answer carries the summary the library gives."""
+    from datetime import date
+
+    import yaml
+    from fastapi.testclient import TestClient
+
+    from crewkg.service.app import Service, create_app
+    from crewkg.service.loading import build_store
+
+    law = api.law()
+    client = TestClient(create_app(Service(law, build_store("memory", law, [], date.fromisoformat(DAY), [], []))))
+    for name in ("32-helga-boatmaster-at-70.yaml", "23-sofia-awaiting-validation.yaml"):
+        # YAML dates as the ISO strings a JSON client sends
+        record = json.loads(json.dumps(yaml.safe_load((PERSONS / name).read_text(encoding="utf-8")), default=str))
+        got = client.post("/api/eligibility", params={"as_of": DAY, "lang": "en"}, json=record)
+        assert got.status_code == 200, got.text
+        assert got.json()["summary"] == _check(PERSONS / name)["summary"]
