@@ -132,8 +132,9 @@ def test_the_missing_sentence_explains_the_gap(law):
     r = requirement(a, "UBZ-Matrose", "§ 12 Z 2", "Fahrzeit")
     assert (r["needed"], r["have"], r["capped"]) == (360, 359, 185)
     assert missing_sentence(law, r, "de") == ("noch 1 Tag Fahrzeit; 185 Tage wegen der Höchstgrenze von 180 Tagen in 365 "
-                                              "Tagen nicht anrechenbar (§ 6 Abs. 4 SchBV, Wortlaut nicht in den mitgelieferten "
-                                              "Texten) (§ 12 Z 2 lit. c SchBV)")
+                                              "Tagen nicht anrechenbar (§ 6 Abs. 4 SchBV, sinngemäß wiedergegeben: sein "
+                                              "Wortlaut ist nicht in den von crewkg mitgelieferten Texten enthalten) "
+                                              "(§ 12 Z 2 lit. c SchBV)")
     later = date(2024, 8, 1)
     q = person(law, later, service=[inland("2024-01-01", "2024-04-30"), inland("2024-07-01", "2024-08-29", validated=False)])
     r = requirement(check(law, [q], later, "en")[0], "UBZ-Decksmann", "§ 10", "Fahrzeit")

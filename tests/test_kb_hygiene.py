@@ -181,14 +181,14 @@ def test_label_number_check_catches_a_changed_minimum(tmp_path):
 def test_every_provision_paraphrased_in_english_is_paraphrased_in_german_too():
     """German output is German to the last note: a provision whose wording the bundled texts lack (its crew:wording an
     English paraphrase) has a German paraphrase (crew:paraphrase), which `explain --lang de` shows instead."""
-    from crewkg.answers.render import _wording
+    from crewkg.answers.explanation import wording
 
     law = load_law()
     english = [p for p in law.provisions.values() if p.wording_lang == "en"]
     assert english, "the kb paraphrases some provisions"
     assert [p.id for p in english if not p.paraphrase] == []
     for p in english:
-        de, en = _wording(law, p.id, "de"), _wording(law, p.id, "en")
+        de, en = wording(law, p.id, "de"), wording(law, p.id, "en")
         assert p.paraphrase in de and p.wording not in de and "nicht der amtliche Wortlaut" in de
         assert p.wording in en and "not the official text" in en
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import crewkg
-from crewkg.answers.render import explanation, text_of
+from crewkg.answers.explanation import explanation, text_of
 from crewkg.cli import app
 from crewkg.law.statute import load_law
 from crewkg.messages.catalogue import catalogue
@@ -69,14 +69,16 @@ def _outputs(lang: str, person: Path | None) -> list[tuple[list[str], str]]:
 
 def _unquoted(text: str, lang: str) -> str:
     """The output without what it marks as quoted: a „…“ span after a lead-in from the catalogue (the law's German
-    text, the kb's editorial notes), and in English a short '…' quotation of the law's words inside a note."""
+    text, a paraphrase, a note the kb gives in the other language only), and in English a '…' quotation of the law's
+    words inside a note (the kb's notes in the output's language are said as they are, after the catalogue's word
+    for their kind: 'Reading: …')."""
     t = catalogue(lang)
     flat = re.sub(r"\s*\n\s*", " ", text)  # a quotation wraps over lines in the terminal
-    for key in ("cli.explain.wording", "cli.explain.wording_en", "cli.explain.note", "cli.explain.note_other"):
-        lead = t[key].split("{")[0]
-        if lead.endswith("„"):
+    for key in ("cli.explain.wording", "cli.explain.wording_en", "cli.explain.paraphrase", "cli.explain.note_other"):
+        lead = re.sub(r"\{\w+\}", "", t[key].split("„")[0]) + "„" if "„" in t[key] else ""
+        if lead:
             flat = re.sub(re.escape(lead) + r"[^“]*“", lead, flat)
-    return re.sub(r"'[^'\n]{1,60}'", "''", flat) if lang == "en" else flat
+    return re.sub(r"'[^'\n]{1,100}'", "''", flat) if lang == "en" else flat
 
 
 def _leaks(lang: str, words: tuple[str, ...], person: Path | None) -> list[tuple[str, str]]:
@@ -105,7 +107,7 @@ def test_english_output_has_no_german_sentence(person):
 def test_a_quotation_counts_only_where_it_is_marked():
     """The test can fail: English words outside a marked quotation are found."""
     t = catalogue("de")
-    marked = t["cli.explain.note"].format(note="LITERAL: the text is read as written")
+    marked = t["cli.explain.note_other"].format(kind=t["cli.explain.kind.literal"], note="the text is read as written")
     assert not any(w in _unquoted(marked, "de") for w in ENGLISH)
     assert "needed" in _unquoted("verlangt: 5 needed, „the text“", "de")
     assert " die " in _unquoted("Note: the text says die Person", "en")
@@ -134,8 +136,8 @@ def test_explain_says_which_wording_is_the_official_text_and_which_a_paraphrase(
     # German to the last note: the kb's German paraphrase (crew:paraphrase), said to be no official text
     assert "Sinngemäß, nicht der amtliche Wortlaut (in den mitgelieferten Texten nicht enthalten): „Decksfrau – AT" in de
     assert "the applicant" not in de
-    assert "englischer Wortlaut" not in de and "Anmerkung der Wissensbasis: „" in de
+    assert "englischer Wortlaut" not in de and "Quelle: der Wortlaut ist nicht in den von crewkg" in " ".join(de.split())
     en = CliRunner().invoke(app, ["explain", person, "Decksmann-AT", "--as-of", AS_OF, "--lang", "en"]).stdout
-    assert "English paraphrase in the kb, not the official text: „Decksfrau – AT" in en and "German text" not in en
+    assert "English paraphrase in the kb, not the official text: „Decksfrau – AT" in en and "German text (quoted): „Decksfrau" not in en
     en = CliRunner().invoke(app, ["explain", person, "UBZ-Bootsmann", "--as-of", AS_OF, "--lang", "en"]).stdout
     assert "German text (quoted): „entweder eine als Matrosin bzw. Matrose" in en

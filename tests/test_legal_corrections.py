@@ -310,6 +310,7 @@ def test_a_capped_count_says_when_the_caps_wording_is_outside_the_bundled_texts(
                 "service": [{"from": start.isoformat(), "to": (start + timedelta(days=359)).isoformat(), "role": "Matrose"}]}, on)
     gaps = [m for c in a["certificates"] for w in c["pathways"] for m in w["missing"] if m.get("capped")]
     assert gaps, "a requirement counting the block must show capped days"
-    for lang, words in (("en", "wording outside the bundled texts"), ("de", "Wortlaut nicht in den mitgelieferten Texten")):
+    for lang, words in (("en", "paraphrased: its wording is not in the texts crewkg bundles"),
+                        ("de", "sinngemäß wiedergegeben: sein Wortlaut ist nicht in den von crewkg mitgelieferten Texten")):
         sentence = missing_sentence(law(), gaps[0], lang)
         assert cap in sentence and (words in sentence) is outside, sentence

@@ -329,7 +329,8 @@ def test_the_log_entry_proves_the_employment_for_the_maschinist_too(law):
     assert safety["met"] is True
 
 
-@pytest.mark.parametrize("lang, words", [("en", "NOT IN THE SOURCES"), ("de", "NICHT IN DEN QUELLEN")])
+@pytest.mark.parametrize("lang, words", [("en", "Not in the texts crewkg bundles: the ordinary conditions"),
+                                         ("de", "Nicht in den von crewkg mitgelieferten Texten: die gewöhnlichen")])
 def test_explain_says_what_the_kb_notes_of_the_certificate_itself(lang, words, tmp_path):
     """The authorisations of § 18 SchBV have only a § 47 replacement encoded; the kb notes on the certificate that
     their ordinary conditions are not in the sources, and `explain` now prints that note (it printed only the notes of

@@ -397,6 +397,9 @@ def test_explain_quotes_the_provision_and_gives_the_cli_text(client):
     lit_a = next(q for q in z1["requirements"] if q["provision"] == "§ 14 Z 1 lit. a SchBV")
     assert "als Bootsfrau bzw. Bootsmann geleistete Mindestfahrzeit von 180 Tagen" in lit_a["wording"]
     assert "sailing_days.Bootsmann = 140" in data["text"]
+    tree = data["tree"]  # the derivation as data, as `crewkg explain --format json` prints it
+    assert (tree["certificate"]["id"], tree["as_of"], tree["verdict"]) == ("UBZ-Steuermann", "2026-11-30", "not_eligible")
+    assert [w["provision"] for w in tree["pathways"]] == [w["provision"] for w in data["certificate"]["pathways"]]
     assert client.post("/api/explain", params={"certificate": "UBZ-Kapitaen"}, json=record).status_code == 422
 
 

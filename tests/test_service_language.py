@@ -68,8 +68,8 @@ def _unquoted(text: str, lang: str) -> str:
         lead = catalogue(lang)[key].split("{")[0]
         if lead.endswith("„"):
             flat = re.sub(re.escape(lead) + r"[^“]*“", lead, flat)
-    # in English a note may quote a few of the law's words in '…'
-    return re.sub(r"'[^'\n]{1,60}'", "''", flat) if lang == "en" else flat
+    # in English a note may quote the law's words in '…' (the notes in the output's language are said as they are)
+    return re.sub(r"'[^'\n]{1,100}'", "''", flat) if lang == "en" else flat
 
 
 def _words(text: str) -> str:

@@ -78,8 +78,8 @@ def test_explain_gives_credited_recorded_not_validated_and_capped(client):
     assert (days["have"], days["recorded"], days["not_validated"], days["capped"]) == (249, 436, 183, 4)
     text = " ".join(out["text"].split())
     assert "183 Tage eingetragen, aber nicht bestätigt" in text
-    assert ("4 Tage wegen der Höchstgrenze von 180 Tagen in 365 Tagen nicht anrechenbar (§ 6 Abs. 4 SchBV, Wortlaut "
-            "nicht in den mitgelieferten Texten)") in text
+    assert ("4 Tage wegen der Höchstgrenze von 180 Tagen in 365 Tagen nicht anrechenbar (§ 6 Abs. 4 SchBV, sinngemäß "
+            "wiedergegeben: sein Wortlaut ist nicht in den von crewkg mitgelieferten Texten enthalten)") in text
 
 
 def test_plan_starts_from_the_log(client):

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Line:
-    """One line of an explanation, as data: its text (rich markup: [bold], [green]✓[/green] …) and the style of the
-    whole line (italic for the law's wording, dim for notes)."""
+    """One line for people, as data: its text (rich markup: [bold], [green]✓[/green] …) and the style of the whole
+    line (italic for the law's wording, dim for notes)."""
 
     text: str
     style: str | None = None

@@ -1,9 +1,8 @@
 """Text output for people (rich): one table per certificate with ✓/✗ per pathway and, for every ✗,
-exactly what is missing; and the derivation of one certificate for `crewkg explain`."""
+exactly what is missing (the derivation of one certificate for `crewkg explain`: answers.explanation)."""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import sys
@@ -14,11 +13,10 @@ from rich.padding import Padding
 from rich.table import Table
 
 from crewkg.answers.lines import Line
-from crewkg.law.statute import Law, notes_in
+from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
-from crewkg.messages.wording import T, value
-from crewkg.records.persons import Person
-from crewkg.rules.kinds import kind, missing_sentence
+from crewkg.messages.wording import T
+from crewkg.rules.kinds import missing_sentence
 
 #: below this many columns a certificate's pathways are listed line by line instead of in a table
 NARROW = 100
@@ -185,94 +183,3 @@ def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:
     first = law.first_regulation()
     return catalogue(lang)["cli.no_regulation"].format(as_of=answer["as_of"], first=first.name,
                                                       since=first.in_force_from.isoformat())
-
-
-def _facts(law: Law, req: dict[str, Any], p: Person, lang: str = "de") -> str:
-    """The record entries the requirement was decided on (said by its kind); a term of the ontology the answer names
-    by its id (the sea capacity) is said by its label."""
-    if req.get("capacity"):
-        req = req | {"capacity": law.label(req["capacity"], lang)}
-    return kind(req["kind"]).facts(req, p, lang)
-
-
-def _explain_req(law: Law, req: dict[str, Any], p: Person, lang: str, depth: int, out: list[Line]) -> None:
-    pad = "    " * depth
-    mark = "[green]✓[/green]" if req["met"] else "[red]✗[/red]"
-    out.append(Line(f"{pad}{mark} {req['text']} — {req['provision']}"))
-    parts = kind(req["kind"]).parts
-    if depth == 1:
-        out.append(Line(f"{pad}    " + _wording(law, law.requirements[req["id"]].provision, lang), "italic"))
-    if parts is not None:
-        for child in req.get(parts) or []:
-            _explain_req(law, child, p, lang, depth + 1, out)
-        return
-    t = catalogue(lang)
-    listed = isinstance(req["needed"], (list, tuple))  # certificates, exams, proofs: named, their labels say the unit
-    unit = "" if listed else t.get(f"cli.unit.{req['unit']}", req["unit"])
-    needed = t["cli.explain.needed"].format(needed=value(_named(law, req["needed"], lang), lang), unit=unit,
-                                            have=value(_named(law, req["have"], lang), lang)).replace(" ,", ",")
-    out.append(Line(f"{pad}    {_facts(law, req, p, lang)}; {needed}"))
-    if not req["met"]:
-        out.append(Line(f"{pad}    → {missing_sentence(law, req, lang)}"))
-
-
-def _named(law: Law, x: Any, lang: str) -> Any:
-    """A list of kb ids (certificates, exams, functions) as their labels; any other value as it is."""
-    return [law.label(str(v), lang) for v in x] if isinstance(x, (list, tuple)) else x
-
-
-def _wording(law: Law, provision: str, lang: str) -> str:
-    """The provision's wording, quoted and said for what it is: the official German text, or the kb's English
-    paraphrase of a provision the bundled texts lack."""
-    p = law.provisions[provision]
-    if p.paraphrased and lang == "de" and p.paraphrase:  # German to the last note: the German paraphrase
-        return catalogue(lang)["cli.explain.paraphrase"].format(wording=p.paraphrase)
-    key = "cli.explain.wording_en" if p.paraphrased else "cli.explain.wording"
-    return catalogue(lang)[key].format(wording=p.wording)
-
-
-
-
-def explanation(law: Law, p: Person, answer: dict[str, Any], cert_id: str, lang: str) -> list[Line]:
-    """The derivation of one certificate for `crewkg explain`, line by line: the verdict, then per pathway its
-    wording and, per requirement, the facts it was decided on, needed/have and what is missing."""
-    t = catalogue(lang)
-    c = next((c for c in answer["certificates"] if c["id"] == cert_id), None)
-    if c is None:
-        why = _no_regulation(law, answer, lang) if not answer.get("covered", True) else t["cli.not_in_force"]
-        return [Line(f"{cert_id}: {t['not_covered']} ({why})")]
-    verdict = T[lang]["eligible"] if c["eligible"] else (T[lang]["not_eligible"] if c["covered"] else T[lang]["not_covered"])
-    out = [Line(f"[bold]{p.id}[/bold]: {c['label']} ({c['provision']}) — {verdict} — {answer['as_of']}")]
-    if not c["covered"]:
-        out.append(Line(t["not_in_sources"].format(provision=c["provision"])))
-    # what the kb says of the certificate itself (its ordinary conditions not in the sources)
-    out += _notes(law.certificates[cert_id].notes if cert_id in law.certificates else {}, lang, "")
-    for w in c["pathways"]:
-        mark = "[green]✓[/green]" if w["satisfied"] else "[red]✗[/red]"
-        out.append(Line(f"\n{mark} [bold]{w['label']}[/bold]"))
-        wid = w["id"]
-        out.append(Line("  " + _wording(law, law.pathways[wid].provision, lang), "italic"))
-        for req in w["requirements"]:
-            _explain_req(law, req, p, lang, 1, out)
-        out += _notes(law.provisions[law.pathways[wid].provision].notes, lang, "  ")
-    names = role_names(law, lang)
-    if names:
-        out.append(Line(names, "dim"))
-    return out
-
-
-def text_of(lines: list[Line], terminal: bool = False) -> str:
-    """The lines as the terminal shows them (wrapped at the output's width; colours only for a terminal), rendered on
-    a console of their own, so callers on several threads never share one."""
-    buf = io.StringIO()
-    c = Console(file=buf, width=console.width, highlight=False, soft_wrap=False, emoji=False, force_terminal=terminal)
-    for line in lines:
-        c.print(line.text, style=line.style)
-    return buf.getvalue()
-
-
-def _notes(notes: dict, lang: str, pad: str) -> list[Line]:
-    """The kb's editorial notes, said as notes of the other language where the kb gives none in this one."""
-    t = catalogue(lang)
-    key = "cli.explain.note" if notes.get(lang) or not notes else "cli.explain.note_other"  # notes_in's fallback
-    return [Line(pad + t[key].format(note=note), "dim") for note in notes_in(notes, lang)]

@@ -110,15 +110,20 @@ def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dic
 def explain(record: Any, certificate: str, as_of: date | str | None = None, lang: str = "de",
             terminal: bool = False) -> dict[str, Any]:
     """The derivation of one certificate: ``{"answer": <the check answer>, "certificate": <its entry or None>,
-    "lines": <the explanation line by line, as data>, "text": <the text `crewkg explain` prints>}`` (with colours
-    only when ``terminal``).
+    "tree": <the derivation as data, what `crewkg explain --format json` prints>, "lines": <the explanation line by
+    line, as data>, "text": <the text `crewkg explain` prints>}`` (with colours only when ``terminal``).
+
+    The tree (docs/explain.md): ``person``, ``certificate``, ``as_of``, ``verdict`` and ``pathways``, each with its
+    ``requirements`` (a group's ``parts`` or ``alternatives`` in turn), every one with its ``provision``, the
+    ``wording`` where it is quoted first (else ``quoted_at``: where it was), ``facts``, ``needed``/``have``/``unit``,
+    ``met``, ``missing`` and the kb's ``notes`` as ``{"kind", "topic", "text", "lang"}``.
 
     >>> out = explain({"id": "doc-4", "birth_date": "1990-01-01"}, "UBZ-Steuermann", as_of="2024-06-01", lang="en")
-    >>> out["certificate"]["eligible"], "doc-4" in out["text"]
-    (False, True)
+    >>> out["certificate"]["eligible"], "doc-4" in out["text"], out["tree"]["verdict"]
+    (False, True, 'not_eligible')
     """
     from crewkg.answers.eligibility import check as run_check
-    from crewkg.answers.render import explanation, text_of
+    from crewkg.answers.explanation import derivation, lines, text_of
     from crewkg.records.persons import near
 
     day, lang = _day(as_of), _lang(lang)
@@ -131,9 +136,10 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
         raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
                          near=near(certificate, the_law.certificates))
     answer = run_check(the_law, persons, day, lang)[0]
-    lines = explanation(the_law, persons[0], answer, certificate, lang)
+    tree = derivation(the_law, persons[0], answer, certificate, lang)
+    said = lines(tree)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
-    return {"answer": answer, "certificate": entry, "lines": lines, "text": text_of(lines, terminal)}
+    return {"answer": answer, "certificate": entry, "tree": tree, "lines": said, "text": text_of(said, terminal)}
 
 
 def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = "de", days_per_year: int | None = None,

@@ -39,10 +39,11 @@ def print_role_names(law: Law, lang: str) -> None:
     show(law, lang)
 
 
-def explanation_text(law: Law, person: Any, answer: dict[str, Any], certificate: str, lang: str,
-                     terminal: bool = False) -> str:
-    """The derivation of one certificate as `crewkg explain` prints it (colours only for a terminal), rendered from
-    the explanation's lines (crewkg.answers.render.explanation) on a console of its own."""
-    from crewkg.answers.render import explanation, text_of
+def explained(law: Law, person: Any, answer: dict[str, Any], certificate: str, lang: str,
+              terminal: bool = False) -> dict[str, Any]:
+    """The derivation of one certificate from its answer: ``{"tree": <as data>, "text": <as `crewkg explain` prints
+    it>}`` (crewkg.answers.explanation)."""
+    from crewkg.answers.explanation import derivation, lines, text_of
 
-    return text_of(explanation(law, person, answer, certificate, lang), terminal)
+    tree = derivation(law, person, answer, certificate, lang)
+    return {"tree": tree, "text": text_of(lines(tree), terminal)}

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from crewkg.cli.common import Lang, _as_of, _fail, app, json_text
+from crewkg.cli.common import Format, Lang, _as_of, _fail, app, json_text
 from crewkg.errors import InputError
 
 
@@ -87,14 +87,15 @@ def explain(
     certificate: Annotated[str, typer.Argument(help="Certificate id, e.g. UBZ-Steuermann.")],
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
+    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs: the derivation as a tree.")] = Format.text,
 ) -> None:
     """The derivation for one certificate: which facts met which requirement, with provision and quoted text."""
     day = _as_of(as_of, lang.value)
     try:
         from crewkg.api import explain as api_explain
 
-        out = api_explain(person, certificate, day, lang.value, terminal=sys.stdout.isatty())
+        out = api_explain(person, certificate, day, lang.value, terminal=sys.stdout.isatty() and fmt is Format.text)
     except InputError as exc:
         _fail(exc, lang.value)
         return
-    sys.stdout.write(out["text"])
+    sys.stdout.write(json_text(out["tree"]) if fmt is Format.json else out["text"])

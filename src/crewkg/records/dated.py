@@ -119,6 +119,23 @@ def _one_role_a_day(inland: list, law: Law) -> dict[str, tuple[set[int], set[int
     return out
 
 
+def credited_in_roles(p: Person, law: Law) -> dict[str, int]:
+    """The days a log credits in any deck role on its evaluation date (`p.any_role_days`: every role's days under one
+    limit), by the role each credited day was served in (one role a day, as `_one_role_a_day` decides): they add up
+    to the credited total, which the roles' own counts (`p.sailing_days`, each role under the limit on its own) need
+    not. Empty for a record without an inland log."""
+    inland = [e for e in p.service or [] if e.waters == "inland"]
+    if not inland or p.any_role_days is None:
+        return {}
+    lim = crediting_limits()[AREAS["inland"]]
+    owner = {d: role for role, (valid, _) in _one_role_a_day(inland, law).items() for d in valid}
+    out: dict[str, int] = {}
+    # crediting is chronological: the days credited on the evaluation date are the first `any_role_days` of them
+    for d in credited_days(sorted(_days(inland)[0]), lim.days, lim.period)[: p.any_role_days]:
+        out[owner[d]] = out.get(owner[d], 0) + 1
+    return out
+
+
 def programme_on(g: Any, on: date) -> dict[str, Any]:
     """A dated programme as of `on`: the calendar months it has completed by then, and whether it is completed
     ("absolviert", on its last day). The one place both are said, for records and for the planner's projections."""

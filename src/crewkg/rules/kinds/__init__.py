@@ -181,6 +181,24 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
     return out
 
 
+def limit_said(key: str, credit: Any, waters: str, req: dict[str, Any], lang: str, **fields: Any) -> str:
+    """A count's crediting limit, for `explain`, where it left days of a log out: a line (after a newline) that says
+    how many days were recorded, the limit (so many days in so many, its provision, said to be paraphrased where the
+    kb paraphrases it) and how many days it left out ('' where it left none out). `credit` is the count's Credit."""
+    from crewkg.law.crediting import AREAS, crediting_limits
+    from crewkg.messages.wording import amount
+
+    if credit is None or not credit.capped:
+        return ""
+    t = catalogue(lang)
+    lim = crediting_limits()[AREAS[waters]]
+    cite = req.get("cap_provision") or lim.citation
+    if _paraphrased(cite):
+        cite += t["credit.outside"]
+    return "\n" + t[key].format(recorded=amount(credit.recorded, "days", lang), cap=lim.days, period=lim.period,
+                                provision=cite, capped=credit.capped, **fields)
+
+
 def unit(kind_name: str) -> str:
     """The unit of needed/have for a kind (days, years, months, exams, ...)."""
     return kind(kind_name).unit

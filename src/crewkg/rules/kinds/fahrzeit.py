@@ -139,17 +139,31 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
 
     def facts(self, req, p, lang):
         """The days the record gives, and where a recognised training shortened the minimum (§ 47 Abs. 5 SchBV), by
-        how much: a met requirement says why it needed fewer days than its label names."""
+        how much: a met requirement says why it needed fewer days than its label names. A count in any role is said
+        as the parts that add up to it — the days credited in each role (with a log, those of the count of every role
+        together, `credited_in_roles`, which the explanation gives the entry), and with sea days the days at sea — and
+        where a crediting limit left days of a log out, a line says so."""
+        from crewkg.rules.kinds import limit_said
+
         t = catalogue(lang)
         cut = t["kind.facts.reduced"].format(minimum=req["minimum"], cut=req["reduced_by"],
                                              provision=req["reduction_provision"]) if req.get("reduced_by") else ""
         if req.get("role"):
-            return t["kind.facts.sailing_role"].format(role=req["role"], n=p.sailing_days.get(req["role"], 0)) + cut
-        parts = ", ".join(f"{k} {v}" for k, v in p.sailing_days.items()) or t["none"]
+            role = req["role"]
+            return (t["kind.facts.sailing_role"].format(role=role, n=p.sailing_days.get(role, 0)) + cut
+                    + limit_said("kind.facts.limit_role", p.credits.get(f"role:{role}"), "inland", req, lang, role=role))
+        inland = req.get("credited_in_roles") or {r: n for r, n in p.sailing_days.items() if n}
+        logged = p.logged("inland")
+        parts = [t["kind.facts.part_alone" if logged and p.sailing_days.get(r, 0) != n else "kind.facts.part"].format(
+            n=n, role=r, alone=p.sailing_days.get(r, 0)) for r, n in inland.items()]
+        key = "kind.facts.sailing"
         if req.get("with_sea"):
-            sea = ", ".join(f"{k} {v}" for k, v in (p.sea_credited or p.sea_days).items() if v) or t["none"]
-            return t["kind.facts.sailing_with_sea"].format(n=req["have"], parts=parts, sea=sea) + cut
-        return t["kind.facts.sailing"].format(n=req["have"], parts=parts) + cut
+            key = "kind.facts.sailing_with_sea"
+            parts.append(t["kind.facts.part_sea"].format(n=req["have"] - sum(inland.values()), capacity=req["with_sea"]))
+        return (t[key].format(n=req["have"], parts=" + ".join(parts) or t["none"]) + cut
+                + limit_said("kind.facts.limit_together", p.credits.get("any"), "inland", req, lang)
+                + (limit_said("kind.facts.limit_sea", p.credits.get(f"sea:{req['with_sea']}"), "sea", req, lang)
+                   if req.get("with_sea") else ""))
 
     def summary(self, law, r, lang):
         t = catalogue(lang)

@@ -68,8 +68,9 @@ async def explain(request: Request, certificate: str, as_of: str | None = None, 
 
 
 def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str) -> dict[str, Any]:
-    """The certificate's entry with the wording of every provision, and the text of `crewkg explain`."""
-    from crewkg.api.texts import explanation_text
+    """The certificate's entry with the wording of every provision, the text of `crewkg explain` and its derivation
+    as a tree (`crewkg explain --format json`)."""
+    from crewkg.api.texts import explained
 
     person = person_from_body(st, data, as_of)
     answer = st.evaluator.check(person, as_of, lang)
@@ -80,9 +81,9 @@ def _explanation(st: State, data: Any, certificate: str, as_of: date, lang: str)
             w["wording"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording
             w["wording_lang"] = st.law.provisions[st.law.pathways[w["id"]].provision].wording_lang
             _add_wording(st.law, w["requirements"])
-    text = explanation_text(st.law, person, answer, certificate, lang)
+    out = explained(st.law, person, answer, certificate, lang)
     return {"person": person.id, "as_of": answer["as_of"], "regulation": answer.get("regulation"),
-            "certificate": entry, "text": text}
+            "certificate": entry, "text": out["text"], "tree": out["tree"]}
 
 
 def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:
