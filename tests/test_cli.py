@@ -97,8 +97,7 @@ def test_turtle_yaml_and_json_records_give_the_same_answer(tmp_path):
     assert answers[0] == answers[1] == yaml_answer
 
 
-# networkx is not among them: the answer's summary plans the next steps on the career graph (careers.summary)
-HEAVY = ("rdflib", "pyshacl", "rich", "pydantic", "matplotlib", "fastapi", "pyoxigraph", "markdown_it")
+HEAVY = ("rdflib", "pyshacl", "rich", "pydantic", "networkx", "matplotlib", "fastapi", "pyoxigraph", "markdown_it")
 
 
 def test_a_plain_check_loads_none_of_the_heavy_libraries(tmp_path, monkeypatch):

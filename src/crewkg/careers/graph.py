@@ -77,8 +77,7 @@ def _current_regulations(law: Law) -> set[str]:
     return {r for r in regs if r in law.regulations and law.regulations[r].in_force_until is None}
 
 
-def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None,
-                 durations: bool = True) -> nx.MultiDiGraph:
+def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None, kb: Path | None = None) -> nx.MultiDiGraph:
     """The career MultiDiGraph: one edge per pathway of the kb, keyed by the pathway id.
 
     Node attributes: kind (start/certificate), label, provision, role, rank (longest chain of pathways from
@@ -86,8 +85,7 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
     Edge attributes: pathway, provision, label, summary, kinds (the requirement kinds it uses, space-separated: the
     legend of the pictures), min_days (fewest calendar days from holding the presupposed
     certificate, counting sea time and prior experience as already there), min_days_inland (the same without sea
-    time or prior experience; absent when the pathway cannot do without them), duration (a short text).
-    `durations=False` leaves out the three last (the planner, which finds the dates itself, does not read them)."""
+    time or prior experience; absent when the pathway cannot do without them), duration (a short text)."""
     import networkx as nx
 
     from crewkg.careers.planning import Pace, pathway_minimum_days
@@ -99,25 +97,50 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
         c = law.certificates[cid]
         g.add_node(cid, kind="certificate", label=law.label(cid, lang), short=certificate_short(law, cid, lang),
                    provision=law.citation(c.provision), role=c.role or "", covered=bool(c.pathways))
-    regs = _current_regulations(law)
-    for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order)):
-        if law.certificates[w.certificate].regulation not in regs or w.replacement or w.certificate not in g:
-            continue  # a replacement of an earlier qualification (§ 47 SchBV) is no career step
-        source = w.presupposes or START
+    for source, target, w in career_edges(law):
         attrs: dict[str, Any] = {
             "pathway": w.id, "provision": law.citation(w.provision), "label": w.label.get(lang) or w.id,
             "summary": pathway_summary(law, w.id, lang), "kinds": " ".join(pathway_kinds(law, w.id)),
         }
-        if durations:
-            with_prior, inland = pathway_minimum_days(law, w.id, pace)
-            attrs |= {"min_days": with_prior, "duration": duration_text(with_prior, inland, lang)}
-            if inland is not None:
-                attrs["min_days_inland"] = inland
-        g.add_edge(source, w.certificate, key=w.id, **attrs)
+        with_prior, inland = pathway_minimum_days(law, w.id, pace)
+        attrs |= {"min_days": with_prior, "duration": duration_text(with_prior, inland, lang)}
+        if inland is not None:
+            attrs["min_days_inland"] = inland
+        g.add_edge(source, target, key=w.id, **attrs)
     ranks = _ranks(g)
     for n in g.nodes:
         g.nodes[n]["rank"] = ranks.get(n, 1)
     return g
+
+
+def career_edges(law: Law) -> list[tuple[str, str, Any]]:
+    """The career graph's edges as (source, certificate, pathway), in statute order: one per pathway of the
+    regulations in force, from the certificate it presupposes or from `start`; a replacement of an earlier
+    qualification (§ 47 SchBV) is no career step. The one home of what the graph connects (`career_graph` draws it,
+    `Careers` plans on it)."""
+    regs = _current_regulations(law)
+    nodes = set(certificate_nodes(law))
+    return [(w.presupposes or START, w.certificate, w)
+            for w in sorted(law.pathways.values(), key=lambda w: (law.certificates[w.certificate].order, w.order))
+            if law.certificates[w.certificate].regulation in regs and not w.replacement and w.certificate in nodes]
+
+
+class Careers:
+    """The career graph as the planner reads it — its nodes, and its edges (source, certificate, pathway id) — without
+    networkx, whose import costs a check's answer about a tenth of a second (`career_graph` is the drawn form)."""
+
+    def __init__(self, law: Law) -> None:
+        self.nodes = [START, *certificate_nodes(law)]
+        self._edges = [(u, v, w.id) for u, v, w in career_edges(law)]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.nodes
+
+    def edges(self, keys: bool = True) -> list[tuple[str, str, str]]:
+        return list(self._edges)
+
+    def in_degree(self, node: str) -> int:
+        return sum(1 for _, v, _ in self._edges if v == node)
 
 
 def _regulation_label(law: Law) -> str:
@@ -155,20 +178,27 @@ def duration_text(with_prior: int | None, inland: int | None, lang: str = "de") 
 def routes_to(g, target: str, sources: list[str], avoid: set[str]) -> list[list[tuple[str, str, str]]]:
     """Every chain of edges (u, v, pathway) from one of `sources` to `target` that passes through no node in
     `avoid` (the certificates already held, except as a route's own source)."""
-    import networkx as nx
-
     cache = g.__dict__.setdefault("_crewkg_routes", {})  # routes depend only on target, sources and held: cohorts repeat them
     key = (target, tuple(sources), frozenset(avoid))
     if key in cache:
         return cache[key]
+    leaving: dict[str, list[tuple[str, str, str]]] = {}
+    for u, v, k in g.edges(keys=True):
+        leaving.setdefault(u, []).append((u, v, k))
+
+    def walk(node: str, path: list[tuple[str, str, str]], seen: set[str]):
+        """Depth first, every simple chain of edges from `node` to `target` (the graph is small and acyclic)."""
+        if node == target:
+            yield list(path)
+            return
+        for e in leaving.get(node, []):
+            if e[1] not in seen and e[1] not in avoid:  # simple, and through no certificate held
+                yield from walk(e[1], [*path, e], seen | {e[1]})
+
     out: list[list[tuple[str, str, str]]] = []
     for s in sources:
-        if s not in g or target not in g or s == target:
-            continue
-        for path in nx.all_simple_edge_paths(g, s, target):
-            if any(v in avoid for _, v, _ in path):
-                continue
-            out.append([(u, v, k) for u, v, k in path])
+        if s in g and target in g and s != target:
+            out += list(walk(s, [], {s}))
     cache[key] = out
     return out
 

@@ -115,13 +115,13 @@ def _planned(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str
     """Each candidate's fastest route, planned on the record as it reads once its days awaiting validation are
     validated; its actions: that validation where the certificate's unmet requirements count such days, every
     certificate the route passes through, and the route's unmet requirements."""
-    from crewkg.careers.graph import career_graph
+    from crewkg.careers.graph import Careers
     from crewkg.careers.planning import Pace, make_planner
     from crewkg.careers.routes import plan
 
     pace = pace or Pace.from_kb()
     q, base = planning_record(law, p, answer, as_of, lang)
-    g = career_graph(law, lang, days_per_period=pace.days, durations=False)
+    g = Careers(law)
     planner = make_planner(law, q, base, as_of, pace, lang)
     memo: dict = {}
     out = []
