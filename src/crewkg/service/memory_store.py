@@ -12,9 +12,19 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
 from crewkg.service.dataset import DEFAULT_BASE, KB_GRAPH, PREFIXES, RECORDS_GRAPH, DatasetSpec, owned_closure
 from crewkg.service.deadline import deadline_memory, evaluating_until
-from crewkg.service.query_refusals import PARSER_LOCK, MalformedQuery, parser_message, refuse_if_update, refuse_service
+from crewkg.service.query_refusals import (
+    PARSER_LOCK,
+    MalformedQuery,
+    close_rdflib,
+    parser_message,
+    refuse_if_update,
+    refuse_service,
+    refuse_service_in,
+)
 from crewkg.service.results import GRAPH, TABULAR, Table, boolean_text, negotiate, tsv_results, xml_results
 from crewkg.service.terms import Triple, from_ox, plain
+
+close_rdflib()  # rdflib's engine cannot reach out, whatever its parser lets through (query_refusals.py)
 
 
 class MemoryStore:
@@ -103,17 +113,22 @@ class MemoryStore:
         self.add_nquads(text)
 
     def _prepare(self, query: str, base: str | None):
-        from rdflib.plugins import sparql as rdflib_sparql
+        """The query parsed and translated; refused if the algebra rdflib would evaluate holds a SERVICE pattern,
+        or if the query read as Oxigraph reads it does (a comment ends at CR there, at LF only in rdflib), so that
+        both stores refuse the same queries. FROM <url> names a graph of the store, never a download (close_rdflib)."""
         from rdflib.plugins.sparql import prepareQuery
 
-        refuse_service(query)
-        rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
         try:
             with PARSER_LOCK:
-                return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
+                prepared = prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             refuse_if_update(query, exc)
+            refuse_service(query)  # a SERVICE that rdflib's parser could not reach is named as such
             raise MalformedQuery(parser_message(exc)) from None
+        refuse_service_in(prepared.algebra)
+        if "\r" in query:  # otherwise read_query would parse the same text again
+            refuse_service(query)
+        return prepared
 
     def _view(self, spec: DatasetSpec):
         """The dataset a query sees under an explicit dataset: its default graph the merge of the given graphs,

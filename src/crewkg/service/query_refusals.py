@@ -1,12 +1,22 @@
 """What the stores refuse to evaluate, and how they say so. Both stores are read-only to SPARQL: only queries are
 evaluated; an update is refused before it reaches a store (`UpdateRefused`), a query that does not parse raises
-`MalformedQuery` with the store's own parser message, and a federated query is refused before either store sees it
-(`ServiceRefused`). The keywords are found in the query's text outside its IRIs, strings and comments."""
+`MalformedQuery` with the store's own parser message, and a query that would reach another place is refused before
+either engine evaluates it (`ServiceRefused`).
+
+Reaching out is decided on the parsed query, never on its text (issue 44: a regular expression that skipped
+comments, strings and IRIs read `#\\rSERVICE`, `<'>'` and `\\u0053ERVICE` otherwise than the parsers did, and both
+engines called a listener). The memory store decides on the very algebra rdflib then evaluates (`refuse_service_in`);
+the Oxigraph store, whose parser Python cannot reach, on rdflib's parse of the text with every line end made a line
+feed (Oxigraph ends a comment at either, rdflib only at a line feed), and where rdflib cannot parse it, on the word
+SERVICE anywhere in the text with its escapes expanded (`refuse_service`). Behind that decision the engines cannot
+reach out either: rdflib's SERVICE evaluation is replaced by a refusal and graphs are never loaded for FROM
+(`close_rdflib`), and Oxigraph evaluates a client's query only in a process that can open no socket (sealing.py)."""
 
 from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 
 
 class MalformedQuery(Exception):
@@ -19,7 +29,12 @@ class UpdateRefused(Exception):
 
 class ServiceRefused(MalformedQuery):
     """A federated query (SERVICE) was sent: crewkg never makes a network request on a query's behalf, since anyone
-    who can query the endpoint could otherwise use it to probe the network behind it."""
+    who can query the endpoint could otherwise use it to probe the network behind it (or read local files: rdflib
+    opens a `file:` service IRI)."""
+
+    def __init__(self, message: str = "SERVICE (federated query) is not allowed: this endpoint makes no network "
+                                      "requests") -> None:
+        super().__init__(message)
 
 
 #: rdflib's SPARQL parser (pyparsing) is not thread-safe: parsed in two threads at once, queries fail with
@@ -39,30 +54,106 @@ def refuse_if_update(query: str, parse_error: Exception) -> None:
     raise UpdateRefused("SPARQL Update is not allowed: this endpoint is read-only") from parse_error
 
 
-#: what a query's text holds besides keywords: IRIs, strings (long and short), comments
-_NOT_KEYWORDS = re.compile("|".join((
-    r"<[^<>\"{}|^`\\\s]*>",              # IRI
-    r"'{3}(?:[^\\]|\\.)*?'{3}",          # long strings
-    r'"{3}(?:[^\\]|\\.)*?"{3}',
-    r"'(?:[^'\\\n]|\\.)*'",             # short strings
-    r'"(?:[^"\\\n]|\\.)*"',
-    r"#[^\n]*",                          # comment
-)))
-#: the SERVICE keyword, not a variable, a prefixed name or a part of one
-_SERVICE = re.compile(r"(?<![\w:?$.-])SERVICE(?![\w:-])", re.IGNORECASE)
-#: the FROM keyword (FROM and FROM NAMED), likewise
-_FROM = re.compile(r"(?<![\w:?$.-])FROM(?![\w:-])", re.IGNORECASE)
+def reaches_out(tree) -> bool:
+    """Whether a parsed query or its algebra holds a SERVICE pattern anywhere: in the pattern, a subquery, an
+    EXISTS inside a filter, a BIND or an ORDER BY (rdflib's traversal walks expressions too)."""
+    from rdflib.plugins.sparql.algebra import traverse
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    found: list[bool] = []
+
+    def visit(node):
+        if isinstance(node, CompValue) and node.name == "ServiceGraphPattern":
+            found.append(True)
+
+    traverse(tree, visitPre=visit)
+    return bool(found)
+
+
+def refuse_service_in(algebra) -> None:
+    """Refuse a query whose algebra (the memory store's, as rdflib will evaluate it) holds a SERVICE pattern."""
+    if reaches_out(algebra):
+        raise ServiceRefused
+
+
+class Reading:
+    """What the parsed text of a query says about where it reads: whether it has a SERVICE pattern and whether it
+    names its own dataset (FROM / FROM NAMED)."""
+
+    __slots__ = ("dataset", "service")
+
+    def __init__(self, service: bool, dataset: bool) -> None:
+        self.service, self.dataset = service, dataset
+
+
+@lru_cache(maxsize=1024)
+def read_query(query: str) -> Reading:
+    """Read a query as Oxigraph's parser will: rdflib's parse of the text with CR line ends made LF. Remembered by
+    text (the parse costs 5–25 ms; an endpoint is asked the same queries again and again). A text rdflib cannot parse
+    is read by its words, on the safe side: the word SERVICE anywhere, its escapes expanded, counts as SERVICE."""
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    try:
+        with PARSER_LOCK:
+            tree = parseQuery(query.replace("\r", "\n"))
+        return Reading(reaches_out(tree), bool(dict.get(tree[1], "datasetClause")))  # CompValue.get answers its key
+    except Exception:  # rdflib cannot parse it (Oxigraph may): decide by the words
+        text = _expanded(query)
+        return Reading(_SERVICE_WORD.search(text) is not None, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)
+
+
+def refuse_service(query: str) -> None:
+    """Refuse a query text whose parse holds a SERVICE pattern (read_query), before an engine sees it."""
+    if read_query(query).service:
+        raise ServiceRefused
 
 
 def names_a_dataset(query: str) -> bool:
     """Whether the query chooses its own dataset (FROM / FROM NAMED)."""
-    return bool(_FROM.search(_NOT_KEYWORDS.sub(" ", query)))
+    return read_query(query).dataset
 
 
-def refuse_service(query: str) -> None:
-    """Refuse a query with a SERVICE clause before either store sees it (both would send the request)."""
-    if _SERVICE.search(_NOT_KEYWORDS.sub(" ", query)):
-        raise ServiceRefused("SERVICE (federated query) is not allowed: this endpoint makes no network requests")
+#: a SPARQL codepoint escape (\\uXXXX, \\UXXXXXXXX), expanded before any other reading (SPARQL 1.1 § 19.2)
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+#: the word SERVICE anywhere: a text no parser here reads is refused if it holds it at all
+_SERVICE_WORD = re.compile("SERVICE", re.IGNORECASE)
+#: what a query's text holds besides keywords: IRIs, strings (long and short), comments (for FROM, a reading that
+#: decides only which graphs are the default one, never whether the query reaches out)
+_NOT_KEYWORDS = re.compile("|".join((
+    r"<[^<>\"{}|^`\\\s]*>",              # IRI
+    r"'{3}(?:[^\\]|\\.)*?'{3}",          # long strings
+    r'"{3}(?:[^\\]|\\.)*?"{3}',
+    r"'(?:[^'\\\n\r]|\\.)*'",           # short strings
+    r'"(?:[^"\\\n\r]|\\.)*"',
+    r"#[^\n\r]*",                        # comment
+)))
+_FROM = re.compile(r"(?<![\w:?$.-])FROM(?![\w:-])", re.IGNORECASE)
+
+
+def _expanded(query: str) -> str:
+    def one(m: re.Match) -> str:
+        try:
+            return chr(int(m.group(1) or m.group(2), 16))
+        except (ValueError, OverflowError):
+            return m.group(0)
+
+    return _ESCAPE.sub(one, query)
+
+
+def close_rdflib() -> None:
+    """Make rdflib's SPARQL engine itself unable to reach out, whatever a parser lets through: its SERVICE
+    evaluation (which opens the service IRI with urllib, `file:` included) raises ServiceRefused, and FROM never
+    loads a graph from its IRI. Idempotent; done when the memory store is imported."""
+    import rdflib.plugins.sparql as rdflib_sparql
+    from rdflib.plugins.sparql import evaluate
+
+    rdflib_sparql.SPARQL_LOAD_GRAPHS = False
+    evaluate.evalServiceQuery = _service_refused
+
+
+def _service_refused(ctx, part):
+    """rdflib's SERVICE evaluation, closed."""
+    raise ServiceRefused
 
 
 def parser_message(exc: Exception) -> str:

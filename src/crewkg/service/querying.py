@@ -307,7 +307,10 @@ def _detach(keep: socket.socket) -> None:
 
 
 def _zygote(ctl: socket.socket, store) -> None:
+    from crewkg.service.sealing import seal
+
     _detach(ctl)
+    seal()  # no socket of its own, nor of any worker it forks: a query can reach no other host (sealing.py)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ended workers are reaped by the kernel
     while True:
         try:
