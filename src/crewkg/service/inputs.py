@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import Request
 
 from crewkg.errors import InputError
@@ -46,16 +47,32 @@ def certificate_id(law, value: str, name: str) -> str:
     return value
 
 
+#: a body up to this size is parsed on the event loop (well under a millisecond); a larger one in a thread
+_PARSED_INLINE = 64 * 1024
+
+
 async def json_body(request: Request) -> Any:
+    """The body read as a record file's JSON is (records.reading): a duplicate key, nesting deeper than a record's,
+    an integer of thousands of digits, a lone surrogate — each a 422 naming its field, never a 500 (issue 44)."""
     raw = await request.body()
     if not raw.strip():
         raise RequestError("request body", "", "json_record")
+    if len(raw) <= _PARSED_INLINE:
+        return _parsed(raw)
+    return await anyio.to_thread.run_sync(_parsed, raw)
+
+
+def _parsed(raw: bytes) -> Any:
+    from crewkg.records.reading import check_shape, load_json
+
     try:
-        return json.loads(raw)
+        data = load_json(raw.decode(json.detect_encoding(raw), "surrogatepass"), "request body")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         where = say("de", "service.json_position", line=exc.lineno, column=exc.colno) if isinstance(exc, json.JSONDecodeError) \
             else say("de", "service.json_encoding")
         raise RequestError("request body", "", "valid_json", reason={"en": str(exc), "de": where}) from None
+    check_shape(data, "request body")
+    return data
 
 
 def person_from_body(state, data: Any, as_of: date) -> Person:

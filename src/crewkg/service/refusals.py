@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 
 from crewkg.errors import InputError, quote
 from crewkg.messages.catalogue import say
+from crewkg.records.reading import printable
 
 #: pydantic's error types -> the expectation of the catalogue (`error.expected.<key>`); any other: `valid_parameter`
 VALIDATION = {"missing": "required_parameter", "int_parsing": "whole_number", "int_type": "whole_number",
@@ -32,15 +33,16 @@ def detail(exc: InputError, lang: str) -> str:
 
 async def input_error(request: Request, exc: InputError) -> JSONResponse:
     return JSONResponse(status_code=422, content={
-        "error": exc.message(), "file": exc.file, "field": exc.field, "expected": exc.expected,
-        "got": got(exc.got), "detail": detail(exc, request_language(request))})
+        "error": printable(exc.message()), "file": printable(exc.file), "field": printable(exc.field),
+        "expected": printable(exc.expected), "got": got(exc.got), "detail": printable(detail(exc, request_language(request)))})
 
 
 def got(value: object) -> str | None:
-    """The value a refusal received, as YAML and JSON spell it (true, not Python's True); a text as it is."""
-    if value is None or isinstance(value, str):
-        return value
-    return quote(value)
+    """The value a refusal received, as YAML and JSON spell it (true, not Python's True); a text as it is, a lone
+    surrogate spelt as its escape (it cannot be written as UTF-8, and the refusal must be)."""
+    if value is None:
+        return None
+    return printable(value if isinstance(value, str) else quote(value))
 
 
 #: the name of a refusal's schema in the OpenAPI document (docs.openapi documents every 422 with it)
