@@ -167,6 +167,12 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     return person_from_mapping(_record_keys(g, subjects[0], str(path)), law, as_of, str(path))
 
 
+def person_from_graph(g, subject, law: Law, as_of: date, source: str) -> Person:
+    """The record of `subject` in an RDF graph of records (a store's, where a register was exported to: its entries
+    are IRIs there instead of blank nodes), checked as a record file is."""
+    return person_from_mapping(_record_keys(g, subject, source), law, as_of, source)
+
+
 def _parsed(path: Path):
     """The record's graph; an empty or malformed file refused with the line and rdflib's complaint."""
     from rdflib import Graph

@@ -36,6 +36,7 @@ def create_app(service: Service):
     from crewkg.service.guard import RequestGuard
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
+    from crewkg.service.records_rdf import stored_person_ids
     from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
 
     settings = service.settings
@@ -45,7 +46,7 @@ def create_app(service: Service):
                                          settings.query_cache_bytes),
                              triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
                              persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
-                             answers=Answers(service.store))
+                             answers=Answers(service.store), stored_persons=stored_person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
@@ -100,6 +101,7 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     import uvicorn
 
     from crewkg.service.canned import canned_queries
+    from crewkg.service.guard import bounded_h11
 
     configure_logging()
     app = create_app(service)
@@ -108,7 +110,10 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     st.answers.warm(canned_queries())  # the answers computed whole, in the background: ready for the first reader
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, st.triples, st.persons, service.law.version)
-    # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole); the
-    # plain asyncio loop: with uvloop a mixed load saw a connection closed without an answer, 1 in 6 000 requests
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", http="h11", loop="asyncio",
-                h11_max_incomplete_event_size=max(65_536, service.settings.max_query_bytes * 4))
+    # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole), and our
+    # protocol the time its head and body may take (guard.bounded_h11: no slowloris); the plain asyncio loop: with
+    # uvloop a mixed load saw a connection closed without an answer, 1 in 6 000 requests
+    settings = service.settings
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", loop="asyncio",
+                http=bounded_h11(settings.request_head_seconds, settings.request_body_seconds),
+                h11_max_incomplete_event_size=max(65_536, settings.max_query_bytes * 4))

@@ -27,6 +27,29 @@ from crewkg.service.terms import Triple, from_ox, plain
 close_rdflib()  # rdflib's engine cannot reach out, whatever its parser lets through (query_refusals.py)
 
 
+def _negative_decimals_parsed() -> None:
+    """rdflib 7.6's SPARQL parser negates a decimal with `Literal.__neg__`, which takes ints and floats but no
+    Decimal: `VALUES ?x { -1.0 }` and `?s ?p -1.0` were refused as malformed, where Oxigraph answers them (issue 44).
+    Its parse action looks `neg` up when it runs, so a decimal is negated here and anything else as before."""
+    from decimal import Decimal
+
+    from rdflib import Literal
+    from rdflib.plugins.sparql import parser
+
+    original = getattr(parser.neg, "rdflib_neg", parser.neg)
+
+    def neg(literal):
+        if isinstance(literal.value, Decimal):
+            return Literal(-literal.value, datatype=literal.datatype)
+        return original(literal)
+
+    neg.rdflib_neg = original  # type: ignore[attr-defined]
+    parser.neg = neg
+
+
+_negative_decimals_parsed()
+
+
 class MemoryStore:
     """rdflib Dataset in memory. SPARQL evaluation is pure Python (interruptible by the deadline), and a lock
     keeps writers and readers apart (rdflib's memory store is not safe under concurrent change)."""
@@ -63,6 +86,12 @@ class MemoryStore:
     def objects(self, subject: URIRef, predicate: URIRef) -> list:
         with self._lock:
             return list(self.graph.objects(subject, predicate))
+
+    def triples_of(self, subject: URIRef, graph: URIRef) -> list[Triple]:
+        """The triples of the subject and of what it owns (`_owned`) in one graph: a stored record."""
+        with self._lock:
+            ctx = self.graph.get_context(graph)
+            return [t for s in owned_closure([subject], lambda s: ctx.objects(s, None)) for t in ctx.triples((s, None, None))]
 
     def add_nquads(self, text: str, bulk: bool = False) -> None:
         """Oxigraph's N-Quads parser, each distinct term made an rdflib term once, then one `addN`: rdflib's own

@@ -114,6 +114,12 @@ class OxigraphStore:
         if added:
             (self.store.bulk_extend if self.path is not None else self.store.extend)(added)
 
+    def triples_of(self, subject: URIRef, graph: URIRef) -> list[Triple]:
+        """The triples of the subject and of what it owns (`_owned`) in one graph: a stored record."""
+        name = self._ox.NamedNode(str(graph))
+        return [(from_ox(q.subject), from_ox(q.predicate), from_ox(q.object)) for q in self._quads_of([subject])
+                if q.graph_name == name]
+
     def _quads_of(self, subjects: Iterable[URIRef]) -> list:
         """Every quad of the subjects and of what they own (`_owned`), found by index lookups."""
         ox = self._ox

@@ -91,15 +91,36 @@ def read_query(query: str) -> Reading:
     """Read a query as Oxigraph's parser will: rdflib's parse of the text with CR line ends made LF. Remembered by
     text (the parse costs 5–25 ms; an endpoint is asked the same queries again and again). A text rdflib cannot parse
     is read by its words, on the safe side: the word SERVICE anywhere, its escapes expanded, counts as SERVICE."""
-    from rdflib.plugins.sparql.parser import parseQuery
-
     try:
         with PARSER_LOCK:
-            tree = parseQuery(query.replace("\r", "\n"))
+            tree = _parsed_apart(query.replace("\r", "\n"))
         return Reading(reaches_out(tree), bool(dict.get(tree[1], "datasetClause")))  # CompValue.get answers its key
     except Exception:  # rdflib cannot parse it (Oxigraph may): decide by the words
         text = _expanded(query)
         return Reading(_SERVICE_WORD.search(text) is not None, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)
+
+
+def _parsed_apart(text: str):
+    """rdflib's parse tree of a query, parsed in a thread of its own. pyparsing leaves exceptions in cycles with its
+    frames, and a frame keeps its callers' frames: parsed in the caller's thread, the Oxigraph store's frames and the
+    query results they came to hold lived until a garbage collection on another thread, which pyoxigraph refuses
+    ('QuerySolutions is unsendable, but is being dropped on another thread')."""
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    box: dict = {}
+
+    def parse() -> None:
+        try:
+            box["tree"] = parseQuery(text)
+        except Exception as exc:  # raised again in the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=parse, name="crewkg-sparql-parse", daemon=True)
+    worker.start()
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["tree"]
 
 
 def refuse_service(query: str) -> None:

@@ -141,3 +141,33 @@ def _credited_count(p: Person, node: URIRef, scope, day: int, number: dict[int, 
             entry = PERSON[f"{p.id}/service/{number[i]}"]
             out += [(node, D.creditedFrom, entry), (node, PROV.wasDerivedFrom, entry)]
     return out
+
+
+def stored_person(store, law: Law, pid: str, as_of: date) -> Person | None:
+    """The person whose record a store holds (a store folder written by `crewkg export --store`), read back from its
+    record graph and checked as a record is; None where the store holds no record of that id. The service answers
+    such a person as it answers one loaded with --data (issue 44: it answered 404 for every one)."""
+    from crewkg.records.persons import ID_RE
+    from crewkg.records.turtle import person_from_graph
+    from crewkg.service.dataset import RECORDS_GRAPH
+
+    if not ID_RE.match(pid):
+        return None
+    subject = PERSON[pid]
+    g = Graph()
+    for t in store.triples_of(subject, RECORDS_GRAPH):
+        g.add(t)
+    if (subject, RDF.type, CREW.Person) not in g:
+        return None
+    if any((e, CREW.servedAs, None) in g for e in g.objects(subject, CREW.hasServiceEntry)):
+        g.remove((subject, CREW.hasSailingRecord, None))  # the days credited from an inland log, no totals it gave
+    return person_from_graph(g, subject, law, as_of, f"store: {pid}")  # InputError: a record this crewkg cannot read
+
+
+def stored_person_ids(store) -> list[str]:
+    """The ids of the persons whose records the store holds (`person/<id>` a crew:Person in the records graph; a
+    roster's crew members are named otherwise), sorted."""
+    from crewkg.service.dataset import RECORDS_GRAPH
+
+    query = (f"SELECT ?p ?id WHERE {{ GRAPH <{RECORDS_GRAPH}> {{ ?p a <{CREW.Person}> ; <{CREW.personId}> ?id }} }}")
+    return sorted({str(pid) for p, pid in store.select(query).rows if str(p) == str(PERSON[str(pid)])})

@@ -81,6 +81,35 @@ def no_person(pid: str, lang: str) -> JSONResponse:
                                                   "detail": say(lang, "service.error.no_person", pid=repr(pid))})
 
 
+def api_routes(routes) -> list:
+    """The API routes of the app, those of included routers too (FastAPI ≥ 0.16x keeps an included router whole)."""
+    from fastapi.routing import APIRoute
+
+    out: list = []
+    for r in routes:
+        if isinstance(r, APIRoute):
+            out.append(r)
+        elif getattr(r, "original_router", None) is not None:
+            out += api_routes(r.original_router.routes)
+    return out
+
+
+async def http_error(request: Request, exc):
+    """FastAPI's answer to an HTTP error, with a 405's `Allow` naming every method the path answers: Starlette named
+    only those of the first route of the path (`Allow: GET` on /sparql, which POST answers too, issue 44)."""
+    from fastapi.exception_handlers import http_exception_handler
+
+    if exc.status_code == 405:
+        path = request.url.path
+        methods = sorted({m for r in api_routes(request.app.routes) if r.path_regex.match(path) for m in r.methods})
+        if methods:
+            exc.headers = {**(exc.headers or {}), "Allow": ", ".join(methods)}
+    return await http_exception_handler(request, exc)
+
+
 def install(app) -> None:
+    from starlette.exceptions import HTTPException
+
     app.add_exception_handler(InputError, input_error)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)

@@ -33,6 +33,10 @@ class Settings:
     #: the Host header names the service answers to (a DNS-rebinding page in a browser names its own host); None
     #: answers any (an app built in a program or a test); `crewkg serve` allows the loopback names and --allow-host
     allowed_hosts: tuple[str, ...] | None = None
+    #: seconds a request's head may take to arrive (from the connection, or the previous answer), and its body after
+    #: the head: a slower client is answered 408 or cut off (guard.bounded_h11; uvicorn bounds neither)
+    request_head_seconds: float = 10.0
+    request_body_seconds: float = 30.0
 
 
 @dataclass
@@ -59,6 +63,8 @@ class State:
     person_ids: list[str] = field(default_factory=list)
     #: the whole answers of the canned queries answered whole, then a page at a time (paging.Answers)
     answers: Any = None
+    #: the ids of the persons whose records the store holds (a store folder's export), sorted: /api/persons
+    stored_persons: list[str] = field(default_factory=list)
 
     @property
     def law(self) -> Law:
