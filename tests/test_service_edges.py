@@ -60,6 +60,25 @@ def test_negative_decimals_are_answered_by_both_stores(store, values, expected):
     assert store.select("ASK { ?s ?p ?o FILTER(-1.0 < 0) }").boolean is not None
 
 
+def test_a_surrogate_escape_is_a_malformed_query_on_both_stores(store):
+    """Found by the bad-request corpus: rdflib made a lone surrogate of `"\\uD800"` and failed writing the answer (500);
+    Oxigraph refuses it as malformed, and so does the memory store now."""
+    from crewkg.service.query_refusals import MalformedQuery
+
+    for query in ('SELECT ?x { BIND("\\uD800" AS ?x) }', 'SELECT ?x { BIND("\\U0000DFFF" AS ?x) }'):
+        with pytest.raises(MalformedQuery):
+            store.serialize(query, "application/sparql-results+json")
+
+
+def test_an_integer_of_5000_digits_in_a_query_leaves_no_rdflib_traceback(store, caplog):
+    import logging
+
+    with caplog.at_level(logging.WARNING):
+        body, _ = store.serialize("SELECT ?x { BIND(" + "9" * 5000 + " AS ?x) }", "application/sparql-results+json")
+    assert b"9999" in body
+    assert [r for r in caplog.records if r.name.startswith("rdflib")] == []
+
+
 def test_a_405_names_every_method_the_path_answers(client):
     r = client.put("/sparql")
     assert r.status_code == 405

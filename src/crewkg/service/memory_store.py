@@ -10,6 +10,7 @@ from pathlib import Path
 from rdflib import BNode, Graph, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
+from crewkg.records.reading import ill_typed_literals_unlogged
 from crewkg.service.dataset import DEFAULT_BASE, KB_GRAPH, PREFIXES, RECORDS_GRAPH, DatasetSpec, owned_closure
 from crewkg.service.deadline import deadline_memory, evaluating_until
 from crewkg.service.query_refusals import (
@@ -20,6 +21,7 @@ from crewkg.service.query_refusals import (
     refuse_if_update,
     refuse_service,
     refuse_service_in,
+    refuse_surrogates,
 )
 from crewkg.service.results import GRAPH, TABULAR, Table, boolean_text, negotiate, tsv_results, xml_results
 from crewkg.service.terms import Triple, from_ox, plain
@@ -147,6 +149,7 @@ class MemoryStore:
         both stores refuse the same queries. FROM <url> names a graph of the store, never a download (close_rdflib)."""
         from rdflib.plugins.sparql import prepareQuery
 
+        refuse_surrogates(query)
         try:
             with PARSER_LOCK:
                 prepared = prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
@@ -181,16 +184,17 @@ class MemoryStore:
         """Parse outside the lock, evaluate and read the lazy result inside it, stopping at the deadline. The
         protocol's dataset wins over the query's FROM / FROM NAMED; either is applied by `_view`, so both stores
         read a dataset alike."""
-        prepared = self._prepare(query, base)
-        clause = prepared.algebra.get("datasetClause")
-        if not dataset and clause:
-            dataset = DatasetSpec(tuple(str(d.default) for d in clause if d.get("default") is not None),
-                                  tuple(str(d.named) for d in clause if d.get("named") is not None))
-        if clause:
-            prepared.algebra["datasetClause"] = None
-        with evaluating_until(deadline), self._lock:
-            target = self._view(dataset) if dataset else self.graph
-            return use(target.query(prepared))
+        with ill_typed_literals_unlogged():  # `BIND(99…9 AS ?x)`: no traceback of rdflib's on stderr
+            prepared = self._prepare(query, base)
+            clause = prepared.algebra.get("datasetClause")
+            if not dataset and clause:
+                dataset = DatasetSpec(tuple(str(d.default) for d in clause if d.get("default") is not None),
+                                      tuple(str(d.named) for d in clause if d.get("named") is not None))
+            if clause:
+                prepared.algebra["datasetClause"] = None
+            with evaluating_until(deadline), self._lock:
+                target = self._view(dataset) if dataset else self.graph
+                return use(target.query(prepared))
 
     def select(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None) -> Table:
         def table(result) -> Table:

@@ -107,11 +107,14 @@ def _parsed_apart(text: str):
     ('QuerySolutions is unsendable, but is being dropped on another thread')."""
     from rdflib.plugins.sparql.parser import parseQuery
 
+    from crewkg.records.reading import ill_typed_literals_unlogged
+
     box: dict = {}
 
     def parse() -> None:
         try:
-            box["tree"] = parseQuery(text)
+            with ill_typed_literals_unlogged():  # an integer of 5 000 digits: no traceback of rdflib's on stderr
+                box["tree"] = parseQuery(text)
         except Exception as exc:  # raised again in the caller's thread
             box["error"] = exc
 
@@ -149,6 +152,19 @@ _NOT_KEYWORDS = re.compile("|".join((
     r"#[^\n\r]*",                        # comment
 )))
 _FROM = re.compile(r"(?<![\w:?$.-])FROM(?![\w:-])", re.IGNORECASE)
+
+
+def refuse_surrogates(query: str) -> None:
+    """Refuse a query whose escapes name a surrogate (`"\\uD800"`): no character, so no result could be written
+    (rdflib made a lone surrogate of it and failed writing the answer; Oxigraph refuses it as malformed)."""
+    for m in _ESCAPE.finditer(query):
+        if 0xD800 <= int(m.group(1) or m.group(2), 16) <= 0xDFFF:
+            raise MalformedQuery(f"the escape {m.group(0)} names a surrogate, which is no character")
+    if _SURROGATE.search(query):
+        raise MalformedQuery("the query holds a lone surrogate, which is no character")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _expanded(query: str) -> str:
