@@ -69,6 +69,10 @@ FORMS = {
                    "FILTER(?a!='') }}",
     "unicode_escape": "SELECT * {{ \\u0053ERVICE <http://127.0.0.1:{port}/> {{?s ?p ?o}} }}",
     "file_iri": "SELECT * {{ SERVICE <file:///etc/hostname> {{?s ?p ?o}} }}",
+    # found while closing it: rdflib compares a keyword's upper case, so a long s and a dotless i spell SERVICE to it
+    "long_s": "SELECT * {{ \u017fERVICE <http://127.0.0.1:{port}/> {{ ?s ?p ?o }} }}",
+    "dotless_i": "SELECT * {{ SERV\u0131CE <http://127.0.0.1:{port}/> {{ ?s ?p ?o }} }}",
+    "escaped_long_s": "SELECT * {{ \\u017FERVICE <http://127.0.0.1:{port}/> {{ ?s ?p ?o }} }}",
 }
 
 

@@ -8,7 +8,8 @@ comments, strings and IRIs read `#\\rSERVICE`, `<'>'` and `\\u0053ERVICE` otherw
 engines called a listener). The memory store decides on the very algebra rdflib then evaluates (`refuse_service_in`);
 the Oxigraph store, whose parser Python cannot reach, on rdflib's parse of the text with every line end made a line
 feed (Oxigraph ends a comment at either, rdflib only at a line feed), and where rdflib cannot parse it, on the word
-SERVICE anywhere in the text with its escapes expanded (`refuse_service`). Behind that decision the engines cannot
+SERVICE anywhere in the text with its escapes expanded (`refuse_service`; a text without that word anywhere, in any
+case, is not parsed at all). Behind that decision the engines cannot
 reach out either: rdflib's SERVICE evaluation is replaced by a refusal and graphs are never loaded for FROM
 (`close_rdflib`), and Oxigraph evaluates a client's query only in a process that can open no socket (sealing.py)."""
 
@@ -91,13 +92,22 @@ def read_query(query: str) -> Reading:
     """Read a query as Oxigraph's parser will: rdflib's parse of the text with CR line ends made LF. Remembered by
     text (the parse costs 5–25 ms; an endpoint is asked the same queries again and again). A text rdflib cannot parse
     is read by its words, on the safe side: the word SERVICE anywhere, its escapes expanded, counts as SERVICE."""
+    text = _expanded(query)
+    if not _says_service(text):  # no parser can read the keyword where its letters are not (the parse costs 30–190
+        return Reading(False, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)  # ms on a loaded machine)
     try:
         with PARSER_LOCK:
             tree = _parsed_apart(query.replace("\r", "\n"))
         return Reading(reaches_out(tree), bool(dict.get(tree[1], "datasetClause")))  # CompValue.get answers its key
-    except Exception:  # rdflib cannot parse it (Oxigraph may): decide by the words
-        text = _expanded(query)
-        return Reading(_SERVICE_WORD.search(text) is not None, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)
+    except Exception:  # rdflib cannot parse it (Oxigraph may): the word stands in it, so it is read as SERVICE
+        return Reading(True, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)
+
+
+def _says_service(text: str) -> bool:
+    """Whether the letters of SERVICE stand anywhere in the text, as any parser here may read them: rdflib compares
+    a keyword's upper case, so `ſERVICE` (long s) and `SERVıCE` (dotless i) are SERVICE to it; Oxigraph folds ASCII
+    only. Strings, IRIs and comments included: this only decides whether the query must be parsed."""
+    return "SERVICE" in text.upper()
 
 
 def _parsed_apart(text: str):
@@ -139,8 +149,6 @@ def names_a_dataset(query: str) -> bool:
 
 #: a SPARQL codepoint escape (\\uXXXX, \\UXXXXXXXX), expanded before any other reading (SPARQL 1.1 § 19.2)
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
-#: the word SERVICE anywhere: a text no parser here reads is refused if it holds it at all
-_SERVICE_WORD = re.compile("SERVICE", re.IGNORECASE)
 #: what a query's text holds besides keywords: IRIs, strings (long and short), comments (for FROM, a reading that
 #: decides only which graphs are the default one, never whether the query reaches out)
 _NOT_KEYWORDS = re.compile("|".join((
