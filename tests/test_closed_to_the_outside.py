@@ -222,3 +222,19 @@ def test_crewkg_sparql_refuses_service(listener, kind, form):
     assert "field 'query'" in result.stderr and "SERVICE" in result.stderr
     assert "Traceback" not in result.output + result.stderr
     assert hits == []
+
+
+def test_load_from_and_the_protocols_dataset_fetch_nothing(client, listener):
+    """LOAD is an update (refused with every update); FROM, FROM NAMED and the protocol's dataset parameters name
+    graphs of the store: none of them is downloaded."""
+    port, hits = listener
+    iri = f"http://127.0.0.1:{port}/g.ttl"
+    r = client.post("/sparql", content=f"LOAD <{iri}>".encode(), headers={"Content-Type": "application/sparql-update"})
+    assert r.status_code == 403
+    r = client.post("/sparql", data={"update": f"LOAD <{iri}> INTO GRAPH <urn:g>"})
+    assert r.status_code == 403
+    for query in (f"ASK FROM <{iri}> {{ ?s ?p ?o }}", f"ASK FROM NAMED <{iri}> {{ GRAPH ?g {{ ?s ?p ?o }} }}"):
+        assert client.get("/sparql", params={"query": query}).status_code == 200
+    r = client.get("/sparql", params={"query": "ASK { ?s ?p ?o }", "default-graph-uri": iri, "named-graph-uri": iri})
+    assert r.status_code == 200
+    assert hits == []
