@@ -155,11 +155,11 @@ class MemoryStore:
                 prepared = prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             refuse_if_update(query, exc)
-            refuse_service(query)  # a SERVICE that rdflib's parser could not reach is named as such
+            refuse_service(query, parsed_only=True)  # a SERVICE behind a comment that a CR ends is named as such
             raise MalformedQuery(parser_message(exc)) from None
         refuse_service_in(prepared.algebra)
         if "\r" in query:  # otherwise read_query would parse the same text again
-            refuse_service(query)
+            refuse_service(query, parsed_only=True)
         return prepared
 
     def _view(self, spec: DatasetSpec):

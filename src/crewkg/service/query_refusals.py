@@ -78,13 +78,13 @@ def refuse_service_in(algebra) -> None:
 
 
 class Reading:
-    """What the parsed text of a query says about where it reads: whether it has a SERVICE pattern and whether it
-    names its own dataset (FROM / FROM NAMED)."""
+    """What the text of a query says about where it reads: whether it has a SERVICE pattern and whether it names its
+    own dataset (FROM / FROM NAMED); `parsed`: whether rdflib parsed it (else it was read by its words)."""
 
-    __slots__ = ("dataset", "service")
+    __slots__ = ("dataset", "parsed", "service")
 
-    def __init__(self, service: bool, dataset: bool) -> None:
-        self.service, self.dataset = service, dataset
+    def __init__(self, service: bool, dataset: bool, parsed: bool = True) -> None:
+        self.service, self.dataset, self.parsed = service, dataset, parsed
 
 
 @lru_cache(maxsize=1024)
@@ -100,7 +100,7 @@ def read_query(query: str) -> Reading:
             tree = _parsed_apart(query.replace("\r", "\n"))
         return Reading(reaches_out(tree), bool(dict.get(tree[1], "datasetClause")))  # CompValue.get answers its key
     except Exception:  # rdflib cannot parse it (Oxigraph may): the word stands in it, so it is read as SERVICE
-        return Reading(True, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None)
+        return Reading(True, _FROM.search(_NOT_KEYWORDS.sub(" ", text)) is not None, parsed=False)
 
 
 def _says_service(text: str) -> bool:
@@ -136,9 +136,11 @@ def _parsed_apart(text: str):
     return box["tree"]
 
 
-def refuse_service(query: str) -> None:
-    """Refuse a query text whose parse holds a SERVICE pattern (read_query), before an engine sees it."""
-    if read_query(query).service:
+def refuse_service(query: str, parsed_only: bool = False) -> None:
+    """Refuse a query text whose parse holds a SERVICE pattern (read_query), before an engine sees it. `parsed_only`:
+    a text rdflib cannot parse is left alone (the memory store, whose engine is rdflib, calls it malformed)."""
+    reading = read_query(query)
+    if reading.service and (reading.parsed or not parsed_only):
         raise ServiceRefused
 
 
