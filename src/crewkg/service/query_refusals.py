@@ -9,9 +9,9 @@ engines called a listener). The memory store decides on the very algebra rdflib 
 the Oxigraph store, whose parser Python cannot reach, on rdflib's parse of the text with every line end made a line
 feed (Oxigraph ends a comment at either, rdflib only at a line feed), and where rdflib cannot parse it, on the word
 SERVICE anywhere in the text with its escapes expanded (`refuse_service`; a text without that word anywhere, in any
-case, is not parsed at all). Behind that decision the engines cannot
-reach out either: rdflib's SERVICE evaluation is replaced by a refusal and graphs are never loaded for FROM
-(`close_rdflib`), and Oxigraph evaluates a client's query only in a process that can open no socket (sealing.py)."""
+case, is not parsed at all). Behind that decision the engines cannot reach out either: rdflib's SERVICE evaluation
+is replaced by a refusal and graphs are never loaded for FROM (`close_rdflib`), and Oxigraph evaluates a client's
+query only in a process that can open no socket (sealing.py)."""
 
 from __future__ import annotations
 
