@@ -17,7 +17,6 @@ import base64
 import csv
 import io
 import multiprocessing
-import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -379,9 +378,6 @@ def summary(rows: list[dict[str, Any]], lang: str = "de") -> str:
     return TEXT[lang]["summary"].format(n=len(rows), ok=len(rows) - err, err=err, today=today, planned=planned)
 
 
-#: what must not break over a line in the report: a citation ("§ 14 Z 1 lit. a SchBV", up to its closing bracket or
-#: separator) and an ISO date
-_UNBREAKABLE = re.compile(r"§[^();,:→]*[^();,:→\s]|\d{4}-\d{2}-\d{2}")
 #: the columns kept on one line whole (earliest date) and the columns whose items are (certificates, route steps)
 _NOWRAP_COLUMNS = {3}
 _ITEM_SEPARATORS = {1: ", ", 4: " → "}
@@ -396,11 +392,9 @@ def cell_parts(text: str, column: int) -> tuple[bool, list[tuple[str, bool]], st
     if column in _ITEM_SEPARATORS and text:
         sep = _ITEM_SEPARATORS[column]
         return False, [(item, True) for item in text.split(sep)], sep
-    parts, last = [], 0
-    for m in _UNBREAKABLE.finditer(text):
-        parts += [(text[last:m.start()], False), (m.group(), True)]
-        last = m.end()
-    return False, parts + [(text[last:], False)], ""
+    from crewkg.careers.pages import kept_whole
+
+    return False, kept_whole(text), ""
 
 
 def cell_html(text: str, column: int) -> str:
