@@ -53,6 +53,9 @@ const UI = {
 
 const $ = (id) => document.getElementById(id);
 let terms = null;
+// the target the user chose in the list; until then the server plans for the next certificate above what the
+// record holds and the list shows that one
+let targetChosen = false;
 
 function lang() { return $("lang").value; }
 function t(key) { return (UI[lang()] || UI.de)[key] || key; }
@@ -165,7 +168,7 @@ function record() {
 function query() {
   const params = new URLSearchParams({ lang: lang() });
   if ($("as-of").value) params.set("as_of", $("as-of").value);
-  if ($("target").value) params.set("target", $("target").value);
+  if (targetChosen && $("target").value) params.set("target", $("target").value);
   return params.toString();
 }
 
@@ -196,8 +199,52 @@ function verdict(c) {
     : el("span", { class: "verdict no", "data-eligible": "false" }, t("not_eligible"));
 }
 
+/** A text whose citations and dates (the server's pattern `view.unbreakable`) never break inside a line. */
+function kept(text, pattern) {
+  const node = el("span", {});
+  let last = 0;
+  for (const m of pattern ? text.matchAll(new RegExp(pattern, "gu")) : []) {
+    node.append(text.slice(last, m.index), el("span", { class: "nw" }, m[0]));
+    last = m.index + m[0].length;
+  }
+  node.append(text.slice(last));
+  return node;
+}
+
+/** The answer's summary box (roles, issuable now, lapsed and why, next steps), every text from the server. */
+function digest(box, pattern) {
+  const node = $("digest");
+  if (!box) { node.replaceChildren(); node.classList.add("hidden"); return; }
+  node.replaceChildren(el("h3", {}, box.title), ...box.parts.map((p) => el("div", { "data-part": p.key },
+    el("h4", {}, p.heading),
+    el("ul", {}, ...p.items.map((x) => typeof x === "string" ? el("li", {}, kept(x, pattern))
+      : el("li", {}, kept(x.text, pattern), el("ul", {}, ...x.actions.map((y) => el("li", {}, kept(y, pattern))))))))));
+  node.classList.remove("hidden");
+}
+
+/** The career panel: the route's title and steps first, then the picture of the routes. */
+function careerPanel(data) {
+  const career = $("career");
+  if (!(data.career && data.career.svg)) {
+    career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
+    return;
+  }
+  const c = data.career;
+  const img = el("img", { alt: c.route_text || t("career"), src: `data:image/svg+xml;base64,${c.svg}` });
+  const frame = el("div", { class: "career-frame" }, img);
+  const pattern = data.view.unbreakable;
+  career.replaceChildren(el("p", { class: "route-title" }, kept(c.route_text || "", pattern)));
+  if ((c.step_lines || []).length) {
+    career.append(el("h4", {}, c.steps_title),
+      el("ul", { class: "route-steps" }, ...c.step_lines.map((x) => el("li", {}, kept(x, pattern)))));
+  }
+  career.append(zoomControls(frame, img), frame);
+  if (!targetChosen && c.target) $("target").value = c.target;
+}
+
 function show(data) {
   const a = data.view;
+  digest(a.summary_box, a.unbreakable);
   const summary = $("summary");
   const roles = (a.roles || []).map((r) => a.role_labels[r] || r).join(", ") || t("none");
   summary.replaceChildren(
@@ -236,15 +283,7 @@ function show(data) {
     missing.append(block);
   }
   if (!missing.children.length) missing.append(el("p", { class: "hint" }, t("nothing_missing")));
-  const career = $("career");
-  if (data.career && data.career.svg) {
-    const img = el("img", { alt: t("career"), src: `data:image/svg+xml;base64,${data.career.svg}` });
-    const frame = el("div", { class: "career-frame" }, img);
-    career.replaceChildren(zoomControls(frame, img), frame);
-    if (data.career.route_text) career.append(el("p", { class: "hint" }, data.career.route_text));
-  } else {
-    career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
-  }
+  careerPanel(data);
   $("result").classList.remove("hidden");
   $("result").scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -291,6 +330,7 @@ function init() {
     $("medical-until-label").classList.toggle("hidden", $("medical").value !== "until");
   });
   $("add-programme").addEventListener("click", addProgramme);
+  $("target").addEventListener("change", () => { targetChosen = true; });
   $("record-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     submit(JSON.stringify(record()), `/api/report?${query()}`, { "Content-Type": "application/json" });
