@@ -19,6 +19,7 @@ _DRAW_LOCK = threading.Lock()
 
 
 def report(state, person: Person, as_of: date, lang: str, target: str | None = None) -> dict[str, Any]:
+    from crewkg.answers.relevance import concerned
     from crewkg.rules.kinds import missing_sentence
     from crewkg.service.inputs import certificate_id
 
@@ -37,6 +38,9 @@ def report(state, person: Person, as_of: date, lang: str, target: str | None = N
     view["credit_title"] = say(lang, "service.report.credit_title")
     view["role_labels"] = {r: law.label(r, lang) for r in answer.get("roles", [])}
     view["summary_box"] = summary_box(law, answer, lang)
+    # the certificates that concern the person are listed; the page's switch lists every one (answers.relevance)
+    view["concerns"] = sorted(concerned(answer)) if answer.get("summary") else None
+    view["every_label"] = say(lang, "service.report.every")
     view["unbreakable"] = UNBREAKABLE.pattern  # the page keeps citations and dates whole with the pages' own pattern
     out: dict[str, Any] = {"answer": answer, "view": view, "career": None,
                            "career_note": say(lang, "service.career_note.missing")}
@@ -110,22 +114,11 @@ def summary_box(law: Law, answer: dict[str, Any], lang: str) -> dict[str, Any] |
 
 
 def _next_step(law: Law, step: dict[str, Any], t: dict[str, str], name, lang: str) -> dict[str, Any]:
-    """A next step of the summary: the certificate with its earliest date, and each action as a sentence (its own
-    text, else the sentence of the missing requirement it names) with its provision."""
-    from crewkg.rules.kinds import missing_sentence
-
-    actions = []
-    for a in step.get("actions", []):
-        text = a.get("text")
-        if not text:
-            try:
-                text = missing_sentence(law, a, lang)
-            except (KeyError, TypeError, ValueError):  # an action that names no missing requirement: its provision says it
-                text = None
-        actions.append(t["cited"].format(text=text, provision=a.get("provision", "")) if text else a.get("provision", ""))
+    """A next step of the summary: the certificate with its earliest date, and each action's sentence (the summary's
+    own, which cites its provision)."""
     head = (t["step"].format(certificate=name(step["certificate"]), earliest=step["earliest"]) if step.get("earliest")
             else t["step_blocked"].format(certificate=name(step["certificate"])))
-    return {"text": head, "actions": actions}
+    return {"text": head, "actions": [a["text"] for a in step.get("actions", [])]}
 
 
 def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date, lang: str,

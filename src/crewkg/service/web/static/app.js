@@ -242,9 +242,17 @@ function careerPanel(data) {
   if (!targetChosen && c.target) $("target").value = c.target;
 }
 
-function show(data) {
+/** The answer last shown: the "every certificate" switch shows it again with or without the certificates that do
+ * not concern the person. */
+let shown = null;
+
+function show(data, scroll = true) {
+  shown = data;
   const a = data.view;
   digest(a.summary_box, a.unbreakable);
+  $("every-label").textContent = a.every_label || "";
+  const concerns = new Set(a.concerns || []);
+  const listed = (a.certificates || []).filter((c) => $("every").checked || !a.concerns || concerns.has(c.id));
   const summary = $("summary");
   const roles = (a.roles || []).map((r) => a.role_labels[r] || r).join(", ") || t("none");
   summary.replaceChildren(
@@ -253,7 +261,7 @@ function show(data) {
     el("div", {}, el("b", {}, t("regulation")), a.regulation || a.reason || t("none")),
     el("div", { id: "roles" }, el("b", {}, t("roles")), roles));
   const body = $("eligibility").querySelector("tbody");
-  body.replaceChildren(...(a.certificates || []).map((c) => {
+  body.replaceChildren(...listed.map((c) => {
     const paths = el("div", { class: "pathways" }, ...c.pathways.map((w) =>
       el("span", { class: w.satisfied ? "ok" : "ko", title: w.label }, `${w.satisfied ? "✓" : "✗"} ${w.provision}`)));
     if (!c.covered) paths.append(c.reason);
@@ -264,7 +272,7 @@ function show(data) {
   // a record with a service log: the credited days of each requirement beside those recorded, not validated, capped
   const credits = $("credits");
   credits.replaceChildren();
-  for (const c of a.certificates || []) {
+  for (const c of listed) {
     if (!(c.credits || []).length) continue;
     credits.append(el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`),
       el("ul", { class: "credits" }, ...c.credits.map((x) => el("li", { "data-requirement": x.id }, x.sentence)))));
@@ -273,7 +281,7 @@ function show(data) {
   $("credits-block").classList.toggle("hidden", !credits.children.length);
   const missing = $("missing");
   missing.replaceChildren();
-  for (const c of a.certificates || []) {
+  for (const c of listed) {
     if (!c.covered || c.eligible) continue;
     const block = el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`));
     for (const w of c.pathways) {
@@ -285,8 +293,10 @@ function show(data) {
   if (!missing.children.length) missing.append(el("p", { class: "hint" }, t("nothing_missing")));
   careerPanel(data);
   $("result").classList.remove("hidden");
-  $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+  if (scroll) $("result").scrollIntoView({ behavior: "smooth", block: "start" });
 }
+
+$("every").addEventListener("change", () => { if (shown) show(shown, false); });
 
 /** Buttons (and Ctrl + mouse wheel) that zoom the career graph inside its frame; the frame scrolls and can be
  * dragged. Zoom 1 fits the frame's width. */
