@@ -12,5 +12,5 @@ reading of the law.
   JSON-LD, with a rendered page image (`card`), checked offline against the official shapes and contexts bundled in
   `edc/` (`conformance`). Sealing it is the authority's.
 
-Above the careers (a draft names the next steps the summary plans), below the API: `crewkg.api.draft` and
-`crewkg.api.credential` are the way in for the CLI and the HTTP service."""
+Above the careers (the credential's page is drawn the careers' way, `careers.pictures`), below the API:
+`crewkg.api.draft` and `crewkg.api.credential` are the way in for the CLI and the HTTP service."""

@@ -1,5 +1,5 @@
-"""A draft an authority can work from (`crewkg draft`, issue 47), as data: the JSON of docs/clerk.md and
-/work/shared/design.md ("Decision draft"), with its text in sections the HTML and the PDF render as they are.
+"""A draft an authority can work from (`crewkg draft`, issue 47), as data: the JSON of docs/clerk.md (the contract
+"Decision draft"), with its text in sections the HTML and the PDF render as they are.
 
 What a tool may draft and what it may not: it proposes (grant, refuse, incomplete) what the derivation supports, and
 says what the record shows 'laut vorgelegtem …' — it never finds a fact ('festgestellt'), never decides ('wird
