@@ -25,6 +25,11 @@ const UI = {
     zoom_hint: "Strg + Mausrad: zoomen; ziehen: verschieben",
     paste: "Datensatz einfügen (YAML oder JSON, auch mit Schifferdienstbuch)", paste_check: "Eingefügten Datensatz prüfen",
     no_paste: "Bitte zuerst einen Datensatz einfügen.",
+    clerk_title: "Für die Behörde: Entwurf und Nachweis", clerk_certificate: "Zeugnis", clerk_kind: "Art",
+    kind_decision: "Bescheid", kind_completion: "Auftrag zur Verbesserung (§ 13 Abs. 3 AVG)",
+    kind_hearing: "Ergebnis der Beweisaufnahme (§ 45 Abs. 3 AVG)", draft_html: "Entwurf öffnen (HTML)",
+    draft_pdf: "Entwurf laden (PDF)", credential_edc: "Nachweis laden (EDC, JSON-LD)",
+    clerk_hint: "Ein Entwurf ist kein Bescheid: die Behörde entscheidet, würdigt die Beweise und unterschreibt. Der Nachweis ist unversiegelt und nicht das amtliche Dokument.",
   },
   en: {
     title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
@@ -48,6 +53,11 @@ const UI = {
     zoom_hint: "Ctrl + mouse wheel: zoom; drag: move",
     paste: "Paste a record (YAML or JSON, a service log too)", paste_check: "Check the pasted record",
     no_paste: "Please paste a record first.",
+    clerk_title: "For the authority: draft and credential", clerk_certificate: "Certificate", clerk_kind: "Kind",
+    kind_decision: "Decision (Bescheid)", kind_completion: "Request to complete (§ 13 Abs. 3 AVG)",
+    kind_hearing: "Result of the taking of evidence (§ 45 Abs. 3 AVG)", draft_html: "Open the draft (HTML)",
+    draft_pdf: "Download the draft (PDF)", credential_edc: "Download the credential (EDC, JSON-LD)",
+    clerk_hint: "A draft is not a decision: the authority decides, weighs the evidence and signs. The credential is unsealed and not the legal document.",
   },
 };
 
@@ -172,7 +182,11 @@ function query() {
   return params.toString();
 }
 
+// the last record checked, sent again (the same body to the same kind of endpoint) for a draft or a credential
+let lastRequest = null;
+
 async function submit(body, url, headers) {
+  lastRequest = { body, upload: url.includes("/upload"), headers };
   $("error").classList.add("hidden");
   const buttons = [$("submit"), $("upload-button"), $("paste-button")];
   buttons.forEach((b) => { b.disabled = true; });
@@ -292,11 +306,41 @@ function show(data, scroll = true) {
   }
   if (!missing.children.length) missing.append(el("p", { class: "hint" }, t("nothing_missing")));
   careerPanel(data);
+  const pick = $("clerk-certificate");
+  pick.replaceChildren(...(a.certificates || []).filter((c) => c.covered)
+    .map((c) => el("option", { value: c.id }, `${c.label} (${c.provision})`)));
   $("result").classList.remove("hidden");
   if (scroll) $("result").scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
 $("every").addEventListener("change", () => { if (shown) show(shown, false); });
+
+/** A draft (HTML opened, PDF downloaded) or a credential (downloaded) for the last record checked: the same body
+ * sent to /api/draft or /api/credential (their /upload twins for a file); a refusal is shown as the check's is. */
+async function clerk(what, format) {
+  if (!lastRequest) return;
+  $("error").classList.add("hidden");
+  const params = new URLSearchParams({ lang: lang(), certificate: $("clerk-certificate").value });
+  if ($("as-of").value) params.set("as_of", $("as-of").value);
+  if (what === "draft") { params.set("format", format); params.set("kind", $("clerk-kind").value); }
+  const url = `/api/${what}${lastRequest.upload ? "/upload" : ""}?${params}`;
+  try {
+    const response = await fetch(url, { method: "POST", body: lastRequest.body, headers: lastRequest.headers });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+      throw new Error(data.error || JSON.stringify(data));
+    }
+    const link = URL.createObjectURL(await response.blob());
+    if (format === "html") { window.open(link, "_blank"); return; }
+    const a = el("a", { href: link, download: `${what}-${params.get("certificate")}.${format === "pdf" ? "pdf" : "jsonld"}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    $("error").textContent = err.message;
+    $("error").classList.remove("hidden");
+  }
+}
 
 /** Buttons (and Ctrl + mouse wheel) that zoom the career graph inside its frame; the frame scrolls and can be
  * dragged. Zoom 1 fits the frame's width. */
@@ -341,6 +385,9 @@ function init() {
   });
   $("add-programme").addEventListener("click", addProgramme);
   $("target").addEventListener("change", () => { targetChosen = true; });
+  $("draft-html").addEventListener("click", () => clerk("draft", "html"));
+  $("draft-pdf").addEventListener("click", () => clerk("draft", "pdf"));
+  $("credential-edc").addEventListener("click", () => clerk("credential", "edc"));
   $("record-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     submit(JSON.stringify(record()), `/api/report?${query()}`, { "Content-Type": "application/json" });
