@@ -1,17 +1,22 @@
-"""The service's event loop stays free (issue 44): the heavy part of a request — parsing an uploaded record file —
-runs in a worker thread, so /health answers meanwhile. Waits are bounded by events: the parse is held until /health
-has answered, and a parse on the loop would hold /health too (the wait runs out and the test fails)."""
+"""The service's event loop stays free (issue 44): the heavy parts of a request run elsewhere — an uploaded record
+file is parsed in a worker thread, the rules run in the evaluator's worker processes, two batches at once — so
+/health answers meanwhile. Waits are bounded by events: the work is held until /health has answered (a parse on the
+loop would hold /health too, and the wait runs out), and a batch is held in its worker until the other has started
+(one evaluation at a time never starts the second)."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 from datetime import date
 
 import pytest
 from fastapi.testclient import TestClient
 
+from crewkg.answers import eligibility
 from crewkg.records import load
-from crewkg.service.app import Service, create_app
+from crewkg.service.app import Service, Settings, create_app
 from crewkg.service.loading import build_store
 
 pytestmark = pytest.mark.xdist_group("test_event_loop_free")
@@ -60,3 +65,46 @@ def test_health_answers_while_a_big_upload_is_parsed(client, monkeypatch):
     assert waited == [True], "/health answered only after the upload's reading"
     answer = got["answer"]
     assert answer.status_code == 422 and answer.json()["file"] == "big.yaml" and "key0" in answer.text
+
+
+def test_the_rules_run_in_worker_processes_two_batches_at_once_while_health_answers(law, monkeypatch):
+    """Forty requests at once: both workers evaluate a batch at the same time, each in a process of its own, the
+    others wait without holding a thread, /health answers; then every request gets its own answer, the same as the
+    rules give in the service’s own process — § 12 Z 2 lit. c SchBV, 360 days of Fahrzeit for the UBZ-Matrose:
+    eligible at 360 days, not at 359."""
+    fork = multiprocessing.get_context("fork")
+    started, release = fork.Queue(), fork.Event()  # made before the workers are forked: shared with them
+    real = eligibility.check
+
+    def held(law_, persons, as_of, lang):
+        if not persons[0].id.startswith("warm"):  # the worker's warm-up runs through
+            started.put(os.getpid())
+            release.wait(PATIENCE)
+        return real(law_, persons, as_of, lang)
+
+    monkeypatch.setattr(eligibility, "check", held)  # inherited by the workers, forked on the first batch
+    app = create_app(Service(law, build_store("memory", law, [], AS_OF), {}, AS_OF, Settings(evaluator_workers=2)))
+    record = {"birth_date": "2000-05-01", "medical_fitness": True, "exams": ["Anlage8"]}
+    got: dict[str, bool] = {}
+    try:
+        with TestClient(app) as client:
+            def ask(i: int) -> None:
+                r = client.post("/api/eligibility", params={"as_of": AS_OF.isoformat()},
+                                json=record | {"id": f"p{i}", "sailing_days": {"Decksmann": 359 + i % 2}})
+                got[r.json()["person"]] = next(c["eligible"] for c in r.json()["certificates"] if c["id"] == "UBZ-Matrose")
+
+            threads = [threading.Thread(target=ask, args=(i,)) for i in range(40)]
+            for t in threads:
+                t.start()
+            pids = {started.get(timeout=PATIENCE), started.get(timeout=PATIENCE)}
+            health = client.get("/health")
+            release.set()
+            for t in threads:
+                t.join(PATIENCE)
+    finally:
+        release.set()
+        app.fastapi.state.crewkg.evaluator.close()
+        app.fastapi.state.crewkg.runner.close()
+    assert len(pids) == 2 and os.getpid() not in pids  # two worker processes, at the same time
+    assert health.status_code == 200
+    assert got == {f"p{i}": i % 2 == 1 for i in range(40)}
