@@ -108,3 +108,34 @@ def test_the_rules_run_in_worker_processes_two_batches_at_once_while_health_answ
     assert len(pids) == 2 and os.getpid() not in pids  # two worker processes, at the same time
     assert health.status_code == 200
     assert got == {f"p{i}": i % 2 == 1 for i in range(40)}
+
+
+def test_a_worker_that_dies_costs_its_batch_one_more_run_not_an_error(law, monkeypatch):
+    """The first evaluation ends its worker process (as the kernel ends one out of memory); the pool is made anew
+    and the batch evaluated there: the request gets its answer — § 12 Z 2 lit. c SchBV met at 360 days."""
+    fork = multiprocessing.get_context("fork")
+    died = fork.Value("i", 0)  # shared with the workers: only the first evaluation dies
+    real = eligibility.check
+
+    def dying(law_, persons, as_of, lang):
+        if not persons[0].id.startswith("warm"):
+            with died.get_lock():
+                first = died.value == 0
+                died.value += 1
+            if first:
+                os._exit(1)
+        return real(law_, persons, as_of, lang)
+
+    monkeypatch.setattr(eligibility, "check", dying)
+    app = create_app(Service(law, build_store("memory", law, [], AS_OF), {}, AS_OF, Settings(evaluator_workers=1)))
+    record = {"id": "anna", "birth_date": "2000-05-01", "medical_fitness": True, "exams": ["Anlage8"],
+              "sailing_days": {"Decksmann": 360}}
+    try:
+        with TestClient(app) as client:
+            r = client.post("/api/eligibility", params={"as_of": AS_OF.isoformat()}, json=record)
+    finally:
+        app.fastapi.state.crewkg.evaluator.close()
+        app.fastapi.state.crewkg.runner.close()
+    assert died.value == 2  # the run that died and the one in the new pool
+    assert r.status_code == 200 and r.json()["person"] == "anna"
+    assert next(c["eligible"] for c in r.json()["certificates"] if c["id"] == "UBZ-Matrose") is True

@@ -258,9 +258,20 @@ def _start_worker(law: Law) -> None:
 
 
 def _evaluate_in_worker(persons: list[Person], ids: list[str], as_of: date, lang: str) -> list[bytes]:
+    """The batch's answers as JSON text. An error goes back to the service as it is where it can be rebuilt there
+    (crewkg's InputError can), else as a RuntimeError naming it: one the service cannot unpickle would break the
+    pool and every batch in it."""
+    import pickle
+
     from crewkg.workers import collect_now
 
     try:
         return _texts(_WORKER["law"], persons, ids, as_of, lang)
+    except Exception as exc:
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from None
+        raise
     finally:
         collect_now()
