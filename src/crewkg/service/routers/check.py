@@ -46,16 +46,17 @@ def terms(lang: str = "de", st: State = SHARED):
 async def eligibility(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     data = await json_body(request)
     day_, lang_ = day(as_of), language(lang)
-    # the answer's JSON text as the evaluator keeps it: no encoder walk over the (large, plain) answer
-    return Response(await anyio.to_thread.run_sync(
-        lambda: st.evaluator.check_json(person_from_body(st, data, day_), day_, lang_)), media_type="application/json")
+    person = await anyio.to_thread.run_sync(person_from_body, st, data, day_)
+    # the answer's JSON text as the evaluator keeps it (no encoder walk over the large, plain answer), awaited
+    # without holding a thread: the evaluation runs in the evaluator's worker processes
+    return Response(await st.evaluator.answer_json(person, day_, lang_), media_type="application/json")
 
 
 @router.post("/api/eligibility/upload", tags=["eligibility"], **doc("eligibility_upload"))
 async def eligibility_upload(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     day_, lang_ = day(as_of), language(lang)
     person = await person_from_upload(st, request, day_)
-    return Response(await anyio.to_thread.run_sync(st.evaluator.check_json, person, day_, lang_), media_type="application/json")
+    return Response(await st.evaluator.answer_json(person, day_, lang_), media_type="application/json")
 
 
 @router.post("/api/explain", tags=["eligibility"], **doc("explain"))
@@ -99,8 +100,9 @@ def persons_list(st: State = SHARED):
 
 
 @router.get("/api/persons/{pid}", tags=["register"], **doc("person_answer"))
-def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: State = SHARED):
+async def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     if pid not in st.service.persons:
         return no_person(pid, lang if lang in ("de", "en") else "de")
     day_ = day(as_of) if as_of else (st.service.as_of or date.today())
-    return Response(st.evaluator.check_json(st.service.persons[pid], day_, language(lang)), media_type="application/json")
+    return Response(await st.evaluator.answer_json(st.service.persons[pid], day_, language(lang)),
+                    media_type="application/json")
