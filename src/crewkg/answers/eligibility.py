@@ -265,8 +265,9 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> lis
     carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence)."""
     d = derive(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
-    for p, a in zip(persons, answers, strict=True):
-        since = eligible_since(law, p, as_of, {c["id"] for c in a["certificates"] if c.get("eligible")}) if p.dated else {}
+    issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
+                for p, a in zip(persons, answers, strict=True)]
+    for a, since in zip(answers, spells_since(law, persons, as_of, issuable), strict=True):
         for c in a["certificates"]:  # every certificate, one the sources do not cover too (null: not issuable)
             c["eligible_since"] = since.get(c["id"])
     return answers
@@ -318,24 +319,41 @@ def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict
     """For each issuable certificate, the first day of the unbroken spell up to `as_of` in which it is issuable:
     the program is asked once (one batch) on every event date of the record, and the spell's first day is the
     earliest event date from which the certificate stays issuable through `as_of`."""
+    return spells_since(law, [p], as_of, [eligible])[0]
+
+
+def spells_since(law: Law, persons: list[Person], as_of: date, eligible: list[set[str]]) -> list[dict[str, str]]:
+    """`eligible_since` of each person (with the certificates issuable to them), every person's event dates asked
+    in one run of the program: a batch of records asked one at a time spent a quarter of its check there."""
     import dataclasses
 
     from crewkg.records.dated import at, ledger
     from crewkg.rules.eligibility import eligible_among
 
     reg = law.regulation_on(as_of)
-    if reg is None or not eligible:
-        return {}
-    scopes = ledger(p, law)
-    dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
-    records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
-    found = eligible_among(records, law, eligible)
-    out: dict[str, str] = {}
-    for cert in eligible:
-        since = as_of
-        for i in range(len(dates) - 1, -1, -1):
-            if (f"{p.id}@{i}", cert) not in found:
-                break
-            since = dates[i]
-        out[cert] = since.isoformat()
+    if reg is None:
+        return [{} for _ in persons]
+    asked: list[list[date]] = []
+    records: list[tuple[Person, date]] = []
+    for n, (p, certs) in enumerate(zip(persons, eligible, strict=True)):
+        if not certs:
+            asked.append([])
+            continue
+        scopes = ledger(p, law)
+        dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
+        asked.append(dates)
+        # under an id of its own for the run (two records of a batch may share one)
+        records += [(dataclasses.replace(at(p, law, on, scopes), id=f"{n}:{p.id}@{i}"), on) for i, on in enumerate(dates)]
+    found = eligible_among(records, law, set().union(*eligible)) if records else set()
+    out: list[dict[str, str]] = []
+    for n, (p, certs, dates) in enumerate(zip(persons, eligible, asked, strict=True)):
+        spells: dict[str, str] = {}
+        for cert in certs:
+            since = as_of
+            for i in range(len(dates) - 1, -1, -1):
+                if (f"{n}:{p.id}@{i}", cert) not in found:
+                    break
+                since = dates[i]
+            spells[cert] = since.isoformat()
+        out.append(spells)
     return out

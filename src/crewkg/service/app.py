@@ -17,6 +17,7 @@ router of its own (`service/routers/`); what they share — the law, the store, 
 from __future__ import annotations
 
 import logging
+import os
 
 from crewkg.service.state import Service, Settings, State
 
@@ -37,20 +38,24 @@ def create_app(service: Service):
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.records_rdf import stored_person_ids
-    from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
+    from crewkg.service.routers import careers, check, crew, documents, identifiers, sparql, web
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes),
+    workers = settings.evaluator_workers if settings.evaluator_workers is not None else os.cpu_count() or 1
+    evaluator = Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes, workers)
+    app.state.crewkg = State(service, evaluator,
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
                              triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
                              persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
                              answers=Answers(service.store), stored_persons=stored_person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
+    app.router.on_shutdown.append(evaluator.close)  # the evaluation workers end with the app (a later request forks new ones)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
-    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, identifiers.router):
+    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, documents.router,
+                   identifiers.router):
         app.include_router(router)
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
@@ -105,8 +110,9 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
 
     configure_logging()
     app = create_app(service)
-    app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
     st = app.fastapi.state.crewkg
+    st.runner.start()  # fork the query workers' zygote before the server's threads exist
+    st.evaluator.start()  # and the evaluation workers, which load the rules before the first request
     st.answers.warm(canned_queries())  # the answers computed whole, in the background: ready for the first reader
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, st.triples, st.persons, service.law.version)

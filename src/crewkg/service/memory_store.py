@@ -1,5 +1,6 @@
 """rdflib's Dataset in memory as a store (`--store memory`): fine for a handful of persons, it answers as the Oxigraph
-store does (stores.py). SPARQL is evaluated in Python, so a query stops itself at its deadline (deadline.py)."""
+store does (stores.py). SPARQL is evaluated in Python, which checks a query's deadline only while it iterates
+triples (deadline.py): the service runs its queries in worker processes it kills at the deadline (querying.py)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,11 @@ class MemoryStore:
 
     def __len__(self) -> int:
         return len(self.graph)
+
+    def quiescent(self) -> threading.RLock:
+        """The lock that keeps writers and readers apart, held while the service forks its query workers' zygote
+        (querying.py): a copy forked while another thread held it would wait for it for good."""
+        return self._lock
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH, bulk: bool = False) -> None:
         with self._lock:

@@ -22,7 +22,11 @@ class Settings:
     max_concurrent_queries: int = 4  # queries evaluated at once; more wait for a slot, up to the timeout
     #: bytes of serialized SPARQL answers kept for repeated queries (the store is read-only while serving); 0: none
     query_cache_bytes: int = 32_000_000
-    max_batch: int = 64  # persons per Datalog run in the API
+    #: persons per Datalog run in the API at most: every person of a batch waits for the whole batch (with its
+    #: summaries, 30–60 ms a person), so a larger one saves little of the run's own cost and holds its persons longer
+    max_batch: int = 16
+    #: processes that evaluate the API's records (evaluator.py); None: one per core; 0: a thread of the service
+    evaluator_workers: int | None = None
     #: bytes of eligibility answers kept for records asked again (the same record, date and language); 0: none
     answer_cache_bytes: int = 64_000_000
     #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
