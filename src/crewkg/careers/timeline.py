@@ -20,7 +20,7 @@ from crewkg.law.phases import PHASES
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
-from crewkg.rules.kinds import missing_sentence
+from crewkg.rules.kinds import cited, missing_sentence
 from crewkg.rules.validity import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
@@ -321,11 +321,13 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
         if ends:
             last, cite = min(ends)
             until = last.isoformat()
-            validity = {"covered": True, "provision": cite, "text": t["validity_until"].format(date=until, provision=cite)}
+            validity = {"covered": True, "provision": cite,
+                        "text": t["validity_until"].format(date=until, provision=cited(cite, lang))}
         elif rules:
             cite = ", ".join(law.citation(r.provision) for r in rules)
             validity = {"covered": True, "provision": cite,
-                        "text": t["validity_no_issue"].format(years=rules[0].years, provision=cite)}
+                        "text": t["validity_no_issue"].format(
+                            years=rules[0].years, provision=", ".join(cited(law.citation(r.provision), lang) for r in rules))}
         elif uncovered:
             validity = {"covered": False, "provision": uncovered,
                         "text": t["validity_not_covered"].format(provision=uncovered)}
@@ -354,13 +356,13 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
         cite = law.citation(schedule.provision)
         sched: dict[str, Any] = {"covered": True, "provision": cite}
         if current and last is not None:
-            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cite)
+            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cited(cite, lang))
         elif not current and p.medical_fitness:
             ov = overdue_start(p, law, as_of)
             if ov is not None:  # the date with the schedule that set it (an earlier regulation's, if it began then)
                 then = law.citation(ov.schedule.provision) if ov.schedule is not None else cite
                 sched |= {"overdue_since": ov.since.isoformat(),
-                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=then)}
+                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=cited(then, lang))}
                 if then != cite:
                     sched["overdue_under"] = then
         out["schedule"] = sched
@@ -407,7 +409,7 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         if s["not_validated"]:
             out.append("    " + t["not_validated"].format(n=s["not_validated"]))
         if s["capped"]:
-            out.append("    " + t["capped"].format(n=s["capped"], provision=s["cap_provision"]))
+            out.append("    " + t["capped"].format(n=s["capped"], provision=cited(s["cap_provision"], lang)))
         if s.get("completes") and s["credited"]:
             out.append("    " + t["running"].format(date=s["completes"]))
         for n, d in s["reached"].items():
