@@ -83,6 +83,8 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
                                             start=_iso(g.start))
     if kind == "sea":
         return t["scope_sea"].format(capacity=law.label(rest, lang))
+    if kind == "with-sea":  # inland and at sea together, each calendar day once (records.dated)
+        return t["scope_with_sea"].format(capacity=law.label(rest, lang))
     if kind == "programme":
         i, _, phase = rest.partition(":")
         g = p.programmes[int(i)]
@@ -94,7 +96,7 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
 def _scope_order(law: Law, key: str) -> tuple[int, int, str]:
     roles = law.ids_of("DeckCrewRole")
     kind, _, rest = key.partition(":")
-    rank = {"role": 0, "any": 1, "sea": 2, "programme": 3}.get(kind, 4)
+    rank = {"role": 0, "any": 1, "sea": 2, "with-sea": 3, "programme": 4}.get(kind, 5)
     sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(PHASES) if key.endswith(":" + ph.id)), 0)
     return rank, sub, key
 

@@ -388,6 +388,8 @@ def kept_by_reading(p: Person, law: Law, on: date) -> list[str]:
     the qualification itself (its replacement, which asks a proof of fitness of its own), not for a role."""
     out = []
     for cid in p.certificates:
+        if governing_reading(law, cid, on) is None:  # no reading reaches it on the date: asked of every record
+            continue
         found = lapses(p, law, cid, on)
         if found and all(x.reason == "medical_overdue" and x.reading is not None for x in found):
             out.append(cid)

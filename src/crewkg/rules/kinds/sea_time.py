@@ -93,7 +93,14 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) 
         return out | credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
 
     have = None  # the days the program derived
-    lowered_minima = None  # the record lowers no minimum
+
+    def lowered_minima(self, law, p):
+        """No minimum is lowered; but where sea time is asked 'zusätzlich' and the log gives both waters, the days
+        together are compared with the two minimums added (430 for § 12 Z 2 lit. c): the day a count reaches that
+        number is an event date of the answer too (answers.eligibility.event_dates)."""
+        if p.with_sea_credited is None:
+            return set()
+        return {(r.minimum or 0) + (law.requirements[r.in_addition_to].minimum or 0) for r in in_addition(law)}
 
     messages = {}
 
