@@ -145,11 +145,23 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
                 runs[-1]["to"], runs[-1]["credited"] = date.fromordinal(d).isoformat(), i + 1
             else:
                 runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
+        waiting = [{"from": a, "to": b, "days": n} for a, b, n in _spans(s.not_validated[: bisect_right(s.not_validated, day)])]
         out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
-                    "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
+                    "not_validated": c.not_validated, "not_validated_runs": waiting, "capped": c.capped, "runs": runs,
                     "completes": _completes(law, key, p, as_of),
                     "cap_provision": cap_provision("sea" if key.partition(":")[0] == "sea" else "inland", as_of),
                     "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
+    return out
+
+
+def _spans(days: list[int]) -> list[tuple[str, str, int]]:
+    """Runs of consecutive days (sorted day numbers): first day, last day, number of days."""
+    out: list[tuple[str, str, int]] = []
+    start = 0
+    for i, d in enumerate(days):
+        if i + 1 == len(days) or days[i + 1] != d + 1:
+            out.append((date.fromordinal(days[start]).isoformat(), date.fromordinal(d).isoformat(), i + 1 - start))
+            start = i + 1
     return out
 
 

@@ -13,10 +13,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from crewkg.api import Law
+from crewkg.api.careers import default_target
 from crewkg.service.docs import doc
 from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload
 from crewkg.service.refusals import no_person
-from crewkg.service.report import default_target
 from crewkg.service.state import SHARED, State
 
 router = APIRouter()
@@ -37,7 +37,7 @@ def terms(lang: str = "de", st: State = SHARED):
             "sea_capacities": [{"id": "deck_crew", "label": law.label("AsDeckCrew", lang)},
                                {"id": "master", "label": law.label("AsMaster", lang)}],
             "targets": items([c.id for c in law.certificates_in_order() if c.pathways]),
-            "default_target": default_target(law),
+            "default_target": default_target(law, [], lang),
             "regulation": reg.name if reg else None,
             "kb_version": law.version, "career_graph": True}
 
