@@ -56,8 +56,9 @@ def test_anna_meets_paragraph_12_z_2_and_the_draft_proposes_the_grant_with_it():
     spruch = next(s for s in d["sections"] if s["id"] == "spruch")
     text = " ".join(b.get("text", "") for b in spruch["blocks"])
     assert "stattgegeben" in text and "§ 12 Z 2 SchBV" in text and "§ 12 Z 2 lit. c SchBV" in text
-    # the validity a certificate issued on the evaluation date would have: 13 years, to the day before (§ 22 Abs. 2)
-    assert d["validity"] == {"until": "2039-11-29", "provision": "§ 22 Abs. 2 SchBV", "years": 13, "issued": AS_OF}
+    # the validity a certificate issued on the evaluation date would have: 13 years, up to and including the
+    # anniversary (§ 22 Abs. 2; § 902 Abs. 2 ABGB, kb:Reading-Fristende-ABGB902)
+    assert d["validity"] == {"until": "2039-11-30", "provision": "§ 22 Abs. 2 SchBV", "years": 13, "issued": AS_OF}
     assert d["medical"]["provision"] == "§ 22 Abs. 1 SchBV" and [s["from_age"] for s in d["medical"]["steps"]] == [60, 70]
     assert "legt die Behörde fest" in text  # costs, conditions, restriction codes: left to the authority, said so
 

@@ -67,9 +67,10 @@ def test_every_bundled_holder_gets_a_credential_that_conforms_to_the_official_sh
 def test_franzs_credential_says_the_certificate_its_dates_its_entitlement_and_its_evidence():
     franz = PERSONS / "20-franz-schifferdienstbuch.yaml"
     doc = api.credential(franz, "UBZ-Matrose", AS_OF)
-    # issued on 20 March 2025 (the record), valid 13 years up to and including 19 March 2038 (§ 22 Abs. 2 SchBV)
+    # issued on 20 March 2025 (the record), valid 13 years up to and including 20 March 2038 (§ 22 Abs. 2 SchBV;
+    # the anniversary is the last day, § 902 Abs. 2 ABGB)
     assert (doc["issued"], doc["validFrom"], doc["validUntil"]) == ("2025-03-20T00:00:00Z", "2025-03-20T00:00:00Z",
-                                                                    "2038-03-19T23:59:59Z")
+                                                                    "2038-03-20T23:59:59Z")
     claim = doc["credentialSubject"]["hasClaim"]
     assert claim["type"] == "LearningAchievement" and claim["title"]["de"] == "Unionsbefähigungszeugnis für Matrosin bzw. Matrose"
     assert claim["awardedBy"]["awardingBody"]["id"] == doc["issuer"]["id"]

@@ -167,7 +167,9 @@ def test_a_proof_taken_after_the_evaluation_date_does_not_count(law):
 ], ids=["2015: under the SchBesV", "2026: kept by § 47 Abs. 2 SchBV", "17 Jan 2032: the last day it counts",
         "18 Jan 2032: no longer"])
 def test_a_legacy_matrose_fills_its_roles_until_17_january_2032(law, on, roles):
-    a = answer(law, {"birth_date": "1971-08-09", "certificates": ["SchBesV2004-Matrose"]}, on)
+    # 60 in 2031: from then § 22 Abs. 1 SchBV asks a medical proof of a kept qualification too (a reading of the kb,
+    # tests/cases/schbv2022_47_tauglichkeit.yaml); one stated without dates is taken as stated
+    a = answer(law, {"birth_date": "1971-08-09", "medical_fitness": True, "certificates": ["SchBesV2004-Matrose"]}, on)
     assert a["roles"] == roles
 
 

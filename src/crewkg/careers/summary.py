@@ -24,7 +24,7 @@ from typing import Any
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
-from crewkg.rules.kinds import kind, missing_sentence
+from crewkg.rules.kinds import cited, kind, missing_sentence
 
 #: the lapse a person ends by renewing the medical proof (`rules.validity` names the reasons)
 MEDICAL_LAPSE = "medical_overdue"
@@ -128,7 +128,7 @@ def next_steps(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: s
 def _renewal(law: Law, lapse: dict[str, Any], as_of: date, lang: str) -> dict[str, Any]:
     """A held certificate that stopped counting for want of a medical proof counts again once one is renewed."""
     action = {"kind": "renew_medical", "provision": lapse["provision"],
-              "text": say(lang, "summary.action.renew_medical", provision=lapse["provision"])}
+              "text": say(lang, "summary.action.renew_medical", provision=cited(lapse["provision"], lang))}
     return {"certificate": lapse["certificate"], "earliest": as_of.isoformat(), "via": [lapse["provision"]],
             "actions": [action]}
 

@@ -20,7 +20,7 @@ from crewkg.law.phases import PHASES
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
-from crewkg.rules.kinds import missing_sentence
+from crewkg.rules.kinds import cited, missing_sentence
 from crewkg.rules.validity import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
@@ -83,6 +83,8 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
                                             start=_iso(g.start))
     if kind == "sea":
         return t["scope_sea"].format(capacity=law.label(rest, lang))
+    if kind == "with-sea":  # inland and at sea together, each calendar day once (records.dated)
+        return t["scope_with_sea"].format(capacity=law.label(rest, lang))
     if kind == "programme":
         i, _, phase = rest.partition(":")
         g = p.programmes[int(i)]
@@ -94,7 +96,7 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
 def _scope_order(law: Law, key: str) -> tuple[int, int, str]:
     roles = law.ids_of("DeckCrewRole")
     kind, _, rest = key.partition(":")
-    rank = {"role": 0, "any": 1, "sea": 2, "programme": 3}.get(kind, 4)
+    rank = {"role": 0, "any": 1, "sea": 2, "with-sea": 3, "programme": 4}.get(kind, 5)
     sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(PHASES) if key.endswith(":" + ph.id)), 0)
     return rank, sub, key
 
@@ -333,11 +335,13 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
         if ends:
             last, cite = min(ends)
             until = last.isoformat()
-            validity = {"covered": True, "provision": cite, "text": t["validity_until"].format(date=until, provision=cite)}
+            validity = {"covered": True, "provision": cite,
+                        "text": t["validity_until"].format(date=until, provision=cited(cite, lang))}
         elif rules:
             cite = ", ".join(law.citation(r.provision) for r in rules)
             validity = {"covered": True, "provision": cite,
-                        "text": t["validity_no_issue"].format(years=rules[0].years, provision=cite)}
+                        "text": t["validity_no_issue"].format(
+                            years=rules[0].years, provision=", ".join(cited(law.citation(r.provision), lang) for r in rules))}
         elif uncovered:
             validity = {"covered": False, "provision": uncovered,
                         "text": t["validity_not_covered"].format(provision=uncovered)}
@@ -366,13 +370,13 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
         cite = law.citation(schedule.provision)
         sched: dict[str, Any] = {"covered": True, "provision": cite}
         if current and last is not None:
-            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cite)
+            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cited(cite, lang))
         elif not current and p.medical_fitness:
             ov = overdue_start(p, law, as_of)
             if ov is not None:  # the date with the schedule that set it (an earlier regulation's, if it began then)
                 then = law.citation(ov.schedule.provision) if ov.schedule is not None else cite
                 sched |= {"overdue_since": ov.since.isoformat(),
-                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=then)}
+                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=cited(then, lang))}
                 if then != cite:
                     sched["overdue_under"] = then
         out["schedule"] = sched
@@ -419,7 +423,7 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         if s["not_validated"]:
             out.append("    " + t["not_validated"].format(n=s["not_validated"]))
         if s["capped"]:
-            out.append("    " + t["capped"].format(n=s["capped"], provision=s["cap_provision"]))
+            out.append("    " + t["capped"].format(n=s["capped"], provision=cited(s["cap_provision"], lang)))
         if s.get("completes") and s["credited"]:
             out.append("    " + t["running"].format(date=s["completes"]))
         for n, d in s["reached"].items():

@@ -92,9 +92,15 @@ class Person:
     #: per scope the Credit that explains a requirement's gap
     any_role_days: int | None = None
     sea_credited: dict[str, int] | None = None
+    #: per sea capacity, where the log holds inland and sea entries: the calendar days credited inland or at sea in
+    #: that capacity, each day once (a day two entries of different waters cover is one Fahrtag, § 2 Z 3 SchBV)
+    with_sea_credited: dict[str, int] | None = None
     #: per dated programme (its index) and sea capacity: the credited sea days before the programme's first day
     sea_before: dict[tuple[int, str], int] = field(default_factory=dict)
     credits: dict[str, Credit] = field(default_factory=dict)
+    #: the readings (kb crew:Reading ids) under which the record is evaluated instead of the ones applied: never from
+    #: the record itself; a roster asks what a member could do under the other reading (manning.rosters)
+    other_readings: frozenset[str] = frozenset()
 
     @property
     def dated(self) -> bool:
