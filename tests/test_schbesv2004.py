@@ -260,7 +260,7 @@ def test_karl_of_2010_turns_19_and_becomes_eligible_as_matrose(law):
 @pytest.mark.parametrize("lang, words", [("de", "nicht ausstellbar"), ("en", "cannot be issued")])
 def test_the_cli_answers_under_the_schbesv_in_both_languages(lang, words):
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "30-karl-matrose-2010.yaml"), "--as-of", "2010-05-19",
-                                      "--lang", lang])
+                                      "--lang", lang, "--all"])  # every qualification with every pathway
     assert result.exit_code == 0, result.output
     assert "SchBesV 2004" in result.output and "§ 4 Abs. 2 Z 3 SchBesV" in result.output and words in result.output
     data = json.loads(CliRunner().invoke(app, ["check", str(EXAMPLES / "30-karl-matrose-2010.yaml"), "--as-of",
