@@ -337,7 +337,7 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
     target = certificate_short(law, result["target"], lang)
     lines = [t["head_assumed" if pace.assumed else "head"].format(person=result["person"], target=target,
                                                                   as_of=result["as_of"], d=pace.days, p=pace.period,
-                                                                  prov=pace.citation, max=pace.legal)]
+                                                                  prov=cited(pace.citation, lang), max=pace.legal)]
     routes = result["routes"]
     if result.get("held_above"):
         lines.append(t["held_above"].format(person=result["person"], target=target, above=result["held_above"]["label"]))

@@ -5,8 +5,8 @@ other reading would decide where it differs (`rules.validity.other_verdicts`).
 The manning tables' readings (crew:appliesToTable) are compiled with the tables (`manning.compile`); these are the
 others: a reading here names the kb resources whose encoding it is (a medical examination schedule or one of its
 steps, a validity rule) and, where it extends a rule to certificates the rule does not name itself, those
-certificates (crew:appliesToCertificate). Read from the kb graph with SPARQL-free triples and cached like the compiled
-law: in memory and on disk, keyed by the kb's content hash."""
+certificates (crew:appliesToCertificate). Read from the kb graph (not compiled by `Law`: only validity and its answers
+ask them) and cached like the compiled law: in memory and on disk, keyed by the kb's content hash."""
 
 from __future__ import annotations
 
