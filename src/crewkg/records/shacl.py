@@ -84,11 +84,21 @@ def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False)
     conforms, results, _ = validate(merged, shacl_graph=shapes, inference="none", advanced=advanced)
     if not conforms:
         return _report(results) or [(None, "", "does not conform")]
+    remember(key)
+    return []
+
+
+def remember(key: str) -> None:
+    """Remember that the record of `key` conforms (a fleet's records, validated in one run, are each remembered)."""
     cdir = cache_dir()
     if cdir is not None:
         (cdir / "shacl-ok").mkdir(exist_ok=True)
         (cdir / "shacl-ok" / key).touch()
-    return []
+
+
+def seen(key: str) -> bool:
+    """Whether the record of `key` conformed before (then it is not validated again)."""
+    return _seen(key)
 
 
 def _key(text: str) -> str:
