@@ -330,7 +330,7 @@ def _later(ctx: Context, fv: FleetVessel, c: Check, after: list[Check]) -> list[
         if later.verdict["satisfied"] is True or len(later.verdict["missing"]) < len(c.verdict["missing"]):
             found = causes(ctx.law, ctx.ml, fv, ctx.members, ctx.reqs, later.day)
             return [remedy(x["person"], x["certificate"], later.day, x["provision"], "later")
-                    for x in found if x["person"] and x["reason"] not in LOSSES][:MOST]
+                    for x in found if x["person"] and x["reason"] not in LOSSES | {"changed"}][:MOST]
     return []
 
 

@@ -336,6 +336,8 @@ def causes(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple[str, s
     before, after = day - DAY, day
     req = reqs.on(fv, day)
     reaching = {s.id for alt in req.alternatives for s in alt.substitutions}
+    # another regulation from that day: what its members can do changes with it, said once as the law's change
+    law_changed = law.regulation_on(before) != law.regulation_on(after)
     for p in fv.crew:
         m = members[(fv.vessel.id, p.id)]
         was, now = m.on(before), m.on(after)
@@ -343,8 +345,9 @@ def causes(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple[str, s
         if away0 != away1:
             out.append(cause(p.id, None, "school_attendance" if away1 else "school_return", None))
         if was.key != now.key:
-            out += member_causes(law, ml, p.id, was, now, day, reaching)
-    if reqs.period(fv, before)[0] != reqs.period(fv, after)[0] and before >= reqs.start:
+            out += [x for x in member_causes(law, ml, p.id, was, now, day, reaching)
+                    if not (law_changed and x["reason"] == "changed")]
+    if (law_changed or reqs.period(fv, before)[0] != reqs.period(fv, after)[0]) and before >= reqs.start:
         out.append(cause(None, None, "law", req.answer.get("provision")))
     return out
 
