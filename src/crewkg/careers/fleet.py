@@ -23,7 +23,18 @@ from typing import Any
 
 from crewkg.law.statute import Law
 from crewkg.manning.fleet import Fleet, FleetVessel
-from crewkg.manning.forecast import Check, Member, Requirements, State, causes, evaluate_members, prepare, vessel_checks
+from crewkg.manning.forecast import (
+    Check,
+    Member,
+    Requirements,
+    State,
+    causes,
+    evaluate_members,
+    prepare,
+    requirement_periods,
+    vessel_checks,
+    vessel_signature,
+)
 from crewkg.manning.tables import ManningLaw
 from crewkg.records.persons import Person
 
@@ -64,7 +75,12 @@ def forecast(law: Law, ml: ManningLaw, fleet: Fleet, start: date, end: date, lan
 
     clock = time.perf_counter()
     with collection_held():
-        reqs, members, proofs = prepare(law, ml, fleet, start, end, lang)
+        vessels = {vessel_signature(fv.vessel, ml): fv.vessel for fv in fleet.vessels}
+        sigs = list(vessels)
+        parts = [sigs[i::2 * workers] for i in range(min(len(sigs), 2 * workers))] if workers > 1 and len(sigs) > 2 else [sigs]
+        periods: dict[str, Any] = {}
+        _shared(workers, parts, _periods_chunk, (law, ml, vessels, start, end, lang), periods.update)
+        reqs, members, proofs = prepare(law, ml, fleet, start, end, lang, periods)
         TIMINGS["requirements"] = time.perf_counter() - clock
         chunks = _chunks(fleet, workers)
         _shared(workers, chunks, _members_chunk, (law, ml, members, proofs), lambda found: members.update(found))
@@ -105,6 +121,12 @@ def _in_worker(args: tuple) -> Any:
 
     job, chunk = args
     return job(chunk, inherited("fleet_forecast"))
+
+
+def _periods_chunk(chunk: list[str], inherit: tuple) -> dict[str, Any]:
+    """The requirement periods of the chunk's distinct vessel records."""
+    law, ml, vessels, start, end, lang = inherit
+    return requirement_periods(law, ml, {sig: vessels[sig] for sig in chunk}, start, end, lang)
 
 
 def _members_chunk(chunk: list[str], inherit: tuple) -> dict[tuple[str, str], Member]:

@@ -210,21 +210,9 @@ class Requirements:
     _temporary: dict[tuple[str, date], Requirement] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from crewkg.manning.crew import requirements
-        from crewkg.manning.program import scenarios
-
-        vessels = {vessel_signature(fv.vessel, self.ml): fv.vessel for fv in self.fleet.vessels}
-        first = requirements(self.law, self.ml, list(vessels.values()), self.start, False, self.lang, readings=False)
-        self.periods = {sig: [(self.start, r)] for sig, r in zip(vessels, first, strict=True)}
-        for day in sorted(d for d in manning_days(self.law, self.ml) if self.start < d <= self.end):
-            moved = (self.law.regulation_on(day) != self.law.regulation_on(day - DAY)
-                     or scenarios(self.ml, day) != scenarios(self.ml, day - DAY))
-            due = [sig for sig, ps in self.periods.items()
-                   if moved or any(x.until is not None and x.until + DAY == day for x in ps[-1][1].transitional)]
-            if due:
-                again = requirements(self.law, self.ml, [vessels[s] for s in due], day, False, self.lang, readings=False)
-                for sig, r in zip(due, again, strict=True):
-                    self.periods[sig].append((day, r))
+        if not self.periods:
+            vessels = {vessel_signature(fv.vessel, self.ml): fv.vessel for fv in self.fleet.vessels}
+            self.periods = requirement_periods(self.law, self.ml, vessels, self.start, self.end, self.lang)
 
     def days(self) -> set[date]:
         """Every day a vessel's requirement is asked anew."""
@@ -246,6 +234,27 @@ class Requirements:
             req = self._temporary[key]
         answer = dict(req.answer, vessel=fv.vessel.id, as_of=day.isoformat())
         return dataclasses.replace(req, vessel=fv.vessel, as_of=day, answer=answer)
+
+
+def requirement_periods(law: Law, ml: ManningLaw, vessels: dict[str, Any], start: date, end: date,
+                        lang: str = "de") -> dict[str, list[tuple[date, Requirement]]]:
+    """Vessel signature -> [(first day of a period, the requirement then)] for the vessels named by their signature:
+    asked on the first day, and again on a day of `manning_days` where the program's answer can change for the
+    vessel (see `Requirements`)."""
+    from crewkg.manning.crew import requirements
+    from crewkg.manning.program import scenarios
+
+    first = requirements(law, ml, list(vessels.values()), start, False, lang, readings=False)
+    periods = {sig: [(start, r)] for sig, r in zip(vessels, first, strict=True)}
+    for day in sorted(d for d in manning_days(law, ml) if start < d <= end):
+        moved = law.regulation_on(day) != law.regulation_on(day - DAY) or scenarios(ml, day) != scenarios(ml, day - DAY)
+        due = [sig for sig, ps in periods.items()
+               if moved or any(x.until is not None and x.until + DAY == day for x in ps[-1][1].transitional)]
+        if due:
+            again = requirements(law, ml, [vessels[s] for s in due], day, False, lang, readings=False)
+            for sig, r in zip(due, again, strict=True):
+                periods[sig].append((day, r))
+    return periods
 
 
 def at_school(fv: FleetVessel, day: date) -> set[str]:
@@ -299,11 +308,13 @@ def proof_days(fleet: Fleet, members: dict[tuple[str, str], Member], reqs: Requi
     return out
 
 
-def prepare(law: Law, ml: ManningLaw, fleet: Fleet, start: date, end: date,
-            lang: str = "de") -> tuple[Requirements, dict[tuple[str, str], Member], dict[tuple[str, date], dict[str, str]]]:
-    """The requirements over the span, the members with the days they are evaluated on (not yet evaluated:
-    `evaluate_members`) and each vessel's proofs on those days."""
-    reqs = Requirements(law, ml, fleet, start, end, lang)
+def prepare(law: Law, ml: ManningLaw, fleet: Fleet, start: date, end: date, lang: str = "de",
+            periods: dict[str, list[tuple[date, Requirement]]] | None = None,
+            ) -> tuple[Requirements, dict[tuple[str, str], Member], dict[tuple[str, date], dict[str, str]]]:
+    """The requirements over the span (`periods` where the caller asked them already, `requirement_periods`), the
+    members with the days they are evaluated on (not yet evaluated: `evaluate_members`) and each vessel's proofs on
+    those days."""
+    reqs = Requirements(law, ml, fleet, start, end, lang, periods or {})
     members = members_of(law, ml, fleet, start, end)
     return reqs, members, proof_days(fleet, members, reqs)
 
