@@ -1,7 +1,7 @@
 """crewkg — Austrian inland-navigation crew law as a knowledge graph and a logic program.
 
 The Python API (``crewkg.law``, ``crewkg.person``, ``crewkg.check``, ``crewkg.explain``, ``crewkg.plan``,
-``crewkg.crew``, ``crewkg.InputError``) lives in :mod:`crewkg.api` and is loaded on first use, so ``import crewkg``
+``crewkg.crew``, ``crewkg.fleet``, ``crewkg.diff``, ``crewkg.InputError``) lives in :mod:`crewkg.api` and is loaded on first use, so ``import crewkg``
 stays light (no rdflib, no pyDatalog)."""
 
 from typing import Any
@@ -9,7 +9,7 @@ from typing import Any
 import crewkg.law as _law_package  # noqa: F401 - loaded first, so the function below keeps the name `law`
 from crewkg.version import __version__ as __version__  # its one home: crewkg/version.py (pyproject reads it)
 
-__all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
+__all__ = ["InputError", "check", "crew", "diff", "explain", "fleet", "law", "person", "plan"]
 
 
 def law() -> Any:

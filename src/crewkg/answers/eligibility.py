@@ -362,7 +362,9 @@ def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: d
     found |= set(p.exam_passed.values()) | set(p.certificate_issued.values()) | {p.medical_examined}
     from crewkg.rules.validity import proof_last_day
 
-    for r in reqs:  # the day after a dated proof lapses (crew:notOlderThanMonths)
+    for r in reqs:  # the day after a period of application closes (crew:lastDay), a dated proof lapses (crew:notOlderThanMonths)
+        if r.last_day is not None:
+            found.add(r.last_day + timedelta(days=1))
         if r.max_months:
             found |= {lapse + timedelta(days=1) for e in r.exams
                       if (lapse := proof_last_day(p, e, r.max_months)) is not None}
@@ -418,3 +420,55 @@ def spells_since(law: Law, persons: list[Person], as_of: date, eligible: list[se
             spells[cert] = since.isoformat()
         out.append(spells)
     return out
+
+
+def eligible_spells(law: Law, p: Person, certificates: set[str], start: date, end: date) -> dict[str, list[tuple[date, date]]]:
+    """For each named certificate, the spells from `start` to `end` in which it can be issued: (first day, last
+    day). The program is asked once (one batch) on every event date of the record in the span, as `eligible_since`
+    asks it; between two of them its verdict is constant. A fleet's forecast asks it of a member whom a certificate
+    would let fill what is missing: from which day, and until which day an application can be made."""
+    from crewkg.rules.eligibility import eligible_among
+
+    if not certificates:
+        return {}
+    dates, records = _dated_records(law, p, start, end)
+    found = eligible_among(records, law, certificates)
+    return {c: runs for c in sorted(certificates) if (runs := _runs(dates, end, lambda i, c=c: (f"{p.id}@{i}", c) in found))}
+
+
+def pathway_spells(law: Law, p: Person, pathways: set[str], start: date, end: date) -> dict[str, list[tuple[date, date]]]:
+    """For each named pathway, the spells from `start` to `end` in which it is satisfied (as `eligible_spells`): a
+    replacement route of § 47 SchBV, and until when an application by it could be made."""
+    from crewkg.rules.eligibility import satisfied_pathways
+
+    if not pathways:
+        return {}
+    dates, records = _dated_records(law, p, start, end)
+    found = satisfied_pathways(records, law, frozenset(pathways))
+    return {w: runs for w in sorted(pathways) if (runs := _runs(dates, end, lambda i, w=w: (f"{p.id}@{i}", w) in found))}
+
+
+def _dated_records(law: Law, p: Person, start: date, end: date) -> tuple[list[date], list[tuple[Person, date]]]:
+    """The record's event dates in the span (and its first day), and the record credited on each under an id of
+    its own."""
+    import dataclasses
+
+    from crewkg.records.dated import at, ledger
+
+    scopes = ledger(p, law) if p.service else {}
+    dates = sorted(set(event_dates(law, p, scopes, start, end)) | {start})
+    return dates, [(dataclasses.replace(at(p, law, on, scopes or None), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
+
+
+def _runs(dates: list[date], end: date, ok) -> list[tuple[date, date]]:
+    """The spells of the dates on which `ok(index)` holds, each to the day before the next date on which it does not
+    (to `end` for the last)."""
+    from datetime import timedelta
+
+    runs: list[list[date | None]] = []
+    for i, on in enumerate(dates):
+        if ok(i) and (not runs or runs[-1][1] is not None):
+            runs.append([on, None])
+        elif not ok(i) and runs and runs[-1][1] is None:
+            runs[-1][1] = on - timedelta(days=1)
+    return [(a, b if b is not None else end) for a, b in runs]  # type: ignore[misc]

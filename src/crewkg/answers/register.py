@@ -120,13 +120,45 @@ def _lines(law: Law, entries: Iterable[Entry], as_of: date, workers: int,
         run.close()
 
 
+def answer_register_days(law: Law, entries: Iterable[tuple[Entry, ...]], days: tuple[date, ...], workers: int = 1,
+                         lang: str = "en") -> Iterator[tuple[dict[str, Any], ...]]:
+    """The register lines of each entry on each of the days (one entry per day: the record credited on that day), a
+    tuple per entry in input order: the register's own evaluation, once per day, sharing one pool of workers and the
+    outcomes remembered (a register diff, `answers.diff`, asks two days)."""
+    with collection_held():
+        pool = fork_pool(workers, law=law) if workers > 1 else None
+        runs = [_Run(law, day, workers, None, lang, pool=pool) for day in days]
+        found: list[deque[dict[str, Any]]] = [deque() for _ in days]
+
+        def ready() -> Iterator[tuple[dict[str, Any], ...]]:
+            for run, lines in zip(runs, found, strict=True):
+                lines.extend(run.ready())
+            while all(found):
+                yield tuple(lines.popleft() for lines in found)
+
+        try:
+            for i, group in enumerate(entries):
+                for run, e in zip(runs, group, strict=True):
+                    run.enter(i, e)
+                    run.collect(block=len(run.running) > 2 * workers)
+                yield from ready()
+            for run in runs:
+                run.flush()
+            yield from ready()
+        finally:
+            for run in runs:
+                run.close()
+            if pool is not None:
+                pool.terminate()
+
+
 class _Run:
     """One register's reading: the lines waiting in input order, the signatures asked of the Datalog program (in
     batches per stage, here or in worker processes) and the outcomes remembered across registers (`_SEEN`, `_MET`,
     `_VIA`)."""
 
     def __init__(self, law: Law, as_of: date, workers: int, on_progress: Callable[[int], None] | None,
-                 lang: str) -> None:
+                 lang: str, pool: Any = None) -> None:
         self.law, self.as_of, self.on_progress, self.lang = law, as_of, on_progress, lang
         self.waiting: deque[tuple[Entry, Any]] = deque()  # input order: (entry, key of its line or None for an error)
         self.asked: set[Any] = set()  # keys sent to the program and not yet answered
@@ -140,7 +172,8 @@ class _Run:
         if _LAW[0] != law.version:
             forget()
             _LAW[0] = law.version
-        self.pool = fork_pool(workers, law=law) if workers > 1 else None
+        self.own_pool = pool is None  # a pool given is the caller's to stop
+        self.pool = pool if pool is not None else fork_pool(workers, law=law) if workers > 1 else None
 
     def enter(self, i: int, e: Entry) -> None:
         """Queue the line of the `i`th entry: an error line, or the key of its outcome, asked where it is new."""
@@ -227,7 +260,7 @@ class _Run:
 
     def close(self) -> None:
         """Stop the worker processes and forget the outcomes of persons evaluated on their own."""
-        if self.pool is not None:
+        if self.pool is not None and self.own_pool:
             self.pool.terminate()
         for key in self.alone:
             _SEEN.pop(key, None)

@@ -28,7 +28,7 @@ from crewkg.law.statute import Law  # the compiled law's type: the faces name it
 if TYPE_CHECKING:
     from crewkg.records.persons import Person
 
-__all__ = ["InputError", "Law", "check", "credential", "crew", "draft", "explain", "law", "person", "plan"]
+__all__ = ["InputError", "Law", "check", "credential", "crew", "diff", "draft", "explain", "fleet", "law", "person", "plan"]
 
 
 def law() -> Law:
@@ -267,3 +267,27 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
     elif roster is not None:
         r = roster_from_mapping(roster, the_law, day, "request body: roster")
     return crew_answer(the_law, ml, v, day, r, school_attendance, lang)
+
+
+def fleet(fleet: Mapping[str, Any] | str | Path, from_day: date | str | None = None, until: date | str | None = None,
+          lang: str = "de", workers: int | None = 1) -> dict[str, Any]:
+    """The answer of `crewkg fleet --format json`: for each vessel of the fleet the roster verdict on `from_day`
+    (default today) and every day up to `until` on which it changes, with the causes and the remedies (design
+    contract "Fleet forecast", docs/fleet.md). A fleet file names its vessel and roster records relative to itself;
+    a mapping names them relative to the working folder, or gives them as mappings."""
+    from crewkg.api.forecasts import forecast
+
+    start, lang = _day(from_day), _lang(lang)
+    if until is None:
+        raise InputError("until", "until", "iso_date", None)
+    return forecast(law(), fleet, start, _day(until), lang, workers)
+
+
+def diff(register: str | Path, from_day: date | str, to_day: date | str, lang: str = "de",
+         workers: int | None = 1) -> list[dict[str, Any]]:
+    """The lines of `crewkg diff --format jsonl`: who gains or loses which certificates and roles between the two
+    days, one line per person whose answer differs (design contract "Register diff"); a record that failed is an
+    error line, as in a register answer."""
+    from crewkg.api.forecasts import diff_lines
+
+    return list(diff_lines(law(), register, _day(from_day), _day(to_day), workers, _lang(lang)))

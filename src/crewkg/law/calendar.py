@@ -26,10 +26,8 @@ from functools import lru_cache
 from dateutil.relativedelta import relativedelta
 
 DAY = timedelta(days=1)
-
-
-#: both reckonings are pure and asked again and again for the same few dates (a record's birthdays, its medical
-#: proof's months: about 500 birthdays for one check answer, a fifth of its time in dateutil), so they are remembered
+#: answers remembered: the same birthdays and periods are asked again and again (a fleet's members on every day their
+#: inputs can change: every renewal birthday of the medical schedule, every age of the kb), and relativedelta is slow
 _REMEMBERED = 1 << 16
 
 
@@ -37,7 +35,11 @@ _REMEMBERED = 1 << 16
 def months_later(day: date, months: int) -> date:
     """The last day of a period of `months` months from `day` (§ 902 Abs. 2 ABGB): the same day `months` months
     later, or the month's last day where it has no such day (31 January + 1 month: 28 or 29 February)."""
-    return day + relativedelta(months=months)
+    years, month = divmod(day.month - 1 + months, 12)
+    try:  # the month has the day: the same day (relativedelta's answer, without its cost)
+        return day.replace(year=day.year + years, month=month + 1)
+    except ValueError:
+        return day + relativedelta(months=months)
 
 
 @lru_cache(maxsize=_REMEMBERED)
@@ -45,6 +47,11 @@ def completed_on(start: date, months: int = 0, years: int = 0) -> date:
     """The first day on which `months` months and `years` years from `start` count as completed (§ 902 Abs. 1 ABGB):
     the same day that much later, or the first day of the next month where the month has no such day (29 February +
     1 year: 1 March; 31 January + 1 month: 1 March)."""
+    if not months:
+        try:  # the year has the day: the same day (relativedelta's answer, without its cost)
+            return start.replace(year=start.year + years)
+        except ValueError:
+            pass
     later = start + relativedelta(years=years, months=months)
     return later if later.day == start.day else later + DAY
 

@@ -87,16 +87,17 @@ def requirement(law: Law, ml: ManningLaw, vessel, as_of: date, temporary: bool =
 
 
 def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary: bool = False,
-                 lang: str = "de") -> list[Requirement]:
+                 lang: str = "de", readings: bool = True) -> list[Requirement]:
     """The requirement for a batch of vessels on one date, from one Datalog run per amendment scenario. Amendments
-    whose day the sources lack are evaluated both ways; where the results differ the answer is 'not covered'."""
+    whose day the sources lack are evaluated both ways; where the results differ the answer is 'not covered'. Without
+    `readings`, the other readings of doubtful provisions are not evaluated (a forecast checks the reading applied)."""
     if len({v.id for v in vessels}) != len(vessels):
         from crewkg.errors import InputError
 
         raise InputError("", "id", "unique_vessel_ids", sorted(v.id for v in vessels))
     worlds = scenarios(ml, as_of)
     runs = [(derive(ml, law, vessels, as_of, temporary, amended), unsure) for amended, unsure in worlds]
-    others = _other_readings(law, ml, vessels, as_of, temporary, worlds[0][0], runs[0][0])
+    others = _other_readings(law, ml, vessels, as_of, temporary, worlds[0][0], runs[0][0]) if readings else {}
     return [_requirement(law, ml, v, as_of, [(run[v.id], unsure) for run, unsure in runs], temporary, lang, others.get(v.id, {}))
             for v in vessels]
 

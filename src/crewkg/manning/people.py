@@ -45,62 +45,97 @@ class People:
 
 
 def people_of(law: Law, persons: list[Person], as_of: date, proven_functions: dict[str, str] | None = None,
-            proofs: dict[str, str] | None = None) -> People:
+              proofs: dict[str, str] | None = None) -> People:
     """Run the eligibility program for its can_fill rule. The roster check needs no pathway, so the program runs
     over the certificates and the role hierarchy alone: the same can_fill (with each role's minimum age), about
     four times faster; and over the pathways of the certificates the record's own proofs make, and of those the
     vessel's waters let a person prove by their requirements (`proofs`: certificate -> provision,
     crew:QualificationProof), with what each other person lacks of them (for the near misses)."""
-    from crewkg.rules.eligibility import derive_roles, role_ages
+    return people_dated(law, [(p, as_of) for p in persons], proven_functions, proofs)
+
+
+def people_dated(law: Law, records: list[tuple[Person, date]], proven_functions: dict[str, str] | None = None,
+                 proofs: dict[str, str] | None = None) -> People:
+    """`people_of` for persons each on their own date, all under the regulation in force on the first one (the
+    members of a fleet on the days their inputs change, `manning.forecast`): one run of the program, each record
+    under its own id (a record per day needs an id per day)."""
+    from crewkg.rules.eligibility import derive_roles_dated, role_ages
+
+    reg = law.regulation_on(records[0][1]) if records else None
+    d = derive_roles_dated(records, law, reg.id if reg else None, frozenset(proofs or {}))
+    out = People({p.id: p for p, _ in records}, {}, {}, {}, {}, {r: set(law.below(r)) for pair in law.ranks_above for r in pair})
+    ages = role_ages(law) | (role_ages(law, reg.id) if reg else {})  # the ages the rule role-age reads
+    can_fill: dict[str, set[str]] = {}
+    for pid, role in d.can_fill:
+        can_fill.setdefault(pid, set()).add(role)
+    for p, as_of in records:
+        _person(law, out, p, as_of, d, can_fill.get(p.id, set()), ages, reg, proven_functions, proofs)
+    return out
+
+
+def _person(law: Law, out: People, p: Person, as_of: date, d, certified: set[str], ages: dict, reg,
+            proven_functions: dict[str, str] | None, proofs: dict[str, str] | None) -> None:
+    """What one person can do on the date, from the program's derivation `d` and the record."""
     from crewkg.rules.validity import held, passed
 
-    reg = law.regulation_on(as_of)
-    d = derive_roles(persons, law, as_of, reg.id if reg else None, frozenset(proofs or {}))
-    below = {r: set(law.below(r)) for pair in law.ranks_above for r in pair}
-    deck = set(law.ids_of("DeckCrewRole"))
-    out = People({p.id: p for p in persons}, {}, {}, {}, {}, below)
-    ages = role_ages(law) | (role_ages(law, reg.id) if reg else {})  # the ages the rule role-age reads
-    for p in persons:
-        certified = {role for pid, role in d.can_fill if pid == p.id}
-        top = {law.certificates[c].role for c in held(p, as_of, law) if c in law.certificates and law.certificates[c].role}
-        out.stated[p.id] = {f for f in p.functions if f in deck} - top
-        top |= out.stated[p.id]
-        fills = set(certified) | top | {r for t in top for r in below.get(t, set()) if (p.id, r) not in d.too_young}
-        for r in {r for t in top for r in below.get(t, set())} - fills:
-            if r in ages and (lack := _age_lack(p, ages[r].years, as_of)) is not None:
-                provision = law.requirements[ages[r].requirements[0]].provision if ages[r].requirements else ""
-                out.too_young.setdefault(p.id, {})[r] = (provision, [lack])
-        out.certified[p.id] = certified
-        out.top[p.id] = top
-        out.fills[p.id] = fills
-        # a function the record proves by an exam or training passed by the day (crew:provesFunction)
-        by_exam = {f for e, f in (proven_functions or {}).items() if e in passed(p, as_of)}
-        # a function the record states is a qualification held: not below the minimum age its own certificate asks
-        # (§ 29 SchBV: „bei Vorliegen eines Mindestalters … gegeben“), as a role below a certificate held is not
-        stated = set(p.functions)
-        for f in sorted(stated - top):
-            if f in ages and f not in certified and (lack := _age_lack(p, ages[f].years, as_of)) is not None:
-                stated.discard(f)
-                provision = law.requirements[ages[f].requirements[0]].provision if ages[f].requirements else ""
-                out.too_young.setdefault(p.id, {})[f] = (provision, [lack])
-        out.functions[p.id] = stated | by_exam | certified | top
-        out.current[p.id] = {}
-        for c in held(p, as_of, law):
-            if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
-                out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
-        out.proven[p.id] = {law.certificates[c].role or "": c for pid, c in sorted(d.by_proof) if pid == p.id}
-        if reg is not None:  # held, or derived from the record's dated proofs (a proof of the earlier law keeps its term)
-            made = {c for pid, c in d.by_proof if pid == p.id}
-            roles = [(law.certificates[c].role, law.certificates[c].regulation in (None, reg.id))
-                     for c in set(held(p, as_of, law)) | made if c in law.certificates and law.certificates[c].role]
-            out.earlier[p.id] = ({r for r, own in roles if not own} - {r for r, own in roles if own} - set(p.functions)
-                                 - by_exam)
-        for c, provision in sorted((proofs or {}).items()) if reg else ():
-            role = law.certificates[c].role or ""
-            if role and role not in out.proven[p.id] and role not in fills:
-                lacks = min(([r for r in law.pathways[w].requirements if (p.id, r) not in d.met]
-                             for w in law.certificates[c].pathways), key=len, default=[])
-                out.proof_lacks.setdefault(p.id, {})[role] = (provision, [_lack(law, r, p, as_of) for r in lacks])
+    below, deck = out.below, set(law.ids_of("DeckCrewRole"))
+    counting = held(p, as_of, law)
+    top = {law.certificates[c].role for c in counting if c in law.certificates and law.certificates[c].role}
+    out.stated[p.id] = {f for f in p.functions if f in deck} - top
+    top |= out.stated[p.id]
+    fills = set(certified) | top | {r for t in top for r in below.get(t, set()) if (p.id, r) not in d.too_young}
+    for r in {r for t in top for r in below.get(t, set())} - fills:
+        if r in ages and (lack := _age_lack(p, ages[r].years, as_of)) is not None:
+            provision = law.requirements[ages[r].requirements[0]].provision if ages[r].requirements else ""
+            out.too_young.setdefault(p.id, {})[r] = (provision, [lack])
+    out.certified[p.id] = certified
+    out.top[p.id] = top
+    out.fills[p.id] = fills
+    # a function the record proves by an exam or training passed by the day (crew:provesFunction)
+    by_exam = {f for e, f in (proven_functions or {}).items() if e in passed(p, as_of)}
+    # a function the record states is a qualification held: not below the minimum age its own certificate asks
+    # (§ 29 SchBV: „bei Vorliegen eines Mindestalters … gegeben“), as a role below a certificate held is not
+    stated = set(p.functions)
+    for f in sorted(stated - top):
+        if f in ages and f not in certified and (lack := _age_lack(p, ages[f].years, as_of)) is not None:
+            stated.discard(f)
+            provision = law.requirements[ages[f].requirements[0]].provision if ages[f].requirements else ""
+            out.too_young.setdefault(p.id, {})[f] = (provision, [lack])
+    out.functions[p.id] = stated | by_exam | certified | top
+    out.current[p.id] = {}
+    for c in counting:
+        if c in law.certificates and law.certificates[c].role and law.certificates[c].valid_until is None:
+            out.current[p.id].setdefault(law.certificates[c].role, set()).add(p.certificate_issued.get(c))
+    made = {c for pid, c in d.by_proof if pid == p.id}
+    out.proven[p.id] = {law.certificates[c].role or "": c for c in sorted(made)}
+    if reg is not None:  # held, or derived from the record's dated proofs (a proof of the earlier law keeps its term)
+        roles = [(law.certificates[c].role, law.certificates[c].regulation in (None, reg.id))
+                 for c in set(counting) | made if c in law.certificates and law.certificates[c].role]
+        out.earlier[p.id] = ({r for r, own in roles if not own} - {r for r, own in roles if own} - set(p.functions)
+                             - by_exam)
+    for c, provision in sorted((proofs or {}).items()) if reg else ():
+        role = law.certificates[c].role or ""
+        if role and role not in out.proven[p.id] and role not in fills:
+            lacks = min(([r for r in law.pathways[w].requirements if (p.id, r) not in d.met]
+                         for w in law.certificates[c].pathways), key=len, default=[])
+            out.proof_lacks.setdefault(p.id, {})[role] = (provision, [_lack(law, r, p, as_of) for r in lacks])
+
+
+#: the fields of People that hold one entry per person
+_PER_PERSON = ("certified", "fills", "top", "functions", "current", "proven", "stated", "proof_lacks", "earlier", "too_young")
+
+
+def joined(parts: list[tuple[People, str, Person]], law: Law) -> People:
+    """A roster's People from each member's own entry: (the People it was derived in, its id there, the record under
+    the id it has on the roster). The fleet forecast derives each member on the days its inputs change, in batches,
+    and checks a roster on a day from the members' entries in force then."""
+    out = People({}, {}, {}, {}, {}, parts[0][0].below if parts else {r: set(law.below(r)) for pair in law.ranks_above for r in pair})
+    for src, rid, p in parts:
+        out.persons[p.id] = p
+        for name in _PER_PERSON:
+            value = getattr(src, name).get(rid)
+            if value is not None:
+                getattr(out, name)[p.id] = value
     return out
 
 

@@ -103,7 +103,8 @@ def _qualification_text(law: Law, q: dict[str, Any], rule: FunctionRule, lang: s
     return text
 
 
-def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str) -> dict[str, Any]:
+def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str,
+                      people: People | None = None) -> dict[str, Any]:
     """Where the table (or the crew under a gap) is missing from the sources no position can be checked, but the
     function rules that govern the vessel still hold (two first-aiders, the engine qualification): a roster that
     cannot meet one of them is not satisfied whatever the missing table says. A rule that names a position is decided
@@ -114,7 +115,7 @@ def _uncovered_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[
     answer: dict[str, Any] = {"satisfied": None, "reason": t["not_covered"], "assignment": {}, "missing": []}
     if not req.rules and not req.functions:
         return answer
-    people = people_of(law, persons, req.as_of, ml.proven_functions)
+    people = people or people_of(law, persons, req.as_of, ml.proven_functions)
     short_functions = []  # passenger-safety functions fewer members hold (or may hold instead) than the row asks
     for need in req.functions:
         holders = [pid for pid in people.persons if need.function in people.functions[pid]
@@ -274,13 +275,17 @@ def _other_alternatives(chosen: Attempt, attempts: list[tuple[Attempt, dict[str,
     return out
 
 
-def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de") -> dict[str, Any]:
+def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], lang: str = "de",
+                 people: People | None = None, notes: bool = True) -> dict[str, Any]:
     """The roster verdict: satisfied, the assignment (person id -> positions and functions), and what is
-    missing with its provision and the kind of person who would fill it."""
+    missing with its provision and the kind of person who would fill it. `people` is what the members can do on the
+    date where the caller has it already (`people_dated`: a fleet's members over many days, one run of the program);
+    without `notes` the verdict leaves out what `check` would say of the members (the near misses of persons who
+    meet a certificate not issued to them, the lapses): the same verdict, said shorter."""
     if not req.covered:
-        return _uncovered_roster(law, ml, req, persons, lang)
+        return _uncovered_roster(law, ml, req, persons, lang, people)
     as_of = req.as_of
-    people = people_of(law, persons, as_of, ml.proven_functions, {q.certificate: q.provision for q in req.proofs if q.certificate})
+    people = people or people_of(law, persons, as_of, ml.proven_functions, proofs_of(req))
     attempts: list[tuple[Attempt, dict[str, list]]] = []
     for alt in req.alternatives:
         near: dict[str, list] = {}
@@ -294,7 +299,7 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     unconfirmed = [] if done else _by_reading(law, ml, req, persons, as_of)
     chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))
     assignment, details = _assignment(law, ml, req, people, chosen)
-    missing = _missing(law, ml, req, people, chosen, near, assignment, lang)
+    missing = _missing(law, ml, req, people, chosen, near, assignment, lang, notes)
     satisfied, answer = _verdict(law, ml, req, missing, unknown, lang)
     if unconfirmed and satisfied is False:  # complete only under the other reading of a lapse: never satisfied
         satisfied = None
@@ -302,7 +307,8 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
         answer["unconfirmed"] = unconfirmed
     if not done and (others := _other_alternatives(chosen, attempts)):
         answer["other_alternatives"] = others
-    answer |= _member_notes(law, persons, as_of, lang)
+    if notes:
+        answer |= _member_notes(law, persons, as_of, lang)
     return {"satisfied": satisfied, "alternative": chosen.alternative.index, "assignment": assignment, "details": details,
             "qualifications": [{k: v for k, v in q.items() if k != "rule"} for q in chosen.qualifications],
             "missing": missing, **answer}
@@ -351,12 +357,18 @@ def _assignment(law: Law, ml: ManningLaw, req: Requirement, people: People,
     return assignment, details
 
 
+def proofs_of(req: Requirement) -> dict[str, str]:
+    """The certificates the vessel's waters let a person prove by their pathways' requirements, with the provision
+    (crew:QualificationProof): what `people_of` derives for this vessel besides what each member holds."""
+    return {q.certificate: q.provision for q in req.proofs if q.certificate}
+
+
 def _missing(law: Law, ml: ManningLaw, req: Requirement, people: People, chosen: Attempt, near: dict[str, list],
-             assignment: dict[str, list[str]], lang: str) -> list[dict[str, Any]]:
+             assignment: dict[str, list[str]], lang: str, notes: bool = True) -> list[dict[str, Any]]:
     """The open positions and functions, each with the kind of person who would fill it and the near misses, then
     the function rules the crew does not meet."""
     missing = []
-    if any(slot.kind == "position" for slot in chosen.open_slots()):
+    if notes and any(slot.kind == "position" for slot in chosen.open_slots()):
         _issuable_not_held(law, people, req.as_of, chosen.open_slots(), near)
     for slot in chosen.open_slots():
         combinable = may_combine(req, chosen.alternative, slot.role) if slot.kind == "function" else None

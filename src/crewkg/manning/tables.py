@@ -32,6 +32,10 @@ class MANNING(DefinedNamespace):
 
     Vessel: URIRef
     Roster: URIRef
+    Fleet: URIRef
+    fleetId: URIRef
+    operates: URIRef
+    crewedBy: URIRef
     VesselKind: URIRef
     Waters: URIRef
     EquipmentStandard: URIRef

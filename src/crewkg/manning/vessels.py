@@ -364,11 +364,14 @@ def roster_graph(name: str, persons: list[Person]):
 def load_roster(path: Path, law: Law, ml: ManningLaw, as_of: date) -> list[Person]:
     """Read and check a roster: each person by the schema check, which is as strict as the person shapes
     (`records.load`), the roster against manning-shapes."""
+    return checked_roster(read_mapping(_file(path, "roster")), law, ml, as_of, str(path), roster_name(path))
+
+
+def checked_roster(data: Any, law: Law, ml: ManningLaw, as_of: date, source: str, name: str) -> list[Person]:
+    """A roster record schema-checked and SHACL-validated (the roster read from a file, or from a fleet's file)."""
     from crewkg.records.turtle import person_to_mapping
 
-    data = read_mapping(_file(path, "roster"))
-    persons = roster_from_mapping(data, law, as_of, str(path))
-    name = roster_name(path)
+    persons = roster_from_mapping(data, law, as_of, source)
     key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
-    _shacl(roster_graph(name, persons), str(path), key, ml)
+    _shacl(roster_graph(name, persons), source, key, ml)
     return persons

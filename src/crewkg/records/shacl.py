@@ -86,13 +86,14 @@ def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False)
         conforms, results, _ = validate(merged, shacl_graph=shapes, inference="none", advanced=advanced)
     if not conforms:
         return _report(results) or [(None, "", "does not conform")]
-    _remember(key)
+    remember(key)
     return []
 
 
-def _remember(key: str) -> None:
-    """Mark a conforming record in the cache; where the mark cannot be made (a file named `shacl-ok` where its
-    folder belongs, a full disk) the record is only validated again next time."""
+def remember(key: str) -> None:
+    """Remember that the record of `key` conforms (a fleet's records, validated in one run, are each remembered);
+    where the mark cannot be made (a file named `shacl-ok` where its folder belongs, a full disk) the record is only
+    validated again next time."""
     cdir = cache_dir()
     if cdir is None:
         return
@@ -101,6 +102,11 @@ def _remember(key: str) -> None:
         (cdir / "shacl-ok" / key).touch()
     except OSError:
         pass
+
+
+def seen(key: str) -> bool:
+    """Whether the record of `key` conformed before (then it is not validated again)."""
+    return _seen(key)
 
 
 def _key(text: str) -> str:

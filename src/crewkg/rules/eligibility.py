@@ -131,6 +131,15 @@ class RoleAge:
 
 
 def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
+    """Role -> the minimum age its certificate asks (`_role_ages`), remembered per law and regulation: asked for every
+    record's event dates and every roster check."""
+    memo = law.__dict__.setdefault("_role_ages", {})
+    if regulation not in memo:
+        memo[regulation] = _role_ages(law, regulation)
+    return memo[regulation]
+
+
+def _role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
     """Role -> the minimum age its certificate asks, for the roles whose every pathway asks one (INTERPRETATION, recorded
     in kb:RoleHierarchy). A pathway counts with the age of its own MinimumAge requirements; one that names none
     lets the certificate be issued at any age, so the role asks none. Certificates without encoded pathways (a
@@ -370,7 +379,18 @@ def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str |
     role ages read from the whole law first so that the hierarchy keeps each role's minimum age. Without a regulation
     in force on the date, no proof makes a certificate. `proven` names further certificates that the requirements of
     their pathways prove under that regulation (a vessel's crew:QualificationProof, § 6 Abs. 6 SchBesV)."""
+    return derive_roles_dated([(p, as_of) for p in persons], law, regulation, proven)
+
+
+def derive_roles_dated(records: list[tuple[Person, date]], law: Law, regulation: str | None = None,
+                       proven: frozenset[str] = frozenset()) -> Derived:
+    """`derive_roles` for persons each evaluated on their own date, all under one regulation (a fleet's members on
+    the days their inputs change, `manning.forecast`): one run of the program instead of one per day, and in it each
+    signature once (`rules.signature`: records the rules cannot tell apart, most of a member's days, share the
+    outcome of one of them)."""
     import dataclasses
+
+    from crewkg.rules.signature import signature
 
     ages = role_age_facts(law)
     proven = frozenset() if regulation is None else proven
@@ -378,7 +398,40 @@ def derive_roles(persons: list[Person], law: Law, as_of: date, regulation: str |
     kept = {w.id: w for w in law.pathways.values()
             if regulation is not None and (law.certificates[w.certificate].by_proof or w.certificate in proven)}
     reqs = {rid: law.requirements[rid] for rid in _requirement_ids(law, [r for w in kept.values() for r in w.requirements])}
-    return derive(persons, dataclasses.replace(law, requirements=reqs, pathways=kept), as_of, extra_facts=ages)
+    small = dataclasses.replace(law, requirements=reqs, pathways=kept)
+    age = with_role(KindRole.AGE).name  # the role-age rule compares an age with every minimum age of the law
+    compared = dataclasses.replace(small, requirements=reqs | {r: q for r, q in law.requirements.items() if q.kind == age})
+    first: dict[object, str] = {}  # signature -> the record evaluated for it
+    same: dict[str, str] = {}  # record id -> the record whose outcome it shares
+    own: list[tuple] = []
+    for p, on in records:
+        facts = person_facts(p, small, on)
+        sig = signature(p.id, facts, compared)
+        if sig is not None and sig in first:
+            same[p.id] = first[sig]
+            continue
+        if sig is not None:
+            first[sig] = p.id
+        own += facts
+    rows = evaluate(rules(), fact_predicates(), kb_facts(small) + ages + own, "derived(P, K, X, V)")
+    sets: dict[str, set[tuple[str, str]]] = {
+        k: set() for k in ("met", "pathway_satisfied", "eligible", "can_fill", "reached", "too_young", "by_proof")}
+    have: dict[tuple[str, str], list] = {}
+    for pid, what, x, v in rows:
+        if what == "have":
+            have.setdefault((pid, x), []).append(v)
+        else:
+            sets[what].add((pid, x))
+    if same:  # the records that share an outcome take it under their own ids
+        by_id: dict[str, list[str]] = {}
+        for rid, rep in same.items():
+            by_id.setdefault(rep, []).append(rid)
+        for found in sets.values():
+            found |= {(rid, x) for pid, x in list(found) for rid in by_id.get(pid, ())}
+        have |= {(rid, r): v for (pid, r), v in list(have.items()) for rid in by_id.get(pid, ())}
+    return Derived(have=have, met=sets["met"], satisfied=sets["pathway_satisfied"], eligible=sets["eligible"],
+                   can_fill=sets["can_fill"], reached=sets["reached"], too_young=sets["too_young"],
+                   by_proof=sets["by_proof"])
 
 
 def requirement_have(r: Requirement, p: Person, d: Derived, as_of: date):
