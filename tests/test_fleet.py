@@ -101,13 +101,13 @@ def _member(vessel: str, pid: str) -> dict:
 
 def test_an_application_is_proposed_only_from_a_day_the_rules_let_it_be_issued(forecast):
     """josef-brandner can have his Kapitänspatent B replaced by the UBZ Schiffsführer (§ 47 Abs. 6 Z 2 SchBV) from his
-    medical examination of 2025-04-10 while that proof counts: up to 2030-04-10, the last day it counts from his
-    60th birthday (five years); rosa-lechner her qualification as Matrose up to and including 17 January 2032."""
+    medical examination of 2025-04-10 (at 52: it counts until his 60th birthday, 2 Oct 2032, § 22 Abs. 1 SchBV) up to
+    and including 17 January 2032; rosa-lechner her qualification as Matrose up to and including 17 January 2032."""
     wolfgang, amadeus = _vessel(forecast, "ms-wolfgang"), _vessel(forecast, "mv-amadeus")
     (josef,) = [r for r in wolfgang["events"][0]["remedies"] if r["person"] == "josef-brandner"]
     assert (josef["certificate"], josef["from"], josef["apply_by"], josef["provision"]) == (
-        "UBZ-Schiffsfuehrer", "2025-04-10", "2030-04-10", "§ 47 Abs. 6 Z 2 SchBV")
-    assert josef["actions"] == ["apply", "renew_medical"]  # on 2032-01-18 the UBZ asks a proof of 2030 or later
+        "UBZ-Schiffsfuehrer", "2025-04-10", "2032-01-17", "§ 47 Abs. 6 Z 2 SchBV")
+    assert josef["actions"] == ["apply"]  # his proof of 2025 still counts on 2032-01-18 (he turns 60 on 2032-10-02)
     (rosa,) = [r for r in amadeus["events"][0]["remedies"] if r["person"] == "rosa-lechner"]
     assert (rosa["certificate"], rosa["from"], rosa["apply_by"], rosa["provision"]) == (
         "UBZ-Matrose", "2022-01-17", "2032-01-17", "§ 47 Abs. 4 SchBV")

@@ -67,7 +67,9 @@ have(P, R, V) <= req_kind(R, 'SeaTime') & req_capacity(R, A) & req_before(R, Q) 
             if grid:
                 sea = sea_in(facts, law, capacity)
                 out.append((capacity, band(sea, grid)))
-        for f in sorted(facts.get("sea_apart", [])):  # compared with its own requirement's minimum
+        for f in sorted(facts.get("sea_apart", [])):  # compared with its own requirement's minimum, where the program
+            if f[2] not in law.requirements:  # asks it (a register's program on a date keeps only its pathways)
+                continue
             out.append((f[2], band(f[3], [law.requirements[f[2]].minimum or 0])))
         return tuple(out)
 
