@@ -25,7 +25,7 @@ from crewkg.errors import InputError
 #: the keys of a case
 CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "roster", "school_attendance", "expect"}
 #: the expectation keys of a person case besides certificate ids
-PERSON_KEYS = {"roles", "satisfied_pathways", "covered"}
+PERSON_KEYS = {"roles", "satisfied_pathways", "covered", "readings"}
 #: the keys of one certificate's expectation
 CERTIFICATE_KEYS = {"eligible", "covered", "eligible_since", "pathway", "satisfied", "missing", "requirements"}
 #: the keys of one requirement (a litera) in `missing` or `requirements`
@@ -209,6 +209,10 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
             if not isinstance(value, bool):
                 raise InputError(where, at, "boolean", value)
             continue
+        if key == "readings":  # reading id -> {certificate or role: its verdict under the other reading}
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise InputError(where, at, "case_readings", value)
+            continue
         if key in PERSON_KEYS:
             if not isinstance(value, list):
                 raise InputError(where, at, "case_list_value", value)
@@ -334,6 +338,11 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
             continue
         if key == "covered":
             compare(key, exp, answer.get("covered"))
+            continue
+        if key == "readings":  # the other readings stated, each with the verdicts it would change
+            compare(key, exp, {r["id"]: {c["certificate"]: c["eligible"] for c in r["verdict_other"]["certificates"]}
+                               | {x["role"]: x["fills"] for x in r["verdict_other"]["roles"]}
+                               for r in answer.get("readings", [])})
             continue
         cert = by_id.get(key)
         if cert is None:

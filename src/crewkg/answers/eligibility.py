@@ -76,7 +76,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
                 "satisfied": (p.id, wid) in d.satisfied,
                 "requirements": reqs,
                 "missing": [r for r in reqs if not r["met"]],
-            })
+            } | ({"waived": waived(law, w.waives, lang)} if w.waives else {}))
         entry |= {"eligible": (p.id, c.id) in d.eligible, "covered": True, "pathways": pathways}
         certs.append(entry)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
@@ -91,6 +91,14 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
                        {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | ({"undated_early": early} if early else {}) | (
                        {"dated_forms": dated} if dated else {}) | ({"medical_not_checked": unchecked} if unchecked else {})
+
+
+def waived(law: Law, ids: tuple[str, ...], lang: str) -> list[dict[str, Any]]:
+    """The conditions of a certificate's own section a pathway does not ask (crew:waivesRequirement: a replacement by
+    a lower Union certificate, § 47 Abs. 4 letzter Satz SchBV), each with its provision: what the authority waives,
+    said beside what the pathway asks."""
+    return [{"id": rid, "provision": law.citation(law.requirements[rid].provision),
+             "text": law.requirements[rid].label.get(lang) or law.requirements[rid].label.get("de", rid)} for rid in ids]
 
 
 def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
@@ -260,15 +268,21 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     return out
 
 
-def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readings: bool = False) -> list[dict[str, Any]]:
     """Evaluate a batch of persons in one Datalog run and build one answer per person; each covered certificate
-    carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence)."""
+    carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence). The answers a
+    person is given (`readings`: the API's check and explain, a folder's answers, the service) add the other reading
+    of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not."""
+    from crewkg.answers.readings import add_readings
+
     d = derive(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     for p, a in zip(persons, answers, strict=True):
         since = eligible_since(law, p, as_of, {c["id"] for c in a["certificates"] if c.get("eligible")}) if p.dated else {}
         for c in a["certificates"]:  # every certificate, one the sources do not cover too (null: not issuable)
             c["eligible_since"] = since.get(c["id"])
+    if readings:  # the other reading of a doubtful provision, where its verdict differs
+        add_readings(law, persons, answers, as_of, lang)
     return answers
 
 

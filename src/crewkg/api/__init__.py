@@ -98,7 +98,7 @@ def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dic
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
     persons = _persons(record, the_law, day)
-    answers = run_check(the_law, persons, day, lang)
+    answers = run_check(the_law, persons, day, lang, readings=True)
     from crewkg.careers.summary import summarise
 
     summarise(the_law, persons, answers, day, lang)
@@ -135,7 +135,7 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     if certificate not in the_law.certificates:
         raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
                          near=near(certificate, the_law.certificates))
-    answer = run_check(the_law, persons, day, lang)[0]
+    answer = run_check(the_law, persons, day, lang, readings=True)[0]
     tree = derivation(the_law, persons[0], answer, certificate, lang)
     said = lines(tree)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)

@@ -83,7 +83,7 @@ class Evaluator:
 
         try:
             persons = [dataclasses.replace(p, id=f"{p.id}\u241f{i}") for i, (p, *_rest) in enumerate(items)]
-            answers = check(self.law, persons, as_of, lang)
+            answers = check(self.law, persons, as_of, lang, readings=True)
             summarise(self.law, persons, answers, as_of, lang)
         except BaseException as exc:  # every waiting request learns of the failure
             for *_rest, fut in items:

@@ -1,0 +1,137 @@
+"""Doubtful provisions of the eligibility law, read one way with the other reading stated (kb crew:Reading).
+
+A reading of the eligibility law says what the other reading changes, in one of three ways, all data of the kb:
+
+- requirements of the reading applied that give way to the other one (crew:replacedBy): the law under the other
+  reading is the same law without them (`law_under`);
+- days served in one role that the other reading counts as days in another (crew:countsServiceOf, crew:asServiceOf):
+  the record is read otherwise (`records.dated.read_otherwise`), the law stays;
+- the crediting the other reading applies instead (crew:otherCrediting, e.g. the cap per person): likewise.
+
+The answer (`answers.readings`) evaluates the other reading by the same Datalog program and states it where its
+verdict differs; it never counts it in its own. The minimum-crew law's readings (crew:appliesToTable) are compiled
+with the manning tables (`manning.compile`); this module takes the others. Like the crediting limits, they are read
+from the kb graph and cached by the kb's content hash."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from crewkg.law.cache import compiled, load_graph
+from crewkg.law.statute import Law, Notes, notes_in
+from crewkg.locations import kb_dir, ontology_dir
+
+
+@dataclass(frozen=True)
+class EligibilityReading:
+    """A doubtful provision of the eligibility law: the reading applied, the other one, and what the other changes."""
+
+    id: str
+    provision: str
+    applied: dict[str, str]
+    other: dict[str, str]
+    notes: Notes = field(default_factory=dict, hash=False)
+    #: requirements (and pathways) of the reading applied that give way under the other reading (crew:replacedBy)
+    replaced: tuple[str, ...] = ()
+    #: (the role whose days count, the role they count as) under the other reading (crew:countsServiceOf, asServiceOf)
+    service: tuple[str, str] | None = None
+    #: the requirements whose certificates the answer compares (crew:concernsRequirement; none: every certificate)
+    concerns: tuple[str, ...] = ()
+    #: the crediting scope the other reading applies (crew:otherCrediting), and the limits it reads otherwise
+    crediting: str | None = None
+    limits: tuple[str, ...] = ()
+
+    def text(self, which: str, lang: str) -> str:
+        """The reading applied (`applied`) or the other one (`other`) in the language asked (else the kb's other)."""
+        texts = getattr(self, which)
+        return texts.get(lang) or next(iter(texts.values()), "")
+
+    def said_notes(self, lang: str) -> list[str]:
+        return list(notes_in(self.notes, lang))
+
+
+def eligibility_readings(law: Law) -> dict[str, EligibilityReading]:
+    """The readings of the eligibility law the kb gives, by id, those whose every term the law knows (a law compiled
+    from another kb than the one read here keeps only what it can evaluate)."""
+    found = _readings(Path(kb_dir()).resolve(), Path(ontology_dir()).resolve(), law.version)
+    known = set(law.requirements) | set(law.pathways)
+    return {rid: rd for rid, rd in found.items()
+            if set(rd.replaced) <= known and set(rd.concerns) <= set(law.requirements)
+            and (rd.service is None or set(rd.service) <= set(law.terms))}
+
+
+@lru_cache(maxsize=8)
+def _readings(kb: Path, onto: Path, version: str) -> dict[str, EligibilityReading]:
+    return compiled("readings", version, __file__, lambda: _read(kb, onto), expect=dict)
+
+
+def _read(kb: Path, onto: Path) -> dict[str, EligibilityReading]:
+    """Every crew:Reading that names no manning table, with what its other reading changes."""
+    from crewkg.law.namespaces import CREW, RDF, local
+    from crewkg.law.reading import GraphReader
+
+    g = load_graph(kb, onto)
+    r = GraphReader(g)
+    out: dict[str, EligibilityReading] = {}
+    for s in g.subjects(RDF.type, CREW.Reading):
+        if (s, CREW.appliesToTable, None) in g:
+            continue  # a reading of the minimum-crew law (manning.compile)
+        served, counted = r.opt(s, CREW.countsServiceOf), r.opt(s, CREW.asServiceOf)
+        out[local(s)] = EligibilityReading(
+            id=local(s), provision=r.opt(s, CREW.provision) or "", applied=_texts(g, s, CREW.appliedReading),
+            other=_texts(g, s, CREW.otherReading), notes=r.notes(s),
+            replaced=tuple(sorted(local(x) for x in g.subjects(CREW.replacedBy, s))),
+            service=(served, counted) if served and counted else None, concerns=r.many(s, CREW.concernsRequirement),
+            crediting=r.opt(s, CREW.otherCrediting), limits=r.many(s, CREW.appliesToLimit))
+    return out
+
+
+def _texts(g, s, p) -> dict[str, str]:
+    return {getattr(o, "language", None) or "de": str(o) for o in g.objects(s, p)}
+
+
+def law_under(law: Law, rd: EligibilityReading) -> Law:
+    """The law as the other reading reads it: without the requirements and pathways that give way to it (from every
+    pathway and every group that names them). The same law where the reading replaces nothing. Remembered per law."""
+    if not rd.replaced:
+        return law
+    cache = law.__dict__.setdefault("_under", {})
+    if rd.id not in cache:
+        gone = set(rd.replaced)
+        requirements = {rid: dataclasses.replace(r, children=tuple(c for c in r.children if c not in gone))
+                        for rid, r in law.requirements.items() if rid not in gone}
+        pathways = {wid: dataclasses.replace(w, requirements=tuple(q for q in w.requirements if q not in gone))
+                    for wid, w in law.pathways.items() if wid not in gone}
+        certificates = {cid: dataclasses.replace(c, pathways=tuple(w for w in c.pathways if w in pathways))
+                        for cid, c in law.certificates.items()}
+        cache[rd.id] = dataclasses.replace(law, requirements=requirements, pathways=pathways, certificates=certificates)
+    return cache[rd.id]
+
+
+def touched(law: Law, rd: EligibilityReading) -> dict[str, set[str]]:
+    """Pathway -> the requirements of the reading applied in it (directly or inside a group) that give way to the
+    other reading: the pathways whose verdict the other reading can change."""
+    gone = set(rd.replaced)
+    out: dict[str, set[str]] = {}
+    for wid, w in law.pathways.items():
+        if wid in gone:
+            out[wid] = set(w.requirements)
+            continue
+        hit = {q for q in w.requirements if q in gone or _inside(law, q, gone)}
+        if hit:
+            out[wid] = hit
+    return out
+
+
+def concerned(law: Law, requirements: set[str]) -> set[str]:
+    """The pathways that ask one of the requirements (directly or inside a group)."""
+    return {wid for wid, w in law.pathways.items() if any(q in requirements or _inside(law, q, requirements)
+                                                             for q in w.requirements)}
+
+
+def _inside(law: Law, rid: str, ids: set[str]) -> bool:
+    r = law.requirements.get(rid)
+    return r is not None and any(c in ids or _inside(law, c, ids) for c in r.children)
