@@ -167,9 +167,10 @@ def _is_person(x: Any) -> bool:
 
 
 def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
-         as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
+         as_of: date | str | None = None, lang: str = "de") -> dict[str, Any]:
     """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict. A file
-    is read and checked as `crewkg crew` reads it; a mapping as the service's request body."""
+    is read and checked as `crewkg crew` reads it; a mapping as the service's request body. A temporary reduction
+    (school attendance) holds only on a date the roster's `school_attendance` states and the provision allows."""
     from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import crew_answer
     from crewkg.manning.vessels import checked_vessel, load_roster, load_vessel, roster_from_mapping
@@ -186,4 +187,4 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
         r = load_roster(Path(roster), the_law, ml, day)
     elif roster is not None:
         r = roster_from_mapping(roster, the_law, day, "request body: roster")
-    return crew_answer(the_law, ml, v, day, r, school_attendance, lang)
+    return crew_answer(the_law, ml, v, day, r, None, lang)

@@ -305,7 +305,9 @@ def _adjustment(s, f: _RuleFields) -> Adjustment:
     M = f.M
     return Adjustment(**f.common(), role=f.opt(M.adjustsRole), cells=f.cells(), change=f.integer(M.changeBy) or 0,
                       temporary=bool(f.r.value(s, M.temporary)), base_standard=f.opt(M.baseStandard),
-                      supersedes=f.opt(M.supersedes))
+                      supersedes=f.opt(M.supersedes), max_months=f.integer(M.maximumPeriodMonths),
+                      interval_months=f.integer(M.minimumIntervalMonths),
+                      once_a_year=bool(f.r.value(s, M.onePeriodPerCalendarYear)), not_for=f.r.many(s, M.notForSubstituteOf))
 
 
 def _substitution(s, f: _RuleFields) -> Substitution:
