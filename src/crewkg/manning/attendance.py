@@ -137,7 +137,7 @@ def dated_reductions(ml: ManningLaw, periods: tuple[Attendance, ...], day: date,
         conditions = date_conditions(r, periods, day)
         if conditions[0]["met"]:
             members = sorted(m for m, roles in roles_at_school.items() if r.role in roles)
-            conditions.insert(1, {"condition": "member", "met": bool(members), "members": members or sorted(roles_at_school),
+            conditions.insert(1, {"condition": "member", "met": bool(members), "members": members or at_school(periods, day),
                                   "role": r.role})
         out[r.id] = conditions
     return out
