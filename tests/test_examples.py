@@ -104,7 +104,7 @@ OUTCOMES: dict[str, Outcome] = {
         "karl-wimmer", set(), [D], missing={"§ 10 SchBV": [("§ 10 Z 3 SchBV", True, False)]}),
     # a legacy holder applying: the identical UBZ and the Fahrzeit route of § 47 Abs. 4 Z 1 SchBV, not yet Z 2
     "31-rosa-legacy-matrose.yaml": Outcome(
-        "rosa-lechner", {"UBZ-Decksmann", "UBZ-Leichtmatrose", "UBZ-Matrose", "UBZ-Bootsmann"}, [D, L, M],
+        "rosa-lechner", {"UBZ-Decksmann", "UBZ-Matrose", "UBZ-Bootsmann"}, [D, L, M],
         ("§ 47 Abs. 4 Z 1 SchBV", "§ 13 Z 1 SchBV"),
         missing={"§ 47 Abs. 4 Z 2 SchBV": [("§ 47 Abs. 4 Z 2 SchBV", 900, 720)]}),
     # § 22 Abs. 1 SchBV: at 70 her proof of 2024 is overdue, so her UBZ Schiffsführer gives no role and the medical

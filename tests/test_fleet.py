@@ -194,11 +194,12 @@ def test_worker_processes_give_the_same_answer(forecast):
     assert crewkg.api.fleet(FLEET, START, END, "en", workers=2) == forecast
 
 
-def test_school_attendance_takes_the_member_off_board_and_reduces_the_crew(tmp_path):
-    """§ 43 Abs. 7 Z 2 SchBV: while the Leichtmatrose is at school the table's temporary reduction applies; the
-    forecast's verdict on those days is `crewkg crew --school-attendance` of the crew without him."""
+def test_school_attendance_takes_the_member_off_board_and_reduces_the_crew_only_while_its_conditions_hold(tmp_path):
+    """§ 43 Abs. 7 Z 2 SchBV: while the Leichtmatrose is at school the table's temporary reduction applies, for at most
+    three uninterrupted months (from 10 Jan: up to 9 Apr, § 902 Abs. 2 ABGB); the forecast's verdict on each day is
+    `crewkg crew` of the same roster with its school attendance, and it names the day the reduction ends."""
     roster = yaml.safe_load((ROOT / "kb/examples/rosters/01-ms-wachau-full.yaml").read_text(encoding="utf-8"))
-    roster["school_attendance"] = [{"member": "tobias", "from": "2027-01-10", "to": "2027-03-31"}]
+    roster["school_attendance"] = [{"member": "tobias", "from": "2027-01-10", "to": "2027-04-30"}]
     vessel = ROOT / "kb/examples/vessels/01-ms-wachau-danube-day-trip.yaml"
     fleet = {"id": "schule", "vessels": [{"vessel": str(vessel), "roster": roster}]}
     from crewkg.api.forecasts import read_fleet
@@ -207,19 +208,25 @@ def test_school_attendance_takes_the_member_off_board_and_reduces_the_crew(tmp_p
 
     law = crewkg.api.law()
     ml, f = read_fleet(law, fleet, START)
-    reqs, members, proofs = prepare(law, ml, f, START, date(2027, 12, 31))
+    until = date(2027, 12, 31)
+    reqs, members, proofs = prepare(law, ml, f, START, until)
     evaluate_members(law, ml, members, proofs)
-    Context(law, ml, f, START, date(2027, 12, 31), members, reqs, "en")
-    checks = vessel_checks(law, ml, f.vessels[0], members, reqs, START, date(2027, 12, 31), "en")
-    days = {c.day: c for c in checks}
-    assert date(2027, 1, 10) in days and date(2027, 4, 1) in days
-    away = {"crew": [m for m in roster["crew"] if m["id"] != "tobias"]}
-    for day in (date(2027, 1, 10), date(2027, 3, 31)):
-        on_board = [c for c in checks if c.day <= day][-1]
-        answer = crewkg.api.crew(vessel, away, day, "en", school_attendance=True)
-        assert on_board.verdict["satisfied"] is answer["roster"]["satisfied"] is True
-        assert "tobias" not in on_board.on_board
-    assert crewkg.api.crew(vessel, away, date(2027, 1, 10), "en")["roster"]["satisfied"] is False
+    Context(law, ml, f, START, until, members, reqs, "en")
+    checks = vessel_checks(law, ml, f.vessels[0], members, reqs, START, until, "en")
+    assert {date(2027, 1, 10), date(2027, 4, 10), date(2027, 5, 1)} <= {c.day for c in checks}
+    expected = {date(2027, 1, 9): True, date(2027, 1, 10): True, date(2027, 4, 9): True, date(2027, 4, 10): False,
+                date(2027, 4, 30): False, date(2027, 5, 1): True}
+    for day, satisfied in expected.items():
+        on_day = [c for c in checks if c.day <= day][-1]
+        answer = crewkg.api.crew(vessel, roster, day, "en")
+        assert on_day.verdict["satisfied"] is answer["roster"]["satisfied"] is satisfied, day
+        assert ("tobias" in on_day.on_board) is (day < date(2027, 1, 10) or day > date(2027, 4, 30))
+    forecast = crewkg.api.fleet(fleet, START, until, "en")
+    (v,) = forecast["vessels"]
+    ends = [e for e in v["events"] if e["date"] == "2027-04-10"]
+    assert ends and ends[0]["satisfied"] is False
+    assert [c["reason"] for c in ends[0]["causes"]] == ["school_reduction_ends"]
+    assert ends[0]["causes"][0]["provision"].startswith("§ 43 Abs. 7")
 
 
 def test_the_picture_is_drawn(forecast, tmp_path):

@@ -117,11 +117,11 @@ def test_the_confirmation_says_from_when_the_renewal_is_due(law):
 
 
 # --- readings as data ----------------------------------------------------------------------------------------------------
-def test_the_eligibility_readings_are_data_and_stay_out_of_the_manning_tables(law):
-    from crewkg.law.readings import eligibility_readings, extended_to, reading_of
+def test_the_validity_readings_are_data_and_stay_out_of_the_manning_tables_and_the_eligibility_readings(law):
+    from crewkg.law.readings import extended_to, reading_of, validity_readings
     from crewkg.manning.compile import load_manning
 
-    found = eligibility_readings()
+    found = validity_readings()
     assert {"Reading-Tauglichkeit-nach-Vollendung", "Reading-SchBV2022-P47-Tauglichkeit",
             "Reading-Fristende-ABGB902"} <= set(found)
     for rd in found.values():  # each states both readings in both languages
@@ -131,6 +131,9 @@ def test_the_eligibility_readings_are_data_and_stay_out_of_the_manning_tables(la
     kept = extended_to("SchBV2022-MedicalSchedule")
     assert kept["Kapitaenspatent-A"] == "Reading-SchBV2022-P47-Tauglichkeit" and "SchBesV2004-Maschinist" not in kept
     assert not set(found) & set(load_manning(law).readings)
+    from crewkg.law.readings import eligibility_readings
+
+    assert not set(found) & set(eligibility_readings(law))  # one family each: a reading is answered once
 
 
 def test_the_other_reading_of_a_validity_is_said_on_its_anniversary_only(law):

@@ -52,11 +52,12 @@ class Case:
     name: str
     record: dict[str, Any]
     as_of: date = NOW
-    temporary: bool = False
+    #: the temporary reductions whose dated conditions hold (a roster's school attendance decides them: test_attendance)
+    temporary: frozenset[str] = frozenset()
     expect: dict[str, Any] = field(default_factory=dict)
 
 
-def C(name: str, record: dict[str, Any], as_of: date = NOW, temporary: bool = False, **expect: Any) -> Case:
+def C(name: str, record: dict[str, Any], as_of: date = NOW, temporary: frozenset[str] = frozenset(), **expect: Any) -> Case:
     return Case(name, record, as_of, temporary, expect)
 
 
@@ -145,14 +146,14 @@ CASES = [
     C("§ 15 Abs. 2 SchBesV: lit. a–c not met: the additional crew member is a Matrosen-Motorwart",
       day_trip(70, length=24, standard="none", s1_unmet=["c", "d"]), date(2010, 6, 1), alternatives=[{SF: 1, MMW: 1, M: 1}],
       adjusted=["SchBesV2004-P15-Abs2-Addition"]),
-    # --- temporary reductions, only when asked for --------------------------------------------------------------------------
-    C("§ 43 Abs. 7 SchBV: not applied unless asked for", day_trip(300), alternatives=[{SF: 1, M: 1, LM: 1}],
+    # --- temporary reductions, only on a date whose school attendance allows them --------------------------------------------------------------------------
+    C("§ 43 Abs. 7 SchBV: not applied without school attendance", day_trip(300), alternatives=[{SF: 1, M: 1, LM: 1}],
       offered=["SchBV2022-P43-Abs7-Reduction"]),
-    C("§ 43 Abs. 7 SchBV: Stufe 3 S1 without the Leichtmatrose when asked for", day_trip(300), temporary=True, alternatives=[{SF: 1, M: 1}],
+    C("§ 43 Abs. 7 SchBV: Stufe 3 S1 without the Leichtmatrose when its conditions hold", day_trip(300), temporary=frozenset({"SchBV2022-P43-Abs7-Reduction"}), alternatives=[{SF: 1, M: 1}],
       adjusted=["SchBV2022-P43-Abs7-Reduction"]),
-    C("§ 43 Abs. 7 SchBV (H.6): Stufe 5 S1 has no Leichtmatrose to remove", day_trip(1100), temporary=True,
+    C("§ 43 Abs. 7 SchBV (H.6): Stufe 5 S1 has no Leichtmatrose to remove", day_trip(1100), temporary=frozenset({"SchBV2022-P43-Abs7-Reduction"}),
       alternatives=[{SF: 1, StM: 1, M: 2}], idle=["SchBV2022-P43-Abs7-Reduction"]),
-    C("§ 43 Abs. 7 SchBV (H.6): Stufe 2 S2 has no Leichtmatrose to remove", day_trip(75, standard="S2"), temporary=True,
+    C("§ 43 Abs. 7 SchBV (H.6): Stufe 2 S2 has no Leichtmatrose to remove", day_trip(75, standard="S2"), temporary=frozenset({"SchBV2022-P43-Abs7-Reduction"}),
       alternatives=[{SF: 1, M: 1}], idle=["SchBV2022-P43-Abs7-Reduction"]),
 ]
 
@@ -162,7 +163,7 @@ def answers() -> dict[str, dict[str, Any]]:
     """All cases, one Datalog run per (date, temporary)."""
     law = load_law()
     ml = load_manning(law)
-    groups: dict[tuple[date, bool], list[tuple[Case, Any]]] = {}
+    groups: dict[tuple[date, frozenset[str]], list[tuple[Case, Any]]] = {}
     for i, case in enumerate(CASES):
         v = vessel_from_mapping({"id": f"v{i}", **case.record}, ml, case.name)
         groups.setdefault((case.as_of, case.temporary), []).append((case, v))

@@ -125,11 +125,31 @@ def test_the_missing_table_of_paragraph_12_schbesv_names_the_admission_and_parag
     assert says in result.stdout
 
 
-def test_school_attendance_applies_the_temporary_reduction_only_when_asked():
-    plain = crew_json(str(WACHAU), "--as-of", "2026-11-30")
-    asked = crew_json(str(WACHAU), "--as-of", "2026-11-30", "--school-attendance")
-    assert plain["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1, "Leichtmatrose": 1}]
-    assert asked["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1}]
+def _at_school(tmp_path: Path, start: str = "2026-11-01", end: str = "2026-12-31") -> Path:
+    """The full MS Wachau roster with its Leichtmatrose tobias at school in the period given."""
+    roster = yaml.safe_load(FULL.read_text(encoding="utf-8"))
+    roster["school_attendance"] = [{"member": "tobias", "from": start, "to": end}]
+    return _write(tmp_path, roster, "r.yaml")
+
+
+def test_school_attendance_applies_the_temporary_reduction_only_on_a_date_the_roster_states(tmp_path):
+    """The reduction is dated data of the roster (§ 43 Abs. 7 SchBV): on a day of school attendance the crew needs no
+    Leichtmatrose and tobias, at school, is not on board; the day before the period the table's crew stands."""
+    roster = str(_at_school(tmp_path))
+    before = crew_json(str(WACHAU), "--roster", roster, "--as-of", "2026-10-31")
+    during = crew_json(str(WACHAU), "--roster", roster, "--as-of", "2026-11-30")
+    assert before["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1, "Leichtmatrose": 1}]
+    assert during["alternatives"] == [{"Schiffsfuehrer": 1, "Matrose": 1}]
+    assert during["roster"]["satisfied"] is True and during["roster"]["at_school"] == ["tobias"]
+    assert "tobias" not in during["roster"]["assignment"]
+    (r,) = during["school_attendance"]["reductions"]
+    assert r["applies"] is True and r["provision"] == "§ 43 Abs. 7 SchBV" and r["fails"] == []
+    assert crew_json(str(WACHAU), "--as-of", "2026-11-30")["alternatives"][0]["Leichtmatrose"] == 1  # no roster: no reduction
+
+
+def test_the_school_attendance_switch_is_gone():
+    result = runner.invoke(app, ["crew", str(WACHAU), "--as-of", "2026-11-30", "--school-attendance"])
+    assert result.exit_code == 2
 
 
 def test_the_as_of_date_selects_the_law():
@@ -253,12 +273,27 @@ def test_a_vessel_path_that_is_no_record_exits_2(tmp_path, target, expected):
 
 GOOD_PERSON = {"id": "sf", "birth_date": "1975-01-01", "certificates": ["UBZ-Schiffsfuehrer"]}
 BAD_ROSTERS = {
-    "no crew key": ({"people": [GOOD_PERSON]}, "field 'people': expected only the key 'crew'"),
+    "no crew key": ({"people": [GOOD_PERSON]}, "field 'people': expected only the keys 'crew'"),
     "empty crew": ({"crew": []}, "field 'crew': expected a non-empty list of person records"),
     "unknown certificate": ({"crew": [GOOD_PERSON, {"id": "x", "certificates": ["UBZ-Kapitaen"]}]}, "field 'crew[1].certificates[0]'"),
     "unknown person key": ({"crew": [GOOD_PERSON | {"rank": "captain"}]}, "field 'crew[0].rank'"),
     "duplicate ids": ({"crew": [GOOD_PERSON, GOOD_PERSON]}, "field 'crew[1].id': expected an id not used by another crew member"),
     "born after the evaluation date": ({"crew": [GOOD_PERSON | {"birth_date": "2026-12-01"}]}, "field 'crew[0].birth_date'"),
+    "school attendance not a list": ({"crew": [GOOD_PERSON], "school_attendance": {"member": "x"}},
+                                     "field 'school_attendance': expected a list of periods of school attendance"),
+    "school attendance of no crew member": (
+        {"crew": [GOOD_PERSON], "school_attendance": [{"member": "lena", "from": "2026-11-01", "to": "2026-11-30"}]},
+        "field 'school_attendance[0].member': expected the id of a member of the roster's crew"),
+    "school attendance ending before it begins": (
+        {"crew": [GOOD_PERSON], "school_attendance": [{"member": GOOD_PERSON["id"], "from": "2026-11-30", "to": "2026-11-01"}]},
+        "field 'school_attendance[0].to': expected a date on or after the first day 2026-11-30"),
+    "school attendance with a bad date": (
+        {"crew": [GOOD_PERSON], "school_attendance": [{"member": GOOD_PERSON["id"], "from": "1.11.2026", "to": "2026-11-30"}]},
+        "field 'school_attendance[0].from'"),
+    "school attendance with an unknown key": (
+        {"crew": [GOOD_PERSON], "school_attendance": [{"member": GOOD_PERSON["id"], "from": "2026-11-01", "to": "2026-11-30",
+                                                       "school": "X"}]},
+        "field 'school_attendance[0].school': expected only the keys member, from and to"),
 }
 
 
@@ -284,10 +319,12 @@ def test_a_bad_date_exits_2():
 def test_a_reduction_with_nothing_to_remove_says_so(tmp_path, passengers, idle):
     vessel = tmp_path / "v.yaml"
     vessel.write_text(yaml.safe_dump(DAY_TRIP | {"length_m": 80, "passengers": passengers}), encoding="utf-8")
-    result = runner.invoke(app, ["crew", str(vessel), "--as-of", "2026-11-30", "--school-attendance", "--lang", "en"])
-    assert result.exit_code == 0
+    result = runner.invoke(app, ["crew", str(vessel), "--roster", str(_at_school(tmp_path)), "--as-of", "2026-11-30",
+                                 "--lang", "en"])
     line = next(x for x in result.output.splitlines() if x.strip().startswith("applied:"))
     assert ("nothing to remove in this cell" in line) is idle
+    # the school attendance says which condition fails: the cell prescribes no Leichtmatrose to leave out
+    assert ("✗ the table cell prescribes no place for apprentice deckhand" in result.output) is idle
 
 
 @pytest.mark.parametrize(("lang", "line"), [

@@ -45,6 +45,7 @@ VESSEL_OUTCOMES = {
 #: roster -> (vessel file, satisfied, substitutions used)
 ROSTER_OUTCOMES = {
     "01-ms-wachau-full.yaml": ("01-ms-wachau-danube-day-trip.yaml", True, []),
+    "01-ms-wachau-school.yaml": ("01-ms-wachau-danube-day-trip.yaml", True, []),
     "01-ms-wachau-substitution.yaml": ("01-ms-wachau-danube-day-trip.yaml", True, ["SchBV2022-P43-Abs6-Substitution-Matrose"]),
     "01-ms-wachau-short.yaml": ("01-ms-wachau-danube-day-trip.yaml", False, []),
     "02-ms-wolfgang-crew.yaml": ("02-ms-wolfgang-lake-boat.yaml", True, ["SchBV2022-P43-Abs3-Z2-Substitution-Fahrgastbetreuer"]),

@@ -23,9 +23,9 @@ from typing import Any
 from crewkg.errors import InputError
 
 #: the keys of a case
-CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "roster", "school_attendance", "expect"}
+CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "roster", "expect"}
 #: the expectation keys of a person case besides certificate ids
-PERSON_KEYS = {"roles", "satisfied_pathways", "covered", "warnings", "lapsed", "other_readings"}
+PERSON_KEYS = {"roles", "satisfied_pathways", "covered", "warnings", "lapsed", "other_readings", "readings"}
 #: the keys of one entry of `lapsed` (a held certificate that gives no role on the date) and of `other_readings` (what
 #: the other reading of a doubtful provision would decide for a certificate held)
 LISTED_KEYS = {"lapsed": {"certificate", "reason", "provision", "since", "valid_until", "other_reading", "reading"},
@@ -36,7 +36,7 @@ CERTIFICATE_KEYS = {"eligible", "covered", "eligible_since", "pathway", "satisfi
 REQUIREMENT_KEYS = {"provision", "met", "kind", "needed", "have", "at", "reached_on", "unit"}
 #: the expectation keys of a vessel case: fields of the crew answer, compared as written
 VESSEL_KEYS = {"covered", "stufe", "standard", "provision", "regulation", "provisions", "alternatives", "functions",
-               "complete"}
+               "complete", "school_attendance"}
 CASE_SUFFIXES = (".yaml", ".yml")
 #: between the steps of a field in a difference: "UBZ-Matrose › § 12 Z 2 SchBV › satisfied"
 SEP = " › "
@@ -55,7 +55,6 @@ class Case:
     person: dict[str, Any] | None = None
     vessel: dict[str, Any] | None = None
     roster: dict[str, Any] | None = None
-    school_attendance: bool = False
 
     @property
     def where(self) -> str:
@@ -155,8 +154,6 @@ def _case(raw: Any, source: str, index: int) -> Case:
         raise InputError(where, "person/vessel", "case_person_or_vessel")
     if "roster" in raw and "vessel" not in raw:
         raise InputError(where, "roster", "case_roster_with_vessel")
-    if "school_attendance" in raw and (not isinstance(raw["school_attendance"], bool) or "vessel" not in raw):
-        raise InputError(where, "school_attendance", "case_school_attendance", raw["school_attendance"])
     record_base = Path(source).parent
     records = {k: _record(raw[k], record_base, where, k) for k in ("person", "vessel", "roster") if k in raw}
     expect = raw.get("expect")
@@ -166,10 +163,11 @@ def _case(raw: Any, source: str, index: int) -> Case:
         _check_person_expectation(expect, where)
     else:
         _known(expect, VESSEL_KEYS, where, "expect")
-        if "complete" in expect and "roster" not in raw:
-            raise InputError(where, "expect.complete", "case_complete")
+        for key in ("complete", "school_attendance"):
+            if key in expect and "roster" not in raw:
+                raise InputError(where, f"expect.{key}", "case_complete")
     return Case(file=source, name=name, description=raw["description"], provision=raw["provision"], as_of=day,
-                expect=expect, school_attendance=bool(raw.get("school_attendance", False)), **records)
+                expect=expect, **records)
 
 
 def _known(mapping: Mapping[str, Any], keys: set[str], where: str, prefix: str) -> None:
@@ -212,6 +210,10 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
         if key == "covered":  # whether the encoded law answers the person on the date at all (§ 1 before 2005: no)
             if not isinstance(value, bool):
                 raise InputError(where, at, "boolean", value)
+            continue
+        if key == "readings":  # reading id -> {certificate or role: its verdict under the other reading}
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise InputError(where, at, "case_readings", value)
             continue
         if key in PERSON_KEYS:
             if not isinstance(value, list):
@@ -285,8 +287,7 @@ def run_case(case: Case, lang: str = "de") -> Outcome:
             raise rewrap(exc, "person") from None
         return Outcome(case, person_differences(case.expect, answer))
     try:
-        answer = crewkg.crew({"id": "case", **(case.vessel or {})}, case.roster, as_of=case.as_of, lang=lang,
-                             school_attendance=case.school_attendance)
+        answer = crewkg.crew({"id": "case", **(case.vessel or {})}, case.roster, as_of=case.as_of, lang=lang)
     except InputError as exc:
         raise rewrap(exc, "roster" if exc.file.endswith("roster") else "vessel") from None
     return Outcome(case, vessel_differences(case.expect, answer))
@@ -347,6 +348,11 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
             continue
         if key in LISTED_KEYS:
             out += _listed_differences(key, exp, answer.get(key, []))
+            continue
+        if key == "readings":  # the other readings stated, each with the verdicts it would change
+            compare(key, exp, {r["id"]: {c["certificate"]: c["eligible"] for c in r["verdict_other"]["certificates"]}
+                               | {x["role"]: x["fills"] for x in r["verdict_other"]["roles"]}
+                               for r in answer.get("readings", [])})
             continue
         cert = by_id.get(key)
         if cert is None:
@@ -437,6 +443,8 @@ def vessel_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
     for key, exp in expect.items():
         if key == "complete":
             actual = (answer.get("roster") or {}).get("satisfied", ABSENT)
+        elif key == "school_attendance":  # each temporary reduction of the vessel's table: the conditions that fail
+            actual = {r["provision"]: r["fails"] for r in (answer.get("school_attendance") or {}).get("reductions", [])}
         elif key == "functions" and isinstance(exp, dict) and isinstance(answer.get("functions"), dict):
             for name, value in exp.items():
                 have = answer["functions"].get(name, ABSENT)

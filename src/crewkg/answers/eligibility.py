@@ -78,7 +78,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
                 "satisfied": (p.id, wid) in d.satisfied,
                 "requirements": reqs,
                 "missing": [r for r in reqs if not r["met"]],
-            })
+            } | ({"waived": waived(law, w.waives, lang)} if w.waives else {}))
         entry |= {"eligible": (p.id, c.id) in d.eligible, "covered": True, "pathways": pathways}
         certs.append(entry)
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
@@ -123,6 +123,14 @@ def overlap_warnings(law: Law, p: Person, lang: str = "de") -> list[dict[str, An
                                 days=wording.amount(x.days, "days", lang), start=x.start.isoformat(),
                                 end=x.end.isoformat(), provision=provision)})
     return out
+
+
+def waived(law: Law, ids: tuple[str, ...], lang: str) -> list[dict[str, Any]]:
+    """The conditions of a certificate's own section a pathway does not ask (crew:waivesRequirement: a replacement by
+    a lower Union certificate, § 47 Abs. 4 letzter Satz SchBV), each with its provision: what the authority waives,
+    said beside what the pathway asks."""
+    return [{"id": rid, "provision": law.citation(law.requirements[rid].provision),
+             "text": law.requirements[rid].label.get(lang) or law.requirements[rid].label.get("de", rid)} for rid in ids]
 
 
 def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
@@ -207,10 +215,10 @@ def other_readings(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
     """What the other reading of a doubtful provision (kb crew:Reading with crew:readingOf) would decide on the date
     for a certificate the record holds, where it decides otherwise (`rules.validity.other_verdicts`): a lapse the other
     reading would not see, or a certificate counting today that the other reading would have ended yesterday."""
-    from crewkg.law.readings import eligibility_readings
+    from crewkg.law.readings import validity_readings
     from crewkg.rules.validity import other_verdicts
 
-    readings = eligibility_readings()
+    readings = validity_readings()
     out = []
     for v in other_verdicts(p, law, as_of):
         rd = readings[v.reading]
@@ -321,9 +329,13 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     return out
 
 
-def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readings: bool = False) -> list[dict[str, Any]]:
     """Evaluate a batch of persons in one Datalog run and build one answer per person; each covered certificate
-    carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence)."""
+    carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence). The answers a
+    person is given (`readings`: the API's check and explain, a folder's answers, the service) add the other reading
+    of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not."""
+    from crewkg.answers.readings import add_readings
+
     d = derive(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
@@ -331,6 +343,8 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> lis
     for a, since in zip(answers, spells_since(law, persons, as_of, issuable), strict=True):
         for c in a["certificates"]:  # every certificate, one the sources do not cover too (null: not issuable)
             c["eligible_since"] = since.get(c["id"])
+    if readings:  # the other reading of a doubtful provision, where its verdict differs
+        add_readings(law, persons, answers, as_of, lang)
     return answers
 
 

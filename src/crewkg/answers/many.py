@@ -31,7 +31,7 @@ def answered(law: Law, items: Iterable[Person | Failure], as_of: date, lang: str
 
     def flush() -> Iterator[dict[str, Any] | Failure]:
         persons = [p for p in map(find, batch) if p is not None]
-        answers = iter(check(law, persons, as_of, lang))
+        answers = iter(check(law, persons, as_of, lang, readings=True))
         collect_now(every=1)
         for item in batch:
             yield next(answers) if find(item) is not None else item

@@ -142,6 +142,8 @@ def _print_notes(law: Law, answer: dict[str, Any], lang: str, summarised: bool) 
         console.print(f"{t['dated_form']}: {x['text']}")
     for x in [] if summarised else answer.get("medical_not_checked", []):
         console.print(f"{t['medical_not_checked']}: {x['text']}")
+    for x in answer.get("readings", []):  # the other reading of a doubtful provision, where its verdict differs
+        console.print(t["check.reading.line"].format(provision=x["provision"], text=x["text"]))
 
 
 def role_names(law: Law, lang: str) -> str:
@@ -176,9 +178,14 @@ def _print_pathways_narrow(law: Law, c: dict[str, Any], lang: str) -> None:
 
 
 def _open_until(w: dict[str, Any], lang: str) -> str:
-    """A pathway open only until a last day (a met requirement counted in dates, e.g. § 47 SchBV): that day."""
+    """A pathway open only until a last day (a met requirement counted in dates, e.g. § 47 SchBV): that day; and the
+    conditions of its certificate's own section it waives (a lower Union certificate, § 47 Abs. 4 letzter Satz)."""
+    t = catalogue(lang)
     days = [r for r in w["requirements"] if r.get("unit") == "date" and r.get("met")]
-    return "".join("\n" + catalogue(lang)["cli.open_until"].format(last=r["needed"], provision=r["provision"]) for r in days)
+    out = "".join("\n" + t["cli.open_until"].format(last=r["needed"], provision=r["provision"]) for r in days)
+    if w.get("waived"):
+        out += "\n" + t["check.waived"].format(items="; ".join(f"{x['text']} ({x['provision']})" for x in w["waived"]))
+    return out
 
 
 def _no_regulation(law: Law, answer: dict[str, Any], lang: str) -> str:

@@ -98,7 +98,7 @@ def check(record: Any, as_of: date | str | None = None, lang: str = "de") -> dic
     day, lang = _day(as_of), _lang(lang)
     the_law = law()
     persons = _persons(record, the_law, day)
-    answers = run_check(the_law, persons, day, lang)
+    answers = run_check(the_law, persons, day, lang, readings=True)
     from crewkg.careers.summary import summarise
 
     summarise(the_law, persons, answers, day, lang)
@@ -135,7 +135,7 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     if certificate not in the_law.certificates:
         raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
                          near=near(certificate, the_law.certificates))
-    answer = run_check(the_law, persons, day, lang)[0]
+    answer = run_check(the_law, persons, day, lang, readings=True)[0]
     tree = derivation(the_law, persons[0], answer, certificate, lang)
     said = lines(tree)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
@@ -247,9 +247,10 @@ def _is_person(x: Any) -> bool:
 
 
 def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str | Path | None = None,
-         as_of: date | str | None = None, lang: str = "de", school_attendance: bool = False) -> dict[str, Any]:
+         as_of: date | str | None = None, lang: str = "de") -> dict[str, Any]:
     """The answer of `crewkg crew --format json`: the minimum crew of a vessel and, with a roster, the verdict. A file
-    is read and checked as `crewkg crew` reads it; a mapping as the service's request body."""
+    is read and checked as `crewkg crew` reads it; a mapping as the service's request body. A temporary reduction
+    (school attendance) holds only on a date the roster's `school_attendance` states and the provision allows."""
     from crewkg.manning.compile import load_manning
     from crewkg.manning.crew import crew_answer
     from crewkg.manning.vessels import checked_vessel, load_roster, load_vessel, roster_from_mapping
@@ -266,7 +267,7 @@ def crew(vessel: Mapping[str, Any] | str | Path, roster: Mapping[str, Any] | str
         r = load_roster(Path(roster), the_law, ml, day)
     elif roster is not None:
         r = roster_from_mapping(roster, the_law, day, "request body: roster")
-    return crew_answer(the_law, ml, v, day, r, school_attendance, lang)
+    return crew_answer(the_law, ml, v, day, r, None, lang)
 
 
 def fleet(fleet: Mapping[str, Any] | str | Path, from_day: date | str | None = None, until: date | str | None = None,

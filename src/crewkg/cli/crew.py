@@ -22,7 +22,6 @@ def crew(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); selects the law in force. Default today.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the text output.")] = Lang.de,
-    school_attendance: Annotated[bool, typer.Option("--school-attendance", help="Apply the temporary reductions for school or programme attendance (at most three months a year).")] = False,
 ) -> None:
     """The minimum crew of a vessel under the law in force on a date, and whether a roster fills it.
 
@@ -34,7 +33,7 @@ def crew(
         from crewkg import api
 
         law = api.law()
-        answer = api.crew(vessel, roster, day, lang.value, school_attendance)
+        answer = api.crew(vessel, roster, day, lang.value)
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -82,6 +81,7 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
                     con.print(f"  {t['alternative']} {i + 1}: {_counts(law, alt, lang)}")
             else:
                 con.print(f"  {lk.get('reason', '')}")
+        _print_attendance(a, con, t)
         _print_roster(law, a, con, t, lang)
         _print_readings(law, a, con, t, lang)
         _print_role_names(law, con, lang)
@@ -109,9 +109,28 @@ def print_crew(law, a: dict[str, Any], lang: str) -> None:
         con.print(f"{t['notes']}:", style="dim")
         for n in a["notes"]:
             con.print(f"  • {n}", style="dim")
+    _print_attendance(a, con, t)
     _print_roster(law, a, con, t, lang)
     _print_readings(law, a, con, t, lang)
     _print_role_names(law, con, lang)
+
+
+def _print_attendance(a: dict[str, Any], con, t: dict[str, str]) -> None:
+    """The roster's school attendance on the date: who is not on board, and for each temporary reduction of the
+    vessel's table whether it holds, with every condition it fails (or, where it holds, the period)."""
+    s = a.get("school_attendance")
+    if not s:
+        return
+    con.print(f"\n[bold]{t['attendance'].format(on=s['on'])}[/bold]")
+    con.print("  " + (t["attendance_away"].format(members=", ".join(s["at_school"])) if s["at_school"] else t["attendance_none"]))
+    if not s["reductions"]:
+        con.print(f"  {t['attendance_no_reduction']}")
+    for r in s["reductions"]:
+        verdict = f"[green]✓ {t['attendance_applies']}[/green]" if r["applies"] else f"[red]✗ {t['attendance_fails']}[/red]"
+        con.print(f"  {r['text']} — {verdict}")
+        for c in r["conditions"]:
+            if not c["met"] or r["applies"]:
+                con.print(f"    {'✓' if c['met'] else '✗'} {c['text']}")
 
 
 def _print_role_names(law, con, lang: str) -> None:

@@ -79,6 +79,11 @@ def limit_on(area: str, day: date, kb: Path | None = None) -> CreditingLimit:
     return mine[0] if mine else crediting_limits(kb)[area]
 
 
+def all_limits(kb: Path | None = None) -> tuple[CreditingLimit, ...]:
+    """Every crediting limit of the kb, of every regulation (a reading of the limits names those it reads otherwise)."""
+    return _limits(Path(kb or kb_dir()).resolve(), load_law(kb).version)
+
+
 def _start(law, lim: CreditingLimit) -> date:
     reg = law.regulations.get(lim.regulation or "")
     return reg.in_force_from if reg is not None else date.min

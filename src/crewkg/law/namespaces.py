@@ -199,6 +199,21 @@ class CREW(DefinedNamespace):
     maximumDays: URIRef
     InlandNavigationTraining: URIRef
     inlandTrainingDays: URIRef
+    # readings of doubtful provisions of the eligibility law (law.readings), and what a lower replacement waives
+    NoneOfRequirement: URIRef
+    waivesRequirement: URIRef
+    Reading: URIRef
+    appliesToTable: URIRef
+    replacedBy: URIRef
+    appliedReading: URIRef
+    otherReading: URIRef
+    countsServiceOf: URIRef
+    asServiceOf: URIRef
+    concernsRequirement: URIRef
+    otherCrediting: URIRef
+    appliesToLimit: URIRef
+    CreditedPerPerson: URIRef
+    CreditedPerRequirement: URIRef
 
 
 def local(iri: object) -> str:

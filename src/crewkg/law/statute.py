@@ -43,8 +43,7 @@ class Provision:
 
     @property
     def paraphrased(self) -> bool:
-        """The kb gives its wording in its own words, the bundled texts lacking it: an answer quoting or citing it
-        says so (the one test of that, for every answer that asks)."""
+        """The kb words it, the bundled texts lacking it: an answer quoting or citing it says so (the one test)."""
         return self.wording_lang != "de"
 
 
@@ -114,6 +113,7 @@ class Pathway:
     presupposes: str | None = None
     #: a replacement of a qualification held under earlier law (crew:ReplacementPathway): it sets no role's minimum age
     replacement: bool = False
+    waives: tuple[str, ...] = ()  # conditions of its certificate's own section it does not ask (crew:waivesRequirement)
 
 
 @dataclass(frozen=True)
@@ -217,8 +217,7 @@ class Regulation:
 
     @property
     def name(self) -> str:
-        """'SchBV 2022', 'SchBesV 2004': the abbreviation and the year of its gazette number — the one name of a
-        regulation in every answer."""
+        """'SchBV 2022', 'SchBesV 2004': abbreviation and gazette year, the one name of a regulation in every answer."""
         year = self.gazette.rsplit("/", 1)[-1].strip() if "/" in self.gazette else str(self.in_force_from.year)
         return f"{self.abbreviation} {year}"
 
@@ -528,7 +527,8 @@ def _pathways(r) -> dict[str, Pathway]:
         id=local(s), certificate=local(one(s, CREW.leadsTo)), provision=local(one(s, CREW.provision)),
         label=r.labels(s), order=num(s, CREW.statuteOrder) or 0,
         requirements=tuple(local(q) for q in _in_statute_order(r, g.objects(s, CREW.hasRequirement), 0)),
-        presupposes=r.opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g)
+        presupposes=r.opt(s, CREW.presupposes), replacement=(s, RDF.type, CREW.ReplacementPathway) in g,
+        waives=r.many(s, CREW.waivesRequirement))
         for s in g.subjects(RDF.type, CREW.Pathway)}
 
 

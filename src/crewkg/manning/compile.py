@@ -219,7 +219,7 @@ def _readings(r: _Reader) -> dict[str, Reading]:
     return {local(s): Reading(id=local(s), provision=r.opt(s, _CREW("provision")) or "", applied=r.texts(s, M.appliedReading),
                               other=r.texts(s, M.otherReading), tables=r.many(s, M.appliesToTable),
                               cases=r.many(s, M.appliesWhen), amendment=r.opt(s, M.reportedIn), notes=r.notes(s))
-            for s in r.g.subjects(RDF.type, M.Reading) if r.many(s, M.appliesToTable)}  # eligibility ones: law.readings
+            for s in r.g.subjects(RDF.type, M.Reading) if r.many(s, M.appliesToTable)}  # the others: law.readings
 
 
 def _attributes(r: _Reader) -> dict[str, Attribute]:
@@ -305,7 +305,9 @@ def _adjustment(s, f: _RuleFields) -> Adjustment:
     M = f.M
     return Adjustment(**f.common(), role=f.opt(M.adjustsRole), cells=f.cells(), change=f.integer(M.changeBy) or 0,
                       temporary=bool(f.r.value(s, M.temporary)), base_standard=f.opt(M.baseStandard),
-                      supersedes=f.opt(M.supersedes))
+                      supersedes=f.opt(M.supersedes), max_months=f.integer(M.maximumPeriodMonths),
+                      interval_months=f.integer(M.minimumIntervalMonths),
+                      once_a_year=bool(f.r.value(s, M.onePeriodPerCalendarYear)), not_for=f.r.many(s, M.notForSubstituteOf))
 
 
 def _substitution(s, f: _RuleFields) -> Substitution:

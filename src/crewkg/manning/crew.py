@@ -80,17 +80,19 @@ def _rule_json(law: Law, r: Rule, lang: str) -> dict[str, Any]:
     return out
 
 
-def requirement(law: Law, ml: ManningLaw, vessel, as_of: date, temporary: bool = False, lang: str = "de") -> Requirement:
+def requirement(law: Law, ml: ManningLaw, vessel, as_of: date, reductions=(), lang: str = "de") -> Requirement:
     """What the law in force on the date requires for the vessel: table row, alternatives and functions — or why it
-    is not covered."""
-    return requirements(law, ml, [vessel], as_of, temporary, lang)[0]
+    is not covered. `reductions`: the temporary reductions whose dated conditions hold on the date (a roster's
+    school attendance, `manning.attendance`); none where empty or falsy."""
+    return requirements(law, ml, [vessel], as_of, reductions, lang)[0]
 
 
-def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary: bool = False,
+def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, reductions=(),
                  lang: str = "de", readings: bool = True) -> list[Requirement]:
     """The requirement for a batch of vessels on one date, from one Datalog run per amendment scenario. Amendments
     whose day the sources lack are evaluated both ways; where the results differ the answer is 'not covered'. Without
     `readings`, the other readings of doubtful provisions are not evaluated (a forecast checks the reading applied)."""
+    temporary = frozenset(reductions or ())
     if len({v.id for v in vessels}) != len(vessels):
         from crewkg.errors import InputError
 
@@ -102,7 +104,7 @@ def requirements(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary
             for v in vessels]
 
 
-def _other_readings(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary: bool, amended: frozenset[str],
+def _other_readings(law: Law, ml: ManningLaw, vessels: list, as_of: date, temporary: frozenset[str], amended: frozenset[str],
                     first: dict[str, Derived]) -> dict[str, dict[str, Derived]]:
     """For each other reading of a doubtful provision (kb crew:Reading), one more run of the program for the vessels
     it reaches, with the reading's cases and rules in force instead of those it replaces: vessel -> reading -> result."""
@@ -129,7 +131,7 @@ class _Ask:
     vessel: Any
     as_of: date
     d: Derived
-    temporary: bool
+    temporary: frozenset[str]  # the temporary reductions whose dated conditions hold
     lang: str
 
     def cite(self, pid: str | None) -> str | None:
@@ -140,7 +142,7 @@ class _Ask:
 
 
 def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tuple[Derived, str | None]],
-                 temporary: bool, lang: str, others: dict[str, Derived] | None = None) -> Requirement:
+                 temporary: frozenset[str], lang: str, others: dict[str, Derived] | None = None) -> Requirement:
     """The answer for one vessel: the program's verdict (`covered`, or `uncovered` with one reason), formatted, and
     beside it each other reading of a doubtful provision that reaches the vessel.
 
@@ -172,6 +174,7 @@ def _requirement(law: Law, ml: ManningLaw, vessel, as_of: date, results: list[tu
                 req.answer["transitional"] = _transitional(ask, req)
     if others:
         _readings(ask, req, others)
+    req.derived = ask.d
     return req
 
 
@@ -333,7 +336,7 @@ def _last_known(ask: _Ask, target: str) -> dict[str, Any] | None:
     reg = law.regulations.get(owner or "")
     if reg is None or reg.in_force_until is None:
         return None
-    old = requirement(law, ml, ask.vessel, reg.in_force_until, ask.temporary, ask.lang).answer
+    old = requirement(law, ml, ask.vessel, reg.in_force_until, (), ask.lang).answer  # no school attendance then
     old = {k: v for k, v in old.items() if k not in ("vessel", "last_known")}
     return {"information_only": True,
             "note": ask.say("crew.last_known", regulation=reg.name, until=reg.in_force_until.isoformat()),
@@ -508,18 +511,38 @@ def _role_order(law: Law, role: str) -> tuple[int, str]:
     return (-(t.order if t else 0), role)
 
 
-def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, temporary: bool = False,
+def crew_answer(law: Law, ml: ManningLaw, vessel, as_of: date, persons=None, attendance=None,
                 lang: str = "de") -> dict[str, Any]:
-    """The minimum-crew answer, with the roster verdict when persons are given."""
-    req = requirement(law, ml, vessel, as_of, temporary, lang)
+    """The minimum-crew answer, with the roster verdict when persons are given. The roster's school attendance (its
+    `attendance`, or the periods given) decides on the date who is at school and not on board, and which temporary
+    reduction holds: each with every condition and the one that fails (`school_attendance`, manning.attendance)."""
+    from crewkg.manning import attendance as school
+
+    periods = tuple(attendance or getattr(persons, "attendance", ()) or ())
+    away = school.at_school(periods, as_of)
+    dated = school.dated_reductions(ml, periods, as_of, roles_at_school(law, ml, persons, away, as_of)) if periods else {}
+    req = requirement(law, ml, vessel, as_of, frozenset(r for r, cs in dated.items() if all(c["met"] for c in cs)), lang)
     answer = dict(req.answer)
+    if periods:
+        answer["school_attendance"] = school.attendance_answer(law, ml, req, dated, periods, as_of, lang)
     if persons is not None:
         from crewkg.manning.rosters import check_roster
 
-        answer["roster"] = check_roster(law, ml, req, persons, lang)
+        on_board = [p for p in persons if p.id not in away]
+        answer["roster"] = check_roster(law, ml, req, on_board, lang) | ({"at_school": away} if away else {})
         for entry, (_, other) in zip(answer.get("readings", []), req.readings, strict=True):
-            entry["roster"] = _roster_under(answer["roster"], check_roster(law, ml, other, persons, lang))
+            entry["roster"] = _roster_under(answer["roster"], check_roster(law, ml, other, on_board, lang))
     return answer
+
+
+def roles_at_school(law: Law, ml: ManningLaw, persons, away: list[str], as_of: date) -> dict[str, set[str]]:
+    """The roles the members at school hold on the date (their certificates' and the roles their records prove)."""
+    if not persons or not away:
+        return {}
+    from crewkg.manning.people import people_of
+
+    people = people_of(law, [p for p in persons if p.id in away], as_of, ml.proven_functions)
+    return {pid: set(people.top[pid]) | set(people.proven.get(pid, {})) for pid in away if pid in people.top}
 
 
 def _roster_under(applied: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:

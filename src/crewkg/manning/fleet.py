@@ -11,8 +11,9 @@ vessels:
 Each vessel and each roster is read and checked as `crewkg crew` reads it (`vessels.py`); the fleet itself by a
 schema check here, whose every message names file, field and expectation, and by the SHACL shapes of
 `ontology/manning-shapes.ttl` on its RDF form (crew:Fleet, crew:operates, crew:crewedBy). A roster may carry the dated
-periods of school attendance the design contract gives it (`school_attendance: [{member, from, to}]`): the forecast
-reads them as days on which its member is not on board and the temporary reductions apply."""
+periods of school attendance (`school_attendance: [{member, from, to}]`), read as `crewkg crew` reads them
+(`manning.attendance`): the forecast takes the member off board on those days and applies a temporary reduction only
+where its dated conditions hold."""
 
 from __future__ import annotations
 
@@ -25,28 +26,16 @@ from typing import Any
 
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
+from crewkg.manning.attendance import Attendance, Roster
 from crewkg.manning.tables import ManningLaw
 from crewkg.manning.vessels import Vessel
 from crewkg.records.persons import ID_MAX, ID_RE, Checker, Person
 from crewkg.records.reading import read_mapping
 
 FLEET_IRI = "https://w3id.org/crewkg/fleet/"
-#: the keys of a fleet record, of each of its vessels, and of a roster's school-attendance period
+#: the keys of a fleet record and of each of its vessels
 FLEET_KEYS = {"id", "vessels"}
 ENTRY_KEYS = {"vessel", "roster"}
-SCHOOL_KEYS = {"member", "from", "to"}
-#: the roster key that holds the school-attendance periods (beside `crew`)
-SCHOOL = "school_attendance"
-
-
-@dataclass(frozen=True)
-class SchoolPeriod:
-    """A member at school (or at an approved programme) from `start` to `end`, both days included: not on board,
-    and the table's temporary reduction asked for (§ 41 Abs. 4, § 43 Abs. 7, 8 SchBV; § 13 Abs. 3 SchBesV 2004)."""
-
-    member: str
-    start: date
-    end: date
 
 
 @dataclass
@@ -56,7 +45,7 @@ class FleetVessel:
     vessel: Vessel
     crew: list[Person]
     roster: str  # where the roster was read (a file, or the fleet file's field)
-    school: list[SchoolPeriod] = field(default_factory=list)
+    school: tuple[Attendance, ...] = ()
     #: where the vessel record and the roster were read (a file, or the fleet file), and the field prefix there
     where: dict[str, tuple[str, str]] = field(default_factory=dict)
 
@@ -128,8 +117,8 @@ def _entry(entry: dict, law: Law, ml: ManningLaw, as_of: date, source: str, wher
         data, at_roster = read_mapping(_file(roster, "roster")), (str(roster), "")
     else:
         data, at_roster = roster, (source, f"{where}.roster.")
-    crew, school = _roster(data, law, as_of, *at_roster)
-    return FleetVessel(v, crew, at_roster[0] if not at_roster[1] else f"{source}: {where}.roster", school,
+    crew = _roster(data, law, as_of, *at_roster)
+    return FleetVessel(v, crew, at_roster[0] if not at_roster[1] else f"{source}: {where}.roster", crew.attendance,
                        {"vessel": at_vessel, "roster": at_roster})
 
 
@@ -143,44 +132,16 @@ def _record(value: Any, source: str, fld: str, folder: Path | None) -> Path | di
     return path if path.is_absolute() or folder is None else folder / path
 
 
-def _roster(data: Any, law: Law, as_of: date, source: str, prefix: str) -> tuple[list[Person], list[SchoolPeriod]]:
-    """The crew of a roster record (schema-checked as `crewkg crew` checks it) and its school-attendance periods."""
+def _roster(data: Any, law: Law, as_of: date, source: str, prefix: str) -> Roster:
+    """The crew of a roster record and its school-attendance periods, schema-checked as `crewkg crew` checks them."""
     from crewkg.manning.vessels import roster_from_mapping
 
-    has_school = isinstance(data, dict) and SCHOOL in data
-    school_raw = data[SCHOOL] if has_school else None
-    if has_school:
-        data = {k: v for k, v in data.items() if k != SCHOOL}
     try:
-        crew = roster_from_mapping(data, law, as_of, source)
+        return roster_from_mapping(data, law, as_of, source)
     except InputError as exc:
         if not prefix:
             raise
         raise exc.at(source, prefix + exc.field if exc.field else prefix.rstrip(".")) from None
-    school = _school(school_raw, {p.id for p in crew}, source, prefix) if has_school else []
-    return crew, school
-
-
-def _school(raw: Any, members: set[str], source: str, prefix: str) -> list[SchoolPeriod]:
-    """`school_attendance`: a list of {member, from, to}, the member one of the roster's, `from` not after `to`."""
-    c = Checker(source)
-    fld = prefix + SCHOOL
-    if not isinstance(raw, list):
-        raise c.fail(fld, "school_periods", raw)
-    out = []
-    for i, x in enumerate(raw):
-        at = f"{fld}[{i}]"
-        c.mapping(x, at, SCHOOL_KEYS)
-        for k in sorted(SCHOOL_KEYS):
-            if k not in x:
-                raise c.fail(f"{at}.{k}", "school_period", None)
-        if x["member"] not in members:
-            raise c.fail(f"{at}.member", "school_member", x["member"], ids=sorted(members))
-        start, end = c.day(x["from"], f"{at}.from"), c.day(x["to"], f"{at}.to")
-        if end < start:
-            raise c.fail(f"{at}.to", "school_order", end.isoformat(), start=start.isoformat())
-        out.append(SchoolPeriod(x["member"], start, end))
-    return out
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -207,7 +207,7 @@ class Requirements:
     lang: str
     #: vessel signature -> [(first day of a period, the requirement then)], in date order
     periods: dict[str, list[tuple[date, Requirement]]] = field(default_factory=dict)
-    _temporary: dict[tuple[str, date], Requirement] = field(default_factory=dict)
+    _temporary: dict[tuple[str, date, frozenset[str]], Requirement] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.periods:
@@ -222,15 +222,16 @@ class Requirements:
         """The first day of the vessel's period of unchanged requirement that `day` lies in, and the requirement."""
         return [p for p in self.periods[vessel_signature(fv.vessel, self.ml)] if p[0] <= day][-1]
 
-    def on(self, fv: FleetVessel, day: date, temporary: bool = False) -> Requirement:
-        """The vessel's requirement on `day` (with the temporary reductions: asked on the period's first day)."""
+    def on(self, fv: FleetVessel, day: date, reductions: frozenset[str] = frozenset()) -> Requirement:
+        """The vessel's requirement on `day`, with the temporary reductions whose dated conditions hold that day
+        (`reductions`, `manning.attendance`: asked on the period's first day, or on `day` itself)."""
         first, req = self.period(fv, day)
-        if temporary:
+        if reductions:
             from crewkg.manning.crew import requirement
 
-            key = (vessel_signature(fv.vessel, self.ml), first)
+            key = (vessel_signature(fv.vessel, self.ml), first, reductions)
             if key not in self._temporary:
-                self._temporary[key] = requirement(self.law, self.ml, fv.vessel, max(first, day), True, self.lang)
+                self._temporary[key] = requirement(self.law, self.ml, fv.vessel, max(first, day), reductions, self.lang)
             req = self._temporary[key]
         answer = dict(req.answer, vessel=fv.vessel.id, as_of=day.isoformat())
         return dataclasses.replace(req, vessel=fv.vessel, as_of=day, answer=answer)
@@ -259,7 +260,36 @@ def requirement_periods(law: Law, ml: ManningLaw, vessels: dict[str, Any], start
 
 def at_school(fv: FleetVessel, day: date) -> set[str]:
     """The members at school on `day` (the roster's school-attendance periods)."""
-    return {s.member for s in fv.school if s.start <= day <= s.end}
+    from crewkg.manning import attendance
+
+    return set(attendance.at_school(fv.school, day))
+
+
+def school_days(ml: ManningLaw, fv: FleetVessel) -> set[date]:
+    """The days the school attendance can change a verdict: a period's first day and the day after its last, and
+    the first day beyond the months a temporary reduction may last (from each uninterrupted period's start)."""
+    from crewkg.law.calendar import completed_on
+    from crewkg.manning import attendance
+    from crewkg.manning.tables import Adjustment
+
+    months = {r.max_months for r in ml.rules.values() if isinstance(r, Adjustment) and r.temporary and r.max_months}
+    days = {d for s in fv.school for d in (s.start, s.end + DAY)}
+    return days | {completed_on(start, months=m) for start, _ in attendance.spells(fv.school) for m in months}
+
+
+def reductions_on(law: Law, ml: ManningLaw, fv: FleetVessel, reqs: Requirements, day: date) -> frozenset[str]:
+    """The temporary reductions of the vessel's table that hold on `day`: every dated condition met
+    (`manning.attendance`), the members at school read by the roles they hold that day, as `crewkg crew` reads them."""
+    from crewkg.manning import attendance
+    from crewkg.manning.crew import roles_at_school
+
+    away = attendance.at_school(fv.school, day)
+    if not away:
+        return frozenset()
+    dated = attendance.dated_reductions(ml, fv.school, day, roles_at_school(law, ml, fv.crew, away, day))
+    derived = reqs.period(fv, day)[1].derived
+    fits = derived.temporary_fits if derived is not None else ()
+    return frozenset(r for r, cs in dated.items() if r in fits and all(c["met"] for c in cs))
 
 
 def vessel_checks(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple[str, str], Member],
@@ -270,13 +300,14 @@ def vessel_checks(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple
 
     mine = [members[(fv.vessel.id, p.id)] for p in fv.crew]
     days = {start} | {s.day for m in mine for s in m.states} | {d for d, _ in reqs.periods[vessel_signature(fv.vessel, ml)]}
-    days |= {d for s in fv.school for d in (s.start, s.end + DAY)}
+    days |= school_days(ml, fv)
     checks: list[Check] = []
     for day in sorted(d for d in days if start <= d <= end):
         away = at_school(fv, day)
         board = [m for m in mine if m.person.id not in away]
-        req = reqs.on(fv, day, temporary=bool(away))
-        key = (reqs.period(fv, day)[0], bool(away), tuple((m.person.id, m.on(day).key) for m in board))
+        reduced = reductions_on(law, ml, fv, reqs, day)
+        req = reqs.on(fv, day, reduced)
+        key = (reqs.period(fv, day)[0], tuple(sorted(away)), reduced, tuple((m.person.id, m.on(day).key) for m in board))
         if checks and checks[-1].key == key:
             continue
         states = [m.on(day) for m in board]
@@ -358,6 +389,12 @@ def causes(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple[str, s
         if was.key != now.key:
             out += [x for x in member_causes(law, ml, p.id, was, now, day, reaching)
                     if not (law_changed and x["reason"] == "changed")]
+    if fv.school and before >= reqs.start:  # a temporary reduction begins or ends to hold (its dated conditions)
+        held, holds = reductions_on(law, ml, fv, reqs, before), reductions_on(law, ml, fv, reqs, after)
+        for rid in sorted(held ^ holds):
+            r = ml.rules[rid]
+            out.append(cause(None, None, "school_reduction" if rid in holds else "school_reduction_ends",
+                             law.citation(r.provision) if r.provision in law.provisions else r.provision))
     if (law_changed or reqs.period(fv, before)[0] != reqs.period(fv, after)[0]) and before >= reqs.start:
         out.append(cause(None, None, "law", req.answer.get("provision")))
     return out

@@ -49,11 +49,12 @@ row_match(V, R) <= table_applies(V, T) & row_table(R, T) & row_case(R, C) & case
 row_set_aside(V, R) <= row_match(V, R) & prec_over(P, R) & prec_row(P, W) & row_match(V, W) & ~stale(P)
 row_applies(V, R) <= row_match(V, R) & ~row_set_aside(V, R)
 
-# RULE adjustment — reductions and additions of a governing table whose cases hold; temporary ones only when asked for
+# RULE adjustment — reductions and additions of a governing table whose cases hold; a temporary one only on a date
+# whose conditions its periods meet (want_temporary: the roster's school attendance, manning.attendance)
 adj_fits(V, M) <= table_applies(V, T) & adj_table(M, T) & adj_always(M)
 adj_fits(V, M) <= table_applies(V, T) & adj_table(M, T) & adj_case(M, C) & case_ok(V, C)
 adj_wanted(V, M) <= adj_fits(V, M) & ~adj_temporary(M)
-adj_wanted(V, M) <= adj_fits(V, M) & adj_temporary(M) & want_temporary(V)
+adj_wanted(V, M) <= adj_fits(V, M) & adj_temporary(M) & want_temporary(V, M)
 adj_overridden(V, M) <= adj_supersedes(M2, M) & adj_wanted(V, M2)
 adj_effective(V, M) <= adj_wanted(V, M) & ~adj_overridden(V, M)
 
@@ -72,7 +73,7 @@ alternative(V, A) <= row_applies(V, R) & alt_row(A, R) & row_table(R, T) & colum
 # RULE reach — an adjustment reaches the alternatives of its table, or only those in the cells it names
 adj_reaches(V, M, A) <= adj_effective(V, M) & alternative(V, A) & alt_table(A, T) & adj_table(M, T) & adj_all_cells(M)
 adj_reaches(V, M, A) <= adj_effective(V, M) & alternative(V, A) & alt_table(A, T) & adj_table(M, T) & alt_cell(A, N, S) & adj_cell(M, N, S)
-adj_offered(V, M, A) <= adj_fits(V, M) & adj_temporary(M) & ~want_temporary(V) & alternative(V, A) & alt_table(A, T) & adj_table(M, T) & alt_cell(A, N, S) & adj_cell(M, N, S)
+adj_offered(V, M, A) <= adj_fits(V, M) & adj_temporary(M) & ~want_temporary(V, M) & alternative(V, A) & alt_table(A, T) & adj_table(M, T) & alt_cell(A, N, S) & adj_cell(M, N, S)
 
 # RULE required — role counts of an alternative after the adjustments that reach it; a count never drops below zero
 contribution(V, A, Role, 'table', N) <= alternative(V, A) & alt_count(A, Role, N)
@@ -180,11 +181,12 @@ derived(V, 'function_counted', Fn, F, 0) <= function_counted(V, Fn, F)
 derived(V, 'function_count', Fn, '', N) <= function_count(V, Fn, N)
 derived(V, 'engine', Role, F, 0) <= engine(V, Role, F)
 derived(V, 'reading', Rd, '', 0) <= reading_applies(V, Rd)
+derived(V, 'temporary_fits', M, '', 0) <= adj_fits(V, M) & adj_temporary(M)
 """
 
 #: every fact predicate the rules read, with its arity (`datalog.evaluate` declares those that get no fact)
 FACT_PREDICATES = {
-    "today": 1, "in_force": 1, "vessel": 1, "num": 3, "cat": 3, "want_temporary": 1, "amended": 1,
+    "today": 1, "in_force": 1, "vessel": 1, "num": 3, "cat": 3, "want_temporary": 2, "amended": 1,
     "cond_ge": 3, "cond_gt": 3, "cond_le": 3, "cond_lt": 3, "cond_is": 3, "case_condition": 2,
     "introduced_by": 2, "replaced_by": 2, "table_regulation": 2, "table_case": 2, "table_functions": 1,
     "gap_regulation": 2, "gap_case": 2, "row_table": 2, "row_case": 2, "alt": 5, "alt_count": 3, "adj_table": 2, "adj_always": 1, "adj_case": 2, "adj_temporary": 1, "adj_supersedes": 2,
@@ -309,6 +311,7 @@ class Derived:
     function_counts: dict[str, int] = field(default_factory=dict)  # function -> the largest count that applies
     engines: set[tuple[str, str]] = field(default_factory=set)  # (role, rule)
     readings: set[str] = field(default_factory=set)  # other readings of doubtful provisions that reach the vessel
+    temporary_fits: set[str] = field(default_factory=set)  # temporary reductions of a table that governs the vessel
 
     def key(self) -> tuple:
         """Everything an answer depends on, to compare two scenarios of an uncertain amendment date or two readings."""
@@ -361,12 +364,15 @@ _KINDS = {  # derived kind -> how it is stored in Derived
     "idle": ("idle", "add2"), "offered": ("offered", "add2"), "substitution": ("substitutions", "add2"),
     "function_required": ("function_required", "add2"), "function_counted": ("function_counted", "add2"),
     "engine": ("engines", "add2"), "function_table": ("function_tables", "add1"), "reading": ("readings", "add1"),
+    "temporary_fits": ("temporary_fits", "add1"),
 }
 
 
-def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool = False,
+def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, reductions=(),
            amended: frozenset[str] = frozenset()) -> dict[str, Derived]:
-    """Run the program once for a batch of vessels on one date and amendment scenario (answers as a fresh database's: `datalog.evaluate`)."""
+    """Run the program once for a batch of vessels on one date and amendment scenario (answers as a fresh database's:
+    `datalog.evaluate`). `reductions`: the temporary reductions whose dated conditions hold on the date (the roster's
+    school attendance, `manning.attendance`); none where falsy."""
     from crewkg.rules.datalog import evaluate  # pyDatalog is imported only when a vessel is evaluated
 
     facts = list(kb_facts(ml))
@@ -375,8 +381,7 @@ def derive(ml: ManningLaw, law: Law, vessels: list, as_of: date, temporary: bool
         facts.append(("in_force", reg.id))
     for v in vessels:
         facts += vessel_facts(v, ml)
-        if temporary:
-            facts.append(("want_temporary", v.id))
+        facts += [("want_temporary", v.id, m) for m in sorted(reductions or ())]
     facts.append(("today", as_of.toordinal()))
     facts += [("amended", a) for a in sorted(amended)]
     rows = evaluate(RULES, FACT_PREDICATES, facts, "derived(V, K, X, Y, N)")

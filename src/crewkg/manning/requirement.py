@@ -63,4 +63,6 @@ class Requirement:
     answer: dict[str, Any] = field(default_factory=dict)
     #: the other readings of doubtful provisions that reach the vessel, each with the requirement under it
     readings: list[tuple[Any, Requirement]] = field(default_factory=list)
+    #: what the program derived for the vessel (`manning.program.Derived`): the temporary reductions it reaches
+    derived: Any = None
 

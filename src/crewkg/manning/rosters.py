@@ -215,10 +215,10 @@ def _by_reading(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person
 
 def _unconfirmed_reason(law: Law, unconfirmed: list[dict[str, Any]], lang: str) -> str:
     """Why a roster complete only under the other reading of a lapse cannot be confirmed, member by member."""
-    from crewkg.law.readings import eligibility_readings
+    from crewkg.law.readings import validity_readings
     from crewkg.rules.kinds import cited
 
-    readings = eligibility_readings()
+    readings = validity_readings()
     return "; ".join(_words(lang)["by_reading"].format(
         person=x["person"], certificate=law.certificate_short(x["certificate"], lang),
         provision=cited(x["provision"], lang), reading=readings[x["reading"]].label.get(lang, x["reading"]))

@@ -94,6 +94,15 @@ class MANNING(DefinedNamespace):
     adjustsRole: URIRef
     changeBy: URIRef
     temporary: URIRef
+    maximumPeriodMonths: URIRef
+    minimumIntervalMonths: URIRef
+    onePeriodPerCalendarYear: URIRef
+    notForSubstituteOf: URIRef
+    SchoolAttendance: URIRef
+    hasSchoolAttendance: URIRef
+    attendingMember: URIRef
+    attendsFrom: URIRef
+    attendsUntil: URIRef
     baseStandard: URIRef
     supersedes: URIRef
     replacesRole: URIRef
@@ -224,6 +233,12 @@ class Adjustment(Rule):
     temporary: bool = False
     base_standard: str | None = None
     supersedes: str | None = None
+    #: a temporary one's limits on its periods (crew:maximumPeriodMonths, crew:minimumIntervalMonths,
+    #: crew:onePeriodPerCalendarYear) and the substitutes whose place it never removes (crew:notForSubstituteOf)
+    max_months: int | None = None
+    interval_months: int | None = None
+    once_a_year: bool = False
+    not_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -289,11 +289,14 @@ def checked_vessel(data: Any, ml: ManningLaw, source: str) -> Vessel:
 # Rosters
 # ------------------------------------------------------------------------------------------------------------------
 def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[Person]:
-    """A roster record: {crew: [person records]} (docs/vessels-and-rosters.md)."""
+    """A roster record: {crew: [person records], school_attendance: [{member, from, to}]} (docs/vessels-and-rosters.md):
+    the crew in roster order, a list that carries the periods of school attendance (`attendance.Roster`)."""
+    from crewkg.manning.attendance import Roster, read_attendance
+
     if not isinstance(data, dict):
         raise InputError(source, "", "roster_mapping", type(data).__name__)
     for k in data:
-        if k != "crew":
+        if k not in ("crew", "school_attendance"):
             raise InputError(source, str(k), "roster_key", k)
     crew = data.get("crew")
     if not isinstance(crew, list) or not crew:
@@ -309,7 +312,7 @@ def roster_from_mapping(data: Any, law: Law, as_of: date, source: str) -> list[P
             raise InputError(source, f"crew[{i}].id", "unique_crew_id", p.id, other=seen[p.id])
         seen[p.id] = i
         persons.append(p)
-    return persons
+    return Roster(persons, read_attendance(data.get("school_attendance", []), list(seen), source))
 
 
 def roster_name(path: Path) -> str:
@@ -358,6 +361,15 @@ def roster_graph(name: str, persons: list[Person]):
     g.add((r, RDFS.label, Literal(name)))
     for p in persons:
         g.add((r, MANNING.hasCrewMember, member_iri(key, p.id)))
+    for i, a in enumerate(getattr(persons, "attendance", ())):  # the periods of school attendance the roster states
+        from rdflib import URIRef
+
+        node = URIRef(f"{r}/school-attendance/{i}")
+        g.add((r, MANNING.hasSchoolAttendance, node))
+        g.add((node, RDF.type, MANNING.SchoolAttendance))
+        g.add((node, MANNING.attendingMember, member_iri(key, a.member)))
+        g.add((node, MANNING.attendsFrom, Literal(a.start)))
+        g.add((node, MANNING.attendsUntil, Literal(a.end)))
     return g
 
 
@@ -372,6 +384,7 @@ def checked_roster(data: Any, law: Law, ml: ManningLaw, as_of: date, source: str
     from crewkg.records.turtle import person_to_mapping
 
     persons = roster_from_mapping(data, law, as_of, source)
-    key = _key({"roster": [person_to_mapping(p) for p in persons]}, ml)
+    key = _key({"roster": [person_to_mapping(p) for p in persons],
+                "school_attendance": [a.record() for a in getattr(persons, "attendance", ())]}, ml)
     _shacl(roster_graph(name, persons), source, key, ml)
     return persons

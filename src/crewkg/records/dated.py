@@ -46,10 +46,13 @@ class Scope:
         return date.fromordinal(self.credited[n - 1]) if 0 < n <= len(self.credited) else None
 
 
-def _scope(valid: set[int], unvalid: set[int], cap: int, period: int) -> Scope:
+def _scope(valid: set[int], unvalid: set[int], cap: int, period: int, person: set[int] | None = None) -> Scope:
+    """A scope's days, credited under the cap on their own, or (`person`: the days credited over all the person's
+    days of these waters, the cap per person) those of them the person's crediting credits."""
     validated = sorted(valid)
+    credited = credited_days(validated, cap, period) if person is None else [d for d in validated if d in person]
     return Scope(recorded=sorted(valid | unvalid), validated=validated, not_validated=sorted(unvalid - valid),
-                 credited=credited_days(validated, cap, period))
+                 credited=credited)
 
 
 def _days(entries) -> tuple[set[int], set[int]]:
@@ -64,9 +67,13 @@ def _within(days: tuple[set[int], set[int]], lo: int, hi: int | None) -> tuple[s
     return tuple({d for d in s if d >= lo and (hi is None or d <= hi)} for s in days)  # type: ignore[return-value]
 
 
-def ledger(p: Person, law: Law) -> dict[str, Scope]:
+def ledger(p: Person, law: Law, per_person: bool = False, counts_as: tuple[str, str] | None = None) -> dict[str, Scope]:
     """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>`, `sea:<capacity>:before:<i>`,
-    `with-sea:<capacity>` (inland and sea days together, each day once) and `programme:<i>:<phase>`."""
+    `with-sea:<capacity>` (inland and sea days together, each day once) and `programme:<i>:<phase>`, each credited
+    under the cap on its own (the reading applied, kb kb:SchBesV2004-P3-Abs6-Reading-PerPerson). The other readings
+    of doubtful provisions (`read_otherwise`): the cap per person (`per_person`: a scope counts the days credited over
+    all the person's days of its waters), and the days of one role counted as days of another too (`counts_as`:
+    (role, as role))."""
     limits = crediting_limits()
     out: dict[str, Scope] = {}
     entries = p.service or []
@@ -74,9 +81,14 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
     sea = [e for e in entries if e.waters == "sea"]
     if inland:
         lim = limits[AREAS["inland"]]
-        for role, (v, u) in _one_role_a_day(inland, law).items():
-            out[f"role:{role}"] = _scope(v, u, lim.days, lim.period)
         every = _days(inland)
+        person = set(credited_days(sorted(every[0]), lim.days, lim.period)) if per_person else None
+        roles = _one_role_a_day(inland, law)
+        if counts_as is not None and counts_as[0] in roles:
+            (v, u), (w, x) = roles[counts_as[0]], roles.get(counts_as[1], (set(), set()))
+            roles[counts_as[1]] = (v | w, (u | x) - (v | w))
+        for role, (v, u) in roles.items():
+            out[f"role:{role}"] = _scope(v, u, lim.days, lim.period, person)
         out["any"] = _scope(*every, lim.days, lim.period)
         for i, g in enumerate(p.programmes):
             if g.start is None or g.end is None:
@@ -84,16 +96,19 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
             lo, hi = g.start.toordinal(), g.end.toordinal()
             # each phase is the scope of the requirements that count it, credited under the cap on its own
             for phase in PHASES:
-                out[f"programme:{i}:{phase.id}"] = _scope(*_within(every, *phase.window(lo, hi)), lim.days, lim.period)
+                out[f"programme:{i}:{phase.id}"] = _scope(*_within(every, *phase.window(lo, hi)), lim.days, lim.period,
+                                                          person)
     if sea:
         lim = limits[AREAS["sea"]]
+        person = set(credited_days(sorted(_days(sea)[0]), lim.days, lim.period)) if per_person else None
         for cap in law.ids_of("SeaCapacity"):
             counted = law.counted_capacities(cap)
             days = _days(e for e in sea if e.capacity in counted)
-            out[f"sea:{cap}"] = _scope(*days, lim.days, lim.period)
+            out[f"sea:{cap}"] = _scope(*days, lim.days, lim.period, person)
             for i, g in enumerate(p.programmes):  # gained before enrolling in a dated programme (crew:beforeProgramme)
                 if g.start is not None:
-                    out[f"sea:{cap}:before:{i}"] = _scope(*_within(days, 0, g.start.toordinal() - 1), lim.days, lim.period)
+                    out[f"sea:{cap}:before:{i}"] = _scope(*_within(days, 0, g.start.toordinal() - 1), lim.days, lim.period,
+                                                          person)
             if inland:
                 out[f"with-sea:{cap}"] = _together(out["any"], out[f"sea:{cap}"])
     return out
@@ -235,6 +250,30 @@ def runs_to(g: Any, role: str | None, minimum: int | None) -> bool:
     """A programme of the record for `role`, still running, that will have `minimum` months once completed (it
     counts for no requirement before then: "absolviert")."""
     return g.role == role and not g.completed and full_months(g) >= (minimum or 0)
+
+
+def read_otherwise(p: Person, law: Law, on: date, per_person: bool = False,
+                   counts_as: tuple[str, str] | None = None) -> Person | None:
+    """The record as the other reading of a doubtful provision reads it, credited as of `on` (`ledger`: the cap per
+    person; the days of one role counted as days of another too), or None where that reading reads it as the reading
+    applied does (nothing to evaluate again). A record with totals has no dates to credit otherwise; its days in the
+    role counted as another are added to that role's, its days in any role stay what they were (no day twice)."""
+    if p.service is None:
+        if counts_as is None or not p.sailing_days.get(counts_as[0]):
+            return None
+        q = dataclasses.replace(p, programmes=[dataclasses.replace(g) for g in p.programmes],
+                                sailing_days=dict(p.sailing_days), sea_days=dict(p.sea_days))
+        if q.any_role_days is None:
+            q.any_role_days = sum(p.sailing_days.values())
+        q.sailing_days[counts_as[1]] = q.sailing_days.get(counts_as[1], 0) + q.sailing_days[counts_as[0]]
+        return q
+    if counts_as is not None and not any(e.role == counts_as[0] for e in p.service if e.waters == "inland"):
+        return None
+    mine, other = ledger(p, law), ledger(p, law, per_person, counts_as)
+    day = on.toordinal()
+    if {k: s.on(day).credited for k, s in mine.items()} == {k: s.on(day).credited for k, s in other.items()}:
+        return None
+    return at(p, law, on, other)
 
 
 def validated(p: Person, law: Law, on: date) -> Person | None:

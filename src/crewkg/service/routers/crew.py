@@ -15,7 +15,7 @@ router = APIRouter()
 
 
 @router.post("/api/crew", tags=["crew"], **doc("crew_endpoint"))
-async def crew_endpoint(request: Request, as_of: str | None = None, lang: str = "de", school_attendance: bool = False):
+async def crew_endpoint(request: Request, as_of: str | None = None, lang: str = "de"):
     data = await json_body(request)
     day_, lang_ = day(as_of), language(lang)
     if not isinstance(data, dict) or "vessel" not in data or set(data) - {"vessel", "roster"}:
@@ -30,7 +30,7 @@ async def crew_endpoint(request: Request, as_of: str | None = None, lang: str = 
     def run() -> dict[str, Any]:
         from crewkg.api import crew
 
-        return crew(data["vessel"], data.get("roster"), day_, lang_, school_attendance)
+        return crew(data["vessel"], data.get("roster"), day_, lang_)
 
     return JSONResponse(await anyio.to_thread.run_sync(run))
 
