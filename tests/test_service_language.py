@@ -40,7 +40,7 @@ MARKERS = {"de": ENGLISH, "en": GERMAN}
 NOT_SENTENCES = {"id", "person", "as_of", "regulation", "provision", "provisions", "unit", "kind", "op", "via", "wording",
                  "notes", "svg", "query", "field", "file", "got", "expected", "error", "type", "loc", "input", "name",
                  "certificate", "target", "role", "relaxes", "until", "earliest", "vessel", "roster", "operationId",
-                 "row", "function_row",
+                 "row", "function_row", "condition", "fails",
                  "$ref", "title", "format", "pattern", "enum", "example", "in", "openapi", "version", "tags"}
 
 
