@@ -18,6 +18,7 @@ import anyio
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from crewkg.careers.pages import kept_whole
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.messages.sections import section
@@ -43,7 +44,8 @@ def render(st: State, lang: str, values: dict[str, str] | None = None, shown: di
     s = st.settings
     limits = words["limits"].format(vessels=s.max_fleet_vessels, members=s.max_fleet_members, days=s.max_fleet_days)
     return templates().get_template("fleet.html").render(
-        lang=lang, words=words, languages=LANGUAGES, values=values or {}, shown=shown, error=error, limits=limits)
+        lang=lang, words=words, languages=LANGUAGES, values=values or {}, shown=shown, error=error, limits=limits,
+        whole=kept_whole)
 
 
 def view(law: Law, result: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -69,7 +69,9 @@ def check_fleet(data: Any, settings: Settings, source: str = "request body") -> 
     """What the service refuses before the fleet's own schema check (`manning.fleet`, through `crewkg.api.fleet`)
     judges the rest: a vessel or roster named by a file, and a fleet beyond the service's bounds. Anything else that
     is wrong is left to that check, which names the field as the CLI does."""
-    if not isinstance(data, dict) or not isinstance(data.get("vessels"), list):
+    if not isinstance(data, dict):  # a text would be read as a fleet file's path, on the server
+        raise RequestError(source, "", "fleet_mapping", type(data).__name__)
+    if not isinstance(data.get("vessels"), list):
         return
     entries = data["vessels"]
     if len(entries) > settings.max_fleet_vessels:
