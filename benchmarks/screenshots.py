@@ -37,6 +37,8 @@ PERSON = EXAMPLES / "02-piotr-sea-deckhand.yaml"  # holds the UBZ Decksmann
 WAITING = EXAMPLES / "23-sofia-awaiting-validation.yaml"  # days recorded, not yet validated
 OVERDUE = EXAMPLES / "32-helga-boatmaster-at-70.yaml"  # a boatmaster whose medical proof is overdue
 COHORT = ROOT / "kb" / "examples" / "cohorts" / "schifffahrtsschule-2026.csv"
+FLEET = ROOT / "kb" / "examples" / "fleets" / "donau-reederei-inline.yaml"  # its records inline, as the page takes them
+FLEET_SPAN = ("2026-11-30", "2032-06-30")  # the span of docs/fleet.md
 CHROMIUM = Path(os.environ.get("CREWKG_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CREWKG_CHROMEDRIVER", "/usr/bin/chromedriver"))
 AS_OF = "2026-11-30"
@@ -207,12 +209,32 @@ def shoot_web(driver, url: str, out: Path, lang: str, wide: list[str]) -> list[P
         wide.append(too_wide(driver, stem))
         shots += shoot(driver, out, stem)
         shots += shoot(driver, out, f"{stem}-career", "#career")
+    shots += shoot_fleet(driver, url, out, lang, wide)
     for page in ("queries", "docs", "onto", "kb/UBZ-Matrose"):  # the canned queries, the API, the ontology, a kb term
         driver.get(f"{url}/{page}?lang={lang}")
         time.sleep(1.0)
         wide.append(too_wide(driver, f"/{page}"))
         shots += shoot(driver, out, "web-" + page.replace("/", "-"))
     return shots
+
+
+def shoot_fleet(driver, url: str, out: Path, lang: str, wide: list[str]) -> list[Path]:
+    """The fleet page: the example fleet with its records inline uploaded through the form, over the span of the
+    example's forecast (docs/fleet.md), then the summary, the picture, the table of changes and the calendar link."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    driver.get(f"{url}/fleet?lang={lang}")
+    _wait(driver, ec.presence_of_element_located((By.ID, "fleet-file")))
+    driver.find_element(By.ID, "fleet-file").send_keys(str(FLEET))
+    for field, value in (("fleet-from", FLEET_SPAN[0]), ("fleet-until", FLEET_SPAN[1])):
+        driver.execute_script("document.getElementById(arguments[0]).value = arguments[1];", field, value)
+    driver.find_element(By.ID, "fleet-submit").click()
+    _wait(driver, ec.presence_of_element_located((By.ID, "fleet-ics")), timeout=180)
+    _wait(driver, lambda d: d.execute_script("const i = document.querySelector('#fleet-picture img');"
+                                             "return i.complete && i.naturalWidth > 0"))
+    wide.append(too_wide(driver, "/fleet"))
+    return shoot(driver, out, "web-fleet")
 
 
 def main(argv: list[str] | None = None) -> int:

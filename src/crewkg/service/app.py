@@ -38,7 +38,7 @@ def create_app(service: Service):
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.records_rdf import stored_person_ids
-    from crewkg.service.routers import careers, check, crew, documents, identifiers, sparql, web
+    from crewkg.service.routers import careers, check, crew, documents, fleet, identifiers, sparql, web
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
@@ -55,7 +55,7 @@ def create_app(service: Service):
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
     for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, documents.router,
-                   identifiers.router):
+                   fleet.router, identifiers.router):
         app.include_router(router)
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests

@@ -19,7 +19,8 @@ from crewkg.service.schema import body
 #: the documented request body of each route that takes one (schema.body)
 BODIES = {"eligibility": "record", "eligibility_upload": "upload", "explain": "record", "report_json": "record",
           "report_upload": "upload", "plan_endpoint": "record", "crew_endpoint": "crew", "sparql_post": "sparql",
-          "draft": "record", "draft_upload": "upload", "credential": "record", "credential_upload": "upload"}
+          "draft": "record", "draft_upload": "upload", "credential": "record", "credential_upload": "upload",
+          "fleet_endpoint": "fleet", "fleet_upload": "fleet_upload"}
 
 
 def doc(name: str) -> dict[str, str]:

@@ -179,7 +179,7 @@ _RELATIONS = (("type", RDF.type), ("superclass", RDFS.subClassOf), ("superproper
 
 
 @lru_cache(maxsize=1)
-def _templates():
+def templates():
     """The page templates, autoescaped: a label or definition is text, never markup."""
     from jinja2 import Environment, PackageLoader
 
@@ -189,7 +189,7 @@ def _templates():
 
 def _render(name: str, lang: str, **fields) -> str:
     words = {k: say(lang, f"onto.page.{k}") for k in _WORDS}
-    return _templates().get_template(name).render(lang=lang, words=words, **fields)
+    return templates().get_template(name).render(lang=lang, words=words, **fields)
 
 
 def link(g: Graph, term, lang: str) -> dict[str, str | None]:

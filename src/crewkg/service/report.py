@@ -15,7 +15,7 @@ from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 
 log = logging.getLogger("crewkg.server")
-_DRAW_LOCK = threading.Lock()
+DRAW_LOCK = threading.Lock()
 
 
 def report(state, person: Person, as_of: date, lang: str, target: str | None = None) -> dict[str, Any]:
@@ -140,7 +140,7 @@ def career_picture(law: Law, person: Person, answer: dict[str, Any], as_of: date
     result = (plan(law, person, answer, target, as_of, pace, graph=g, lang=lang) if target in g
               else {"person": person.id, "target": target, "routes": []})
     best = result["routes"][0] if result["routes"] else {"steps": [], "earliest": None}
-    with _DRAW_LOCK:  # matplotlib's text layout is not thread-safe
+    with DRAW_LOCK:  # matplotlib's text layout is not thread-safe
         svg, title = route_drawing(law, g, result, list(person.certificates), "svg", lang)
     t = section("careers.plan.", lang)
     lines = [(t["step"] if s["earliest"] else t["step_blocked"]).format(

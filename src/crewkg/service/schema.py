@@ -99,12 +99,32 @@ def crew_body(lang: str = "en") -> dict[str, Any]:
                                "engine_kw": 800}}}}}}}
 
 
+def fleet_body(lang: str = "en") -> dict[str, Any]:
+    """A fleet record whose vessels and rosters are records inline, never file names (service/fleets.py)."""
+    entry = _closed({"vessel": {"type": "object", "description": say(lang, "service.doc.schema.vessel")},
+                     "roster": {"type": "object", "description": say(lang, "service.doc.schema.roster")}},
+                    ["vessel", "roster"])
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": _closed(
+        {"id": {"type": "string", "pattern": ID_RE.pattern.replace("\\Z", "$")},
+         "vessels": {"type": "array", "minItems": 1, "items": entry,
+                     "description": say(lang, "service.doc.schema.fleet_vessels")}}, ["id", "vessels"])}}}}
+
+
+def fleet_upload_body(lang: str = "en") -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+        "type": "object", "required": ["file"],
+        "properties": {"file": {"type": "string", "format": "binary",
+                                "description": say(lang, "service.doc.schema.fleet_upload")}}}}}}}
+
+
 SPARQL_BODY = {"requestBody": {"content": {
     "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"query": {"type": "string"}}}},
     "application/sparql-query": {"schema": {"type": "string"}}}}}
 
 
 def body(kind: str, law: Law, lang: str) -> dict[str, Any]:
-    """The request body documentation of a route (`record`, `upload`, `crew` or `sparql`) in `lang`."""
+    """The request body documentation of a route (`record`, `upload`, `crew`, `fleet`, `fleet_upload` or `sparql`)
+    in `lang`."""
     return {"record": lambda: record_body(law, lang), "upload": lambda: upload_body(lang),
-            "crew": lambda: crew_body(lang), "sparql": lambda: SPARQL_BODY}[kind]()
+            "crew": lambda: crew_body(lang), "fleet": lambda: fleet_body(lang),
+            "fleet_upload": lambda: fleet_upload_body(lang), "sparql": lambda: SPARQL_BODY}[kind]()

@@ -41,6 +41,14 @@ class Settings:
     #: the head: a slower client is answered 408 or cut off (guard.bounded_h11; uvicorn bounds neither)
     request_head_seconds: float = 10.0
     request_body_seconds: float = 30.0
+    #: the size of a fleet forecast one request may ask (POST /api/fleet, the page /fleet): its cost grows with the
+    #: vessels, the roster members and the days of the span (each member's change days, each vessel's checks), and
+    #: it runs in a thread of the service, so a fleet beyond these is refused naming the field (service/fleets.py)
+    max_fleet_vessels: int = 50
+    max_fleet_members: int = 500  # roster members of the whole fleet
+    max_fleet_days: int = 3660  # days from `from` to `until`, both counted: ten years
+    #: fleet forecasts computed at once; more wait for one to finish (each holds a thread for seconds)
+    max_concurrent_fleets: int = 1
 
 
 @dataclass
@@ -69,6 +77,9 @@ class State:
     answers: Any = None
     #: the ids of the persons whose records the store holds (a store folder's export), sorted: /api/persons
     stored_persons: list[str] = field(default_factory=list)
+    #: the anyio.CapacityLimiter of the fleet forecasts (Settings.max_concurrent_fleets), made on the event loop at the
+    #: first forecast (service/fleets.py)
+    fleets: Any = None
 
     @property
     def law(self) -> Law:

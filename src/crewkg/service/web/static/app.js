@@ -5,7 +5,7 @@
 const UI = {
   de: {
     title: "crewkg — Unionsbefähigungszeugnisse nach SchBV 2022", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen",
-    nav_api: "API", language: "Sprache", record: "Ihre Angaben",
+    nav_api: "API", nav_fleet: "Flotte", language: "Sprache", record: "Ihre Angaben",
     record_hint: "Geben Sie Ihre Daten ein oder laden Sie eine Datei (YAML, JSON oder Turtle) hoch. Nichts wird gespeichert.",
     person: "Person und Stichtag", target: "Ziel (Karriereweg)", id: "Kennung", birth_date: "Geburtsdatum", as_of: "Stichtag", documents: "Nachweise",
     medical: "Medizinische Tauglichkeit (Anlage 7)", medical_no: "keine", medical_yes: "vorhanden", medical_until: "gültig bis …",
@@ -33,7 +33,7 @@ const UI = {
   },
   en: {
     title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
-    nav_api: "API", language: "Language", record: "Your record",
+    nav_api: "API", nav_fleet: "Fleet", language: "Language", record: "Your record",
     record_hint: "Enter your data or upload a record file (YAML, JSON or Turtle). Nothing is stored.",
     person: "Person and evaluation date", target: "Target (career path)", id: "Identifier", birth_date: "Birth date", as_of: "Evaluation date",
     documents: "Documents", medical: "Medical fitness (Annex 7)", medical_no: "none", medical_yes: "held",

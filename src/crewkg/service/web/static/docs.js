@@ -10,13 +10,13 @@ function el(tag, attrs, ...children) {
 
 const TEXTS = {
   de: {
-    page_title: "crewkg — API", title: "crewkg — HTTP-API", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen", nav_api: "API",
+    page_title: "crewkg — API", title: "crewkg — HTTP-API", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen", nav_api: "API", nav_fleet: "Flotte",
     language: "Sprache", schema_note: "Die Beschreibungen der Endpunkte stammen aus dem OpenAPI-Schema des Dienstes.",
     parameter: "Parameter", in: "Ort", type: "Typ", required: "Pflicht", yes: "ja", no: "nein", body: "Inhalt ",
     responses: "Antworten: {codes}",
   },
   en: {
-    page_title: "crewkg — API", title: "crewkg — HTTP API", nav_check: "Check", nav_queries: "SPARQL queries", nav_api: "API",
+    page_title: "crewkg — API", title: "crewkg — HTTP API", nav_check: "Check", nav_queries: "SPARQL queries", nav_api: "API", nav_fleet: "Fleet",
     language: "Language", schema_note: "",
     parameter: "parameter", in: "in", type: "type", required: "required", yes: "yes", no: "no", body: "Body ",
     responses: "Responses: {codes}",

@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 const TEXTS = {
   de: {
     page_title: "crewkg — SPARQL-Abfragen", title: "crewkg — SPARQL-Abfragen", nav_check: "Prüfen", nav_queries: "SPARQL-Abfragen",
-    nav_api: "API", language: "Sprache", canned: "Vorbereitete Abfragen", intro_1: "Die Abfragen aus",
+    nav_api: "API", nav_fleet: "Flotte", language: "Sprache", canned: "Vorbereitete Abfragen", intro_1: "Die Abfragen aus",
     intro_2: "ausgeführt am Endpunkt", intro_3: "(nur lesend): Ontologie, Wissensbasis, die mit",
     intro_4: "geladenen Personen und ihre abgeleiteten Fakten.",
     titles_note: "",
@@ -18,7 +18,7 @@ const TEXTS = {
   },
   en: {
     page_title: "crewkg — SPARQL queries", title: "crewkg — SPARQL queries", nav_check: "Check", nav_queries: "SPARQL queries",
-    nav_api: "API", language: "Language", canned: "Canned queries", intro_1: "The queries of",
+    nav_api: "API", nav_fleet: "Fleet", language: "Language", canned: "Canned queries", intro_1: "The queries of",
     intro_2: "run against the endpoint", intro_3: "(read-only): ontology, kb, the persons loaded with",
     intro_4: "and their derived facts.", titles_note: "",
     query: "Query", run: "Run", csv: "Download CSV", results: "Results", running: "running …",
