@@ -273,3 +273,27 @@ def test_concurrent_queries_on_the_memory_store_all_parse(law):
     for t in threads:
         t.join(60)
     assert failures == []
+
+
+def test_a_query_asked_again_is_answered_from_the_cache(law, monkeypatch):
+    """The endpoint gives an answer it keeps without the runner (on the event loop, no thread); GET and POST alike,
+    with `Vary: Accept`; another format is no hit."""
+    store = build_store("memory", law, [], AS_OF)
+    app = create_app(Service(law, store, {}, AS_OF, Settings(query_timeout=ENOUGH)))
+    runner = app.fastapi.state.crewkg.runner
+    count, json_ = "SELECT (COUNT(*) AS ?n) WHERE { ?s a crew:Certificate }", "application/sparql-results+json"
+    try:
+        with TestClient(app) as client:
+            first = client.get("/sparql", params={"query": count}, headers={"Accept": json_})
+            assert first.status_code == 200 and runner.cached(count, json_) is not None
+
+            def not_again(*args, **kwargs):
+                raise AssertionError("a kept answer was evaluated again")
+
+            monkeypatch.setattr(runner, "run", not_again)
+            again = [client.get("/sparql", params={"query": count}, headers={"Accept": json_}),
+                     client.post("/sparql", data={"query": count}, headers={"Accept": json_})]
+            assert [(r.status_code, r.content, r.headers["vary"]) for r in again] == [(200, first.content, "Accept")] * 2
+            assert runner.cached(count, "text/csv") is None
+    finally:
+        runner.close()

@@ -90,9 +90,17 @@ class QueryRunner:
         service's process has other children (the evaluator's workers), which end on their own schedule."""
         return self._pool.zygote if self._pool is not None else None
 
+    def _key(self, query: str, accept: str | None, dataset) -> tuple:
+        return (getattr(self.store, "version", 0), query, accept or "", tuple(dataset.default) if dataset else (),
+                tuple(dataset.named) if dataset else ())
+
+    def cached(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str] | None:
+        """The kept answer, if this query was answered before (a lookup, so the event loop may ask it: only a miss
+        needs a thread, which waits for a slot and a worker)."""
+        return self._cache.get(self._key(query, accept, dataset))
+
     def run(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str]:
-        key = (getattr(self.store, "version", 0), query, accept or "", tuple(dataset.default) if dataset else (),
-               tuple(dataset.named) if dataset else ())
+        key = self._key(query, accept, dataset)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
