@@ -79,8 +79,10 @@ class State:
         return self.service.settings
 
 
-def state(request: Request) -> State:
-    """The FastAPI dependency every router uses."""
+async def state(request: Request) -> State:
+    """The FastAPI dependency every router uses. A coroutine, so it is read on the event loop: FastAPI runs a plain
+    function dependency in its thread pool, and every request — `/health` too — waited for a free thread there and
+    for the GIL behind the threads that evaluate (measured under the warm mix: a thread's round trip each)."""
     return request.app.state.crewkg
 
 
