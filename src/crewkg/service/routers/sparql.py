@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlencode
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from crewkg.messages.catalogue import catalogue, say
 from crewkg.service.docs import doc
@@ -164,8 +164,9 @@ def queries_list(lang: str | None = None):
     from crewkg.service.canned import canned_queries, canned_words
 
     chosen = language(lang) if lang is not None else None
-    return [{"name": q.name, "title": title, "description": description, "query": q.text}
-            for q in canned_queries() for title, description in [canned_words(q, chosen)]]
+    # plain strings: written as they are, without FastAPI's encoder walking every one (a sixth of a clerk's requests)
+    return JSONResponse([{"name": q.name, "title": title, "description": description, "query": q.text}
+                         for q in canned_queries() for title, description in [canned_words(q, chosen)]])
 
 
 @router.get("/api/queries/{name}", tags=["sparql"], **doc("query_answer"))
