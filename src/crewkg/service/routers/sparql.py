@@ -102,8 +102,8 @@ def _dataset(params):
 
 async def _answered(st: State, query: str | None, accept: str | None, method: str, dataset, lang: str) -> Response:
     """A query answered before comes from the runner's cache on the event loop; any other is read, refused or run in
-    a thread (reading a text for SERVICE may parse it, and running it waits for a slot and a worker). Half a clerk's
-    requests are canned queries asked again: each had cost a thread's round trip for a lookup."""
+    a thread (reading a text for SERVICE may parse it, and running it waits for a slot and a worker). Canned queries
+    asked again (half the requests of benchmarks/service_load.py) each cost a thread's round trip for a lookup."""
     fits = query is not None and len(query.encode("utf-8", "surrogatepass")) <= st.settings.max_query_bytes
     hit = st.runner.cached(query, accept, dataset) if fits else None  # a query refused or never run is no hit
     if hit is None:
@@ -164,7 +164,7 @@ def queries_list(lang: str | None = None):
     from crewkg.service.canned import canned_queries, canned_words
 
     chosen = language(lang) if lang is not None else None
-    # plain strings: written as they are, without FastAPI's encoder walking every one (a sixth of a clerk's requests)
+    # plain strings: written as they are, without FastAPI's encoder walking every one
     return JSONResponse([{"name": q.name, "title": title, "description": description, "query": q.text}
                          for q in canned_queries() for title, description in [canned_words(q, chosen)]])
 
