@@ -63,14 +63,15 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skip(reason="issue 44 follow-up: since the sealed query zygote (service/sealing.py) and the killable memory-store workers were merged together, the test's count of worker processes no longer holds; the behaviour it guards (the endpoint free after the deadline) is covered by test_event_loop_free and the ASK tests")
 def test_a_slow_query_is_stopped_and_its_slot_serves_the_next_query(store):
-    import os
-
+    """The worker that evaluated a runaway query is killed at the deadline, the zygote stays, and the one slot serves
+    the next query in a fresh worker. The runner's own processes are counted — the zygote's children — not every
+    child of the test's process, where another test's evaluator or service may still be ending."""
     runner = QueryRunner(store, ENOUGH, slots=1, cache_bytes=0)
     try:
         assert runner.run(QUICK, None)[0].replace(b" ", b"") == b'{"head":{},"boolean":true}'
-        before = _descendants(os.getpid())
+        zygote = runner.zygote
+        workers = _descendants(zygote) if zygote is not None else set()
         runner.timeout = TIMEOUT
         started = time.monotonic()
         with pytest.raises(QueryTimeout):
@@ -78,21 +79,19 @@ def test_a_slow_query_is_stopped_and_its_slot_serves_the_next_query(store):
         assert time.monotonic() - started < ENOUGH  # stopped (the query itself would run for hours)
         runner.timeout = ENOUGH
         if runner.isolated:  # every store (on Linux): the worker that evaluated it is gone (killed at the deadline)
-            assert len(before) == 2  # the zygote and the worker the quick query used
-            deadline = time.monotonic() + 2
-            while time.monotonic() < deadline and sum(_alive(p) for p in before) > 1:
-                time.sleep(0.05)
-            assert sum(_alive(p) for p in before) == 1, "the worker is gone, the zygote stays"
+            assert len(workers) == 1  # the worker the quick query used, idle, then given the runaway query
+            assert _until(lambda: not any(_alive(p) for p in workers), 2), "the worker is gone"
+            assert runner.zygote == zygote and _alive(zygote), "the zygote stays"
         else:  # no fork (not Linux), the memory store: the evaluating thread stopped itself at the deadline
             assert store.kind == "memory"
-            deadline = time.monotonic() + 2
-            while time.monotonic() < deadline and any(t.name == "crewkg-sparql" for t in threading.enumerate()):
-                time.sleep(0.05)
-            assert not any(t.name == "crewkg-sparql" for t in threading.enumerate())
+            assert _until(lambda: not any(t.name == "crewkg-sparql" for t in threading.enumerate()), 2)
         # one slot only: the quick query gets it, or the slot was never given back (Busy after ENOUGH seconds)
         assert b"true" in runner.run(QUICK, "text/csv")[0]
+        if runner.isolated:  # in a worker of its own, forked from the same zygote
+            assert len(fresh := _descendants(zygote)) == 1 and not fresh & workers
     finally:
         runner.close()
+    assert runner.zygote is None and (zygote is None or _until(lambda: not _alive(zygote), 2)), "closed: no zygote"
 
 
 def test_the_service_recovers_from_more_slow_queries_than_it_has_slots(store, law):
@@ -207,13 +206,11 @@ def test_ask_answers_while_a_query_that_reads_no_triples_runs(store, law, which)
         runner.close()
 
 
-@pytest.mark.skip(reason="issue 44 follow-up: since the sealed query zygote (service/sealing.py) and the killable memory-store workers were merged together, the test's count of worker processes no longer holds; the behaviour it guards (the endpoint free after the deadline) is covered by test_event_loop_free and the ASK tests")
 @pytest.mark.parametrize("which", [0, 1], ids=["values", "regex"])
 def test_after_its_deadline_the_endpoint_is_free(store, law, which):
     """One slot only: the long query is stopped at its deadline, its worker ended, and the slot serves the next
-    query — no evaluation goes on behind the 503."""
-    import os
-
+    query — no evaluation goes on behind the 503. The zygote's children are counted, not the test process's (whose
+    other children — another test's evaluator workers — end on their own schedule)."""
     queries = _long_queries(store.kind)
     if which >= len(queries):
         pytest.skip("Oxigraph's regular expressions do not backtrack")
@@ -224,13 +221,17 @@ def test_after_its_deadline_the_endpoint_is_free(store, law, which):
         with TestClient(app) as client:
             runner.timeout = ENOUGH
             assert _ask(client) == 200
-            workers = _descendants(os.getpid())  # the zygote and the worker that answered
+            zygote = runner.zygote
+            workers = _descendants(zygote)  # the worker that answered, idle: the long query gets it
+            assert len(workers) == 1
             runner.timeout = TIMEOUT
             assert client.post("/sparql", data={"query": queries[which]}).status_code == 503
             runner.timeout = ENOUGH
             assert runner.running == 0
-            assert _until(lambda: sum(_alive(p) for p in workers) == 1), "the worker that evaluated it is gone"
+            assert _until(lambda: not any(_alive(p) for p in workers)), "the worker that evaluated it is gone"
             assert _ask(client) == 200
+            assert runner.zygote == zygote and not _descendants(zygote) & workers  # a fresh worker answered
+        assert runner.zygote is None and _until(lambda: not _alive(zygote)), "the zygote ends with the app"
     finally:
         runner.close()
 
@@ -272,3 +273,27 @@ def test_concurrent_queries_on_the_memory_store_all_parse(law):
     for t in threads:
         t.join(60)
     assert failures == []
+
+
+def test_a_query_asked_again_is_answered_from_the_cache(law, monkeypatch):
+    """The endpoint gives an answer it keeps without the runner (on the event loop, no thread); GET and POST alike,
+    with `Vary: Accept`; another format is no hit."""
+    store = build_store("memory", law, [], AS_OF)
+    app = create_app(Service(law, store, {}, AS_OF, Settings(query_timeout=ENOUGH)))
+    runner = app.fastapi.state.crewkg.runner
+    count, json_ = "SELECT (COUNT(*) AS ?n) WHERE { ?s a crew:Certificate }", "application/sparql-results+json"
+    try:
+        with TestClient(app) as client:
+            first = client.get("/sparql", params={"query": count}, headers={"Accept": json_})
+            assert first.status_code == 200 and runner.cached(count, json_) is not None
+
+            def not_again(*args, **kwargs):
+                raise AssertionError("a kept answer was evaluated again")
+
+            monkeypatch.setattr(runner, "run", not_again)
+            again = [client.get("/sparql", params={"query": count}, headers={"Accept": json_}),
+                     client.post("/sparql", data={"query": count}, headers={"Accept": json_})]
+            assert [(r.status_code, r.content, r.headers["vary"]) for r in again] == [(200, first.content, "Accept")] * 2
+            assert runner.cached(count, "text/csv") is None
+    finally:
+        runner.close()

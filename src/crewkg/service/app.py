@@ -51,7 +51,10 @@ def create_app(service: Service):
                              persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
                              answers=Answers(service.store), stored_persons=stored_person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
-    app.router.on_shutdown.append(evaluator.close)  # the evaluation workers end with the app (a later request forks new ones)
+    # the evaluation workers and the query workers' zygote end with the app (a later request forks new ones): left to
+    # the garbage collector, a dropped app's zygote and idle workers lived on in the program that built it
+    app.router.on_shutdown.append(evaluator.close)
+    app.router.on_shutdown.append(app.state.crewkg.runner.close)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
     for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, documents.router,

@@ -207,11 +207,14 @@ class Evaluator:
             self._ensure_pool().submit(int).result()
 
     def close(self) -> None:
-        """End the workers (the app's shutdown); a later request forks new ones."""
+        """End the workers (the app's shutdown), waiting for the batch under way, if any; a later request forks new
+        ones. Not waiting, `crewkg serve` ended on SIGTERM before the pool had told its workers to stop: they waited
+        for work for good, and kept the query workers' zygote alive too (they hold, forked after it, the service's end
+        of its socket)."""
         with self._pool_lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _cost(item: tuple[bytes, int]) -> int:

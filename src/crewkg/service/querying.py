@@ -79,12 +79,28 @@ class QueryRunner:
             self._pool.start()
 
     def close(self) -> None:
+        """End the zygote and the idle workers (the app's shutdown); a later query forks a new zygote."""
         if self._pool is not None:
             self._pool.close()
 
+    @property
+    def zygote(self) -> int | None:
+        """The process id of the zygote the query workers are forked from, while it runs (None before the first query,
+        after `close`, or without worker processes). Its children are this runner's workers and no one else's: the
+        service's process has other children (the evaluator's workers), which end on their own schedule."""
+        return self._pool.zygote if self._pool is not None else None
+
+    def _key(self, query: str, accept: str | None, dataset) -> tuple:
+        return (getattr(self.store, "version", 0), query, accept or "", tuple(dataset.default) if dataset else (),
+                tuple(dataset.named) if dataset else ())
+
+    def cached(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str] | None:
+        """The kept answer, if this query was answered before (a lookup, so the event loop may ask it: only a miss
+        needs a thread, which waits for a slot and a worker)."""
+        return self._cache.get(self._key(query, accept, dataset))
+
     def run(self, query: str, accept: str | None, dataset=None) -> tuple[bytes, str]:
-        key = (getattr(self.store, "version", 0), query, accept or "", tuple(dataset.default) if dataset else (),
-               tuple(dataset.named) if dataset else ())
+        key = self._key(query, accept, dataset)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -212,6 +228,7 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         self._ctl: socket.socket | None = None
+        self.zygote: int | None = None
         self._version = None
         self._finalizer = None
 
@@ -240,14 +257,14 @@ class WorkerPool:
             finally:
                 os._exit(0)
         theirs.close()
-        self._ctl, self._version = ours, version
+        self._ctl, self._version, self.zygote = ours, version, pid
         self._finalizer = weakref.finalize(self, _close_all, ours, self._idle, pid)
 
     def _stop_zygote(self) -> None:
         if self._finalizer is not None:
             self._finalizer()
             self._finalizer = None
-        self._ctl = None
+        self._ctl = self.zygote = None
         self._idle = []
 
     def _checkout(self) -> _Worker:

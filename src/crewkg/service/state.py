@@ -90,8 +90,11 @@ class State:
         return self.service.settings
 
 
-def state(request: Request) -> State:
-    """The FastAPI dependency every router uses."""
+async def state(request: Request) -> State:
+    """The FastAPI dependency every router uses. A coroutine, so it is read on the event loop: FastAPI runs a plain
+    function dependency in its thread pool, and every request — `/health` too — waited for a free thread there and
+    for the GIL behind the threads working (under the warm load mix, handing work to threads and back was a fifth of
+    the service process's busy time; docs/service.md)."""
     return request.app.state.crewkg
 
 
