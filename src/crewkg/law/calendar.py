@@ -16,23 +16,28 @@ the day's number (31 January, 29 February, …):
 
 Both are `dateutil.relativedelta` (which takes the month's last day where it lacks the day), the second moved on by
 one day where the month lacked it. A date after 31 December 9999 or before 1 January 1 cannot be named: both raise
-ValueError there, as `datetime.date` does (OverflowError for a number of months beyond any date)."""
+ValueError there, as `datetime.date` does (OverflowError for a number of months beyond any date). Both are remembered
+(a relativedelta costs ≈ 30 µs, and a register's answers ask the same birthdays and medical periods thousands of
+times: 75 000 calls for 300 persons' compact graphs)."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
 DAY = timedelta(days=1)
 
 
+@lru_cache(maxsize=1 << 16)
 def months_later(day: date, months: int) -> date:
     """The last day of a period of `months` months from `day` (§ 902 Abs. 2 ABGB): the same day `months` months
     later, or the month's last day where it has no such day (31 January + 1 month: 28 or 29 February)."""
     return day + relativedelta(months=months)
 
 
+@lru_cache(maxsize=1 << 16)
 def completed_on(start: date, months: int = 0, years: int = 0) -> date:
     """The first day on which `months` months and `years` years from `start` count as completed (§ 902 Abs. 1 ABGB):
     the same day that much later, or the first day of the next month where the month has no such day (29 February +

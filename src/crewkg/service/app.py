@@ -34,18 +34,22 @@ def create_app(service: Service):
     from crewkg.service.docs import openapi
     from crewkg.service.evaluator import Evaluator
     from crewkg.service.guard import RequestGuard
+    from crewkg.service.kept import evaluated_persons, kept
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
+    # what a store folder's export computed for it, else counted now (read-only: once; pyoxigraph counts by scanning)
+    ready = kept(service.store)
     app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes),
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
-                             triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
-                             persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
-                             answers=Answers(service.store))
+                             triples=ready.quads if ready else len(service.store),
+                             persons=ready.persons if ready else evaluated_persons(service.store),
+                             person_ids=ready.person_ids if ready else person_ids(service.store),
+                             answers=Answers(service.store, ready.answers if ready else None))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
@@ -54,14 +58,6 @@ def create_app(service: Service):
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
     return guard
-
-
-def _evaluated_persons(store) -> int:
-    """The persons the store holds an evaluation of: those of `--data` and, in a store folder, every exported one."""
-    from crewkg.service.derived_terms import D
-
-    query = f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?e <{D.evaluatedPerson}> ?p }}"
-    return int(store.select(query).rows[0][0])
 
 
 def _version() -> str:

@@ -75,6 +75,17 @@ class D(DefinedNamespace):
     recordedDays: URIRef
     notValidatedDays: URIRef
     cappedDays: URIRef
+    DerivationShape: URIRef
+    CompactDerivations: URIRef
+    FullDerivations: URIRef
+    derivationShape: URIRef
+    HoldingResult: URIRef
+    heldCertificate: URIRef
+    counts: URIRef
+    lapseReason: URIRef
+    lapsedSince: URIRef
+    countedUntil: URIRef
+    storeVersion: URIRef
 
 
 TRUE = Literal(True)
@@ -120,6 +131,10 @@ def role_iri(pid: str, role: str) -> URIRef:
     return DERIVED[f"{pid}/role/{role}"]
 
 
+def held_iri(pid: str, cert: str) -> URIRef:
+    return DERIVED[f"{pid}/held/{cert}"]
+
+
 def derived_subjects(law: Law, pid: str) -> list[URIRef]:
     """Every subject an evaluation of this person can produce (the deterministic IRI scheme), so a
     re-export can remove the old results by index lookups instead of scanning the store."""
@@ -128,4 +143,5 @@ def derived_subjects(law: Law, pid: str) -> list[URIRef]:
     out += [pathway_iri(pid, w) for w in law.pathways]
     out += [requirement_iri(pid, r) for r in law.requirements]
     out += [role_iri(pid, t.id) for t in law.terms.values() if "Role" in t.kinds]
+    out += [held_iri(pid, c) for c in law.certificates]
     return out

@@ -5,90 +5,138 @@ processes for a register), crew checks of vessels and rosters, and RDF files as 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
 from crewkg.errors import InputError
 from crewkg.law.namespaces import CREW_IRI
 from crewkg.law.statute import Law
+from crewkg.records.persons import Person
 from crewkg.service.crew_checks import crew_check_subjects, crew_check_triples
 from crewkg.service.dataset import DERIVED_GRAPH, RECORDS_GRAPH
-from crewkg.service.derived import evaluate
+from crewkg.service.derived import COMPACT
 from crewkg.service.derived_terms import D, derived_subjects, evaluation_iri
 from crewkg.service.export import format_for_suffix
 from crewkg.service.provenance import input_digest
-from crewkg.service.records_rdf import record_subjects
 from crewkg.service.stores import Store, is_store_dir, new_store, open_store_dir
-from crewkg.service.terms import nquads
+
+#: persons a store writes at a time: their quads replace the earlier ones of those persons in one step
+CHUNK = 200
+#: persons bulk-loaded into a new on-disk store at a time: the fewer loads, the fewer table files its indexes are read
+#: from and the fewer RocksDB merges later (docs/scale.md, "The store at 100 000 persons")
+LOAD = 25_000
 
 
-def _evaluated(law: Law, part: list, as_of: date) -> tuple[str, str]:
-    """(N-Quads of the batch's records and derived facts, N-Quads of their input digests): one Datalog run."""
-    facts, digests = [], []
-    for _, record, derived in evaluate(law, part, as_of):
-        facts.append(nquads(record, RECORDS_GRAPH))
-        facts.append(nquads([t for t in derived if t[1] != D.inputDigest], DERIVED_GRAPH))
-        digests.append(nquads([t for t in derived if t[1] == D.inputDigest], DERIVED_GRAPH))
-    return "".join(facts), "".join(digests)
+def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, replace: bool = True,
+                keep_unchanged: bool = False, workers: int = 1, shape: str = COMPACT, batch: int | None = None) -> int:
+    """Evaluate the persons (`streaming.blocks`: worker processes where there are more than one) and put their records
+    and derived facts into the store in the `shape`, removing whatever an earlier evaluation of the same person left
+    there (delete-before-insert; without `replace` the store is taken to hold none of them). With `keep_unchanged`, a
+    person whose evaluation in the store read exactly what this one would (`crew:inputDigest`) keeps their facts and
+    is not evaluated again. A person's input digest is written after their facts, so that a person with a digest is
+    complete. Into a new on-disk store the quads go through Oxigraph's bulk loader, `LOAD` persons at a time, in a
+    thread of their own while the next persons are evaluated. `batch`: persons a worker evaluates at a time. Returns
+    how many persons were kept so."""
+    from crewkg.service.streaming import BATCH, blocks
+
+    kept = [0]
+
+    def todo() -> Iterator[Person]:
+        for p in persons:
+            if keep_unchanged and store.objects(evaluation_iri(p.id), D.inputDigest) == [input_digest(law, p, as_of)]:
+                kept[0] += 1
+            else:
+                yield p
+
+    written = blocks(law, todo(), as_of, shape, "nq", workers, digest_apart=True, marks=False, batch=batch or BATCH)
+    if not replace and getattr(store, "path", None) is not None:
+        _bulk(store, written)
+        return kept[0]
+    part: list = []
+    for b in written:
+        part.append(b)
+        if len(part) >= CHUNK:
+            _put(store, law, part, replace)
+            part = []
+    _put(store, law, part, replace)
+    return kept[0]
 
 
-def _evaluated_in_worker(args: tuple[list, date, Path]) -> tuple[Path, str]:
-    """A worker's run: its facts go to a file, not through the pool's pipe (a batch is tens of megabytes, and a pool
-    terminated while such a result is in the pipe hangs on it), the digests come back."""
-    part, as_of, folder = args
-    from crewkg.workers import collect_now, inherited
-
-    facts, digests = _evaluated(inherited("law"), part, as_of)
-    collect_now(every=1)
-    path = folder / f"{os.getpid()}-{part[0].id}.nq"
-    path.write_text(facts, encoding="utf-8")
-    return path, digests
-
-
-def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200,
-                keep_unchanged: bool = False, workers: int = 1) -> int:
-    """Evaluate the persons (Datalog, `chunk` a run) and put their records and derived facts into the store,
-    removing whatever an earlier evaluation of the same person left there (delete-before-insert). With
-    `keep_unchanged`, a person whose evaluation in the store read exactly what this one would (`crew:inputDigest`)
-    keeps their facts and is not evaluated again. With more than one worker, the runs are evaluated in worker
-    processes (fork: they inherit the compiled law; they leave an interrupt to this process) while this one
-    writes, in input order. Returns how many persons were kept so."""
-    import tempfile
-
-    if keep_unchanged:
-        todo = [p for p in persons if store.objects(evaluation_iri(p.id), D.inputDigest) != [input_digest(law, p, as_of)]]
+def _put(store: Store, law: Law, part: list, replace: bool) -> None:
+    """A chunk of persons' blocks into the store, each person's digest last (in one transaction)."""
+    if not part:
+        return
+    facts = "".join(b.text for b in part)
+    if replace:
+        store.replace_subjects([s for b in part for s in person_subjects(law, b.person)], facts)
     else:
-        todo = list(persons)
-    parts = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-    if not parts:
-        return len(persons)
-    pool = None
-    with tempfile.TemporaryDirectory(prefix="crewkg-export-") as folder:
-        if workers > 1 and len(parts) > 1:
-            from crewkg.workers import fork_pool
+        store.add_nquads(facts)
+    store.add_nquads("".join(b.digest for b in part))
 
-            pool = fork_pool(min(workers, len(parts)), law=law)
-            done = pool.imap(_evaluated_in_worker, [(part, as_of, Path(folder)) for part in parts])
-        else:
-            done = (_evaluated(law, part, as_of) for part in parts)
+
+def person_subjects(law: Law, pid: str) -> list:
+    """Every subject a person's record and evaluation can have (and, through them, what they own)."""
+    from crewkg.law.namespaces import PERSON
+
+    return [PERSON[pid], *derived_subjects(law, pid)]
+
+
+def _bulk(store, written: Iterator) -> None:
+    """Blocks into a new on-disk store: N-Quads files of `LOAD` persons beside it, each bulk-loaded (its digests
+    after it) in a thread while the next file is written; at most one file waits."""
+    import queue
+    import tempfile
+    import threading
+
+    files: queue.Queue = queue.Queue(maxsize=1)
+    failed: list[BaseException] = []
+
+    def load() -> None:
+        while (item := files.get()) is not None:
+            facts, digests = item
+            try:
+                if not failed:
+                    store.bulk_file(facts)
+                    store.bulk_file(digests)
+            except BaseException as exc:  # handed to the writing thread
+                failed.append(exc)
+            finally:
+                facts.unlink(missing_ok=True)
+                digests.unlink(missing_ok=True)
+
+    loader = threading.Thread(target=load, name="crewkg-bulk-load", daemon=True)
+    loader.start()
+    with tempfile.TemporaryDirectory(prefix=".crewkg-load-", dir=store.path.parent) as folder:
         try:
-            for part, (facts, digests) in zip(parts, done, strict=True):
-                if isinstance(facts, Path):
-                    facts, path = facts.read_text(encoding="utf-8"), facts
-                    path.unlink()
-                if replace:
-                    store.replace_subjects([s for p in part for s in record_subjects(p) + derived_subjects(law, p.id)],
-                                           facts)
-                else:
-                    store.add_nquads(facts, bulk=True)
-                store.add_nquads(digests)  # last, in one transaction: a person with a digest is complete
+            n, part = 0, 0
+            out = None
+            for b in written:
+                if out is None:
+                    part += 1
+                    paths = (Path(folder) / f"facts-{part}.nq", Path(folder) / f"digests-{part}.nq")
+                    out = [p.open("w", encoding="utf-8") for p in paths]
+                out[0].write(b.text)
+                out[1].write(b.digest)
+                n += 1
+                if n % LOAD == 0:
+                    _hand_over(out, paths, files, failed)
+                    out = None
+            if out is not None:
+                _hand_over(out, paths, files, failed)
         finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-    return len(persons) - len(todo)
+            files.put(None)
+            loader.join()
+    if failed:
+        raise failed[0]
+
+
+def _hand_over(out: list, paths: tuple, files, failed: list) -> None:
+    for f in out:
+        f.close()
+    if failed:
+        raise failed[0]
+    files.put(paths)
 
 
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
@@ -144,21 +192,27 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
 
 def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
                 crews: Iterable[tuple[Path, Path | None]] = (), only_read: bool = False, workers: int = 1,
-                lang: str = "de") -> Store:
+                lang: str = "de", shape: str = COMPACT) -> Store:
     """A store with ontology + kb, the persons' records and derived facts (evaluated by `workers` processes where
     there are more than one run's persons, `put_persons`), crew checks of vessels and rosters, and any extra RDF
     files. `only_read`: a store folder with nothing to put into it is opened read-only (one question, `crewkg
-    sparql`: a folder `crewkg serve` holds can be asked too). `lang`: the language of the crew checks' sentences."""
+    sparql`: a folder `crewkg serve` holds can be asked too). `lang`: the language of the crew checks' sentences;
+    `shape`: of the persons' derivation graphs (derived.py). A store folder written into gets a new version, so that
+    what an export kept for it is no longer taken for its answers (kept.py)."""
     graphs, crews = list(graphs), list(crews)
     if is_store_dir(kind):
         nothing_to_put = only_read and not persons and not graphs and not crews
         store = open_store_dir(Path(kind), must_exist=True, read_only=nothing_to_put)
         if nothing_to_put:
             return store
-        put_persons(store, law, persons, as_of, replace=True, workers=workers)
+        if persons or graphs or crews:
+            from crewkg.service.kept import touch
+
+            touch(store)
+        put_persons(store, law, persons, as_of, replace=True, workers=workers, shape=shape)
     else:
         store = new_store(kind)
-        put_persons(store, law, persons, as_of, replace=False, workers=workers)
+        put_persons(store, law, persons, as_of, replace=False, workers=workers, shape=shape)
     put_crew_checks(store, law, crews, as_of, lang)
     load_graph_files(store, graphs)
     return store

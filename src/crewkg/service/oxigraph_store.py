@@ -63,6 +63,11 @@ class OxigraphStore:
             load = self.store.bulk_load if bulk and self.path is not None else self.store.load
             load(text.encode("utf-8"), format=self._ox.RdfFormat.N_QUADS)
 
+    def bulk_file(self, path: Path) -> None:
+        """An N-Quads file through Oxigraph's bulk loader, read as it is loaded (a register's part: gigabytes)."""
+        self.version += 1
+        self.store.bulk_load(path=str(path), format=self._ox.RdfFormat.N_QUADS)
+
     def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
         self.version += 1
         self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))

@@ -116,11 +116,26 @@ class Answers:
     """The whole answers of the canned queries whose header says `# answer: whole`, each computed once (in its own
     thread, so a reader who stops waiting does not stop it) and then given out a page of persons at a time."""
 
-    def __init__(self, store) -> None:
+    def __init__(self, store, kept: dict[str, Table] | None = None) -> None:
+        """`kept`: whole answers computed when the store was written (kept.py), by query name: given as they are."""
+        from crewkg.service.canned import canned_queries
+
         self.store = store
         self._lock = threading.Lock()
         self._done: dict[str, _Whole | BaseException] = {}
         self._running: dict[str, threading.Event] = {}
+        canned = {q.name: q for q in canned_queries()}
+        for name, table in (kept or {}).items():
+            if name in canned:
+                self._done[name] = _split(table, canned[name])
+                self._running[name] = done = threading.Event()
+                done.set()
+
+    def table(self, q: CannedQuery) -> Table:
+        """The whole answer (computed first if need be)."""
+        whole = self._whole(q, None)
+        assert whole is not None, "computed without a time limit"
+        return whole.table
 
     def warm(self, queries: Iterable[CannedQuery]) -> threading.Thread:
         """Compute them one after the other in the background, so that the first reader finds them ready."""
