@@ -117,7 +117,7 @@ def export_text(law: Law, persons: Iterable[Person], as_of: date, fmt: str, shap
                 written: Written | None = None) -> Iterator[str]:
     """The export as text, in pieces as the persons are evaluated: a block per person in N-Triples, N-Quads or
     Turtle (`streaming.blocks`), or, for JSON-LD, one document at the end."""
-    from crewkg.service.streaming import SYNTAXES, blocks, head
+    from crewkg.service.streaming import SYNTAXES, head, parts
 
     written = written if written is not None else Written()
     if fmt not in SYNTAXES:
@@ -127,10 +127,10 @@ def export_text(law: Law, persons: Iterable[Person], as_of: date, fmt: str, shap
         yield serialize(graph, fmt)
         return
     yield head(fmt, shape)
-    for b in blocks(law, persons, as_of, shape, fmt, workers):
-        written.persons += 1
-        written.triples += b.triples
-        yield b.text
+    for part in parts(law, persons, as_of, shape, fmt, workers):
+        written.persons += len(part.persons)
+        written.triples += part.triples
+        yield from part.pieces()
 
 
 def export_file(law: Law, persons: Iterable[Person], as_of: date, out: Path, fmt: str, shape: str = COMPACT,

@@ -21,8 +21,6 @@ from crewkg.service.export import format_for_suffix
 from crewkg.service.provenance import input_digest
 from crewkg.service.stores import Store, is_store_dir, new_store, open_store_dir
 
-#: persons a store writes at a time: their quads replace the earlier ones of those persons in one step
-CHUNK = 200
 #: persons bulk-loaded into a new on-disk store at a time: the fewer loads, the fewer table files its indexes are read
 #: from and the fewer RocksDB merges later (docs/scale.md, "The store at 100 000 persons")
 LOAD = 25_000
@@ -38,7 +36,7 @@ def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, 
     complete. Into a new on-disk store the quads go through Oxigraph's bulk loader, `LOAD` persons at a time, in a
     thread of their own while the next persons are evaluated. `batch`: persons a worker evaluates at a time. Returns
     how many persons were kept so."""
-    from crewkg.service.streaming import BATCH, blocks
+    from crewkg.service.streaming import BATCH, parts
 
     kept = [0]
 
@@ -49,30 +47,18 @@ def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, 
             else:
                 yield p
 
-    written = blocks(law, todo(), as_of, shape, "nq", workers, digest_apart=True, marks=False, batch=batch or BATCH)
+    written = parts(law, todo(), as_of, shape, "nq", workers, digest_apart=True, marks=False, batch=batch or BATCH)
     if not replace and getattr(store, "path", None) is not None:
         _bulk(store, written)
         return kept[0]
-    part: list = []
-    for b in written:
-        part.append(b)
-        if len(part) >= CHUNK:
-            _put(store, law, part, replace)
-            part = []
-    _put(store, law, part, replace)
+    for part in written:  # a batch's persons replace their earlier selves, each digest last (one transaction)
+        facts = part.whole()
+        if replace:
+            store.replace_subjects([s for pid in part.persons for s in person_subjects(law, pid)], facts)
+        else:
+            store.add_nquads(facts)
+        store.add_nquads(part.digests)
     return kept[0]
-
-
-def _put(store: Store, law: Law, part: list, replace: bool) -> None:
-    """A chunk of persons' blocks into the store, each person's digest last (in one transaction)."""
-    if not part:
-        return
-    facts = "".join(b.text for b in part)
-    if replace:
-        store.replace_subjects([s for b in part for s in person_subjects(law, b.person)], facts)
-    else:
-        store.add_nquads(facts)
-    store.add_nquads("".join(b.digest for b in part))
 
 
 def person_subjects(law: Law, pid: str) -> list:
@@ -83,7 +69,7 @@ def person_subjects(law: Law, pid: str) -> list:
 
 
 def _bulk(store, written: Iterator) -> None:
-    """Blocks into a new on-disk store: N-Quads files of `LOAD` persons beside it, each bulk-loaded (its digests
+    """Parts into a new on-disk store: N-Quads files of `LOAD` persons beside it, each bulk-loaded (its digests
     after it) in a thread while the next file is written; at most one file waits."""
     import queue
     import tempfile
@@ -109,17 +95,18 @@ def _bulk(store, written: Iterator) -> None:
     loader.start()
     with tempfile.TemporaryDirectory(prefix=".crewkg-load-", dir=store.path.parent) as folder:
         try:
-            n, part = 0, 0
+            n, number = 0, 0
             out = None
-            for b in written:
+            for part in written:
                 if out is None:
-                    part += 1
-                    paths = (Path(folder) / f"facts-{part}.nq", Path(folder) / f"digests-{part}.nq")
+                    number += 1
+                    paths = (Path(folder) / f"facts-{number}.nq", Path(folder) / f"digests-{number}.nq")
                     out = [p.open("w", encoding="utf-8") for p in paths]
-                out[0].write(b.text)
-                out[1].write(b.digest)
-                n += 1
-                if n % LOAD == 0:
+                for piece in part.pieces():
+                    out[0].write(piece)
+                out[1].write(part.digests)
+                n += len(part.persons)
+                if n >= LOAD * number:
                     _hand_over(out, paths, files, failed)
                     out = None
             if out is not None:
