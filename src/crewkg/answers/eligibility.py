@@ -92,7 +92,7 @@ def concerned_answer(law: Law, p: Person, d: Derived, as_of: date, chosen: dict[
     """The answer restricted to what concerns the person (`answers.relevance.reach`: certificate -> pathways), for
     the compact derivation graph: the certificates chosen with the pathways chosen (an issuable one with those it
     satisfies), the roles, and each certificate the record holds with whether it counts on the date and, where it
-    does not, why and since when (`rules.validity`)."""
+    does not, each reason with since when (`rules.validity`; a certificate may lapse for more than one)."""
     from crewkg.rules.validity import all_lapses
 
     reg = law.regulation_on(as_of)
@@ -106,10 +106,12 @@ def concerned_answer(law: Law, p: Person, d: Derived, as_of: date, chosen: dict[
              if ws or (p.id, cid) in d.eligible]
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
-    lapses = {x.certificate: x for x in all_lapses(p, law, as_of)}
-    held = [{"certificate": c, "counts": c not in lapses}
-            | ({"reason": x.reason, "since": x.since.isoformat(), "provision": x.provision,
-                "valid_until": x.last_day.isoformat() if x.last_day else None} if (x := lapses.get(c)) else {})
+    lapses: dict[str, list] = {}
+    for x in all_lapses(p, law, as_of):
+        lapses.setdefault(x.certificate, []).append(x)
+    held = [{"certificate": c, "counts": c not in lapses,
+             "lapses": [{"reason": x.reason, "since": x.since.isoformat(), "provision": x.provision,
+                         "valid_until": x.last_day.isoformat() if x.last_day else None} for x in lapses.get(c, [])]}
             for c in p.certificates if c in law.certificates]
     return base | {"certificates": certs, "roles": roles, "held": held}
 

@@ -28,6 +28,8 @@ from crewkg.records.persons import Person
 
 #: the lapse a person ends by renewing the medical proof (`rules.validity` names the reasons)
 MEDICAL_LAPSE = "medical_overdue"
+#: a pathway this many requirements short of satisfied is a near miss: every one concerns the person
+NEAR_MISS = 1
 
 
 def concerned(answer: dict[str, Any]) -> set[str]:
@@ -111,11 +113,21 @@ def reach(law: Law, p: Person, as_of: date, satisfied: dict[str, list[str]], rol
 
 def trimmed(r: Reach, entry: dict[str, Any]) -> dict[str, Any]:
     """A certificate entry of an answer (`answers.eligibility.certificate_entry`) with only the pathways that concern
-    the person: of a next step (`closest`), those with the fewest missing requirements."""
+    the person: of a next step (`closest`), every pathway that lacks a single requirement, else the first in statute
+    order of those with the fewest missing requirements."""
     if entry["id"] not in r.closest or not entry["pathways"]:
         return entry
     fewest = min(len(w["missing"]) for w in entry["pathways"])
-    return {**entry, "pathways": [w for w in entry["pathways"] if len(w["missing"]) == fewest]}
+    kept = [w for w in entry["pathways"] if len(w["missing"]) == fewest]
+    return {**entry, "pathways": kept if fewest == NEAR_MISS else sorted(kept, key=_days_short)[:1]}
+
+
+def _days_short(w: dict[str, Any]) -> int:
+    """The most days any missing requirement of a pathway lacks (a tie-break of the closest pathways: the one that
+    the days served least hold up)."""
+    return max((r["needed"] - r["have"] for r in w["missing"]
+                if r.get("unit") == "days" and isinstance(r.get("needed"), int) and isinstance(r.get("have"), int)),
+               default=0)
 
 
 def pathways(law: Law, p: Person, cid: str) -> list[str]:

@@ -131,10 +131,10 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
     """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
     exported), evaluate them as they are read and replace each person's records and derived facts in the store; a
     person whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
-    register's daily re-export evaluates only the persons that changed. A new store is bulk-loaded and compacted; what
-    a served store needs at start (the whole answers, the person ids) is then computed once and kept with it."""
+    register's daily re-export evaluates only the persons that changed. A new store is bulk-loaded; what a served
+    store needs at start (the whole answers, the person ids) is then computed once and kept with it."""
     from crewkg.messages.catalogue import say
-    from crewkg.service.kept import keep
+    from crewkg.service.kept import keep, touch
     from crewkg.service.loading import put_persons
     from crewkg.service.stores import open_store_dir
 
@@ -153,9 +153,12 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
         kept = put_persons(store, law, each(), day, replace=not new, keep_unchanged=keep_unchanged and not new,
                            workers=workers, shape=shape)
         n = counted[0]
+        touch(store)  # a new state of the store: what was kept for an earlier one is not read (service/kept.py)
         store.flush()
-        if new and n:  # a new register, bulk-loaded: compacted once, so that serving it reads few table files
-            store.compact()
+        # closed at once: a writer lets RocksDB merge the bulk-loaded table files, into levels it keeps uncompressed
+        # (twice the size on disk, docs/scale.md); what a service needs at start is computed on a read-only handle
+        del store
+        store = open_store_dir(folder, must_exist=True, read_only=True)
         quads = keep(store)
         del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:
@@ -272,7 +275,7 @@ def _kept_answer(store, name: str):
     from crewkg.service.kept import kept
 
     q = next((q for q in canned_queries() if q.name == name), None)
-    ready = kept(store) if q is not None and q.whole else None
+    ready = kept(store) if q is not None and (q.whole or q.page is None) else None
     return ready.answers.get(name) if ready is not None else None
 
 

@@ -134,16 +134,19 @@ def _requirement(law: Law, p: Person, req: dict[str, Any], nodes, ev: URIRef, mi
 
 def _holding(p: Person, h: dict[str, Any], ev: URIRef) -> list[Triple]:
     """A certificate the record holds, and whether it counts on the evaluation date (`rules.validity`): where it does
-    not, why (crew:lapseReason), since when, the last day it counted and the provision."""
+    not, each reason (crew:lapseReason) with its provision, since when it does not count (the earliest of the
+    reasons' days) and the last day it counted."""
     s = held_iri(p.id, h["certificate"])
     out: list[Triple] = [(s, RDF.type, D.HoldingResult), *_entity(s, ev), (s, D.evaluatedPerson, PERSON[p.id]),
                          (s, D.heldCertificate, KB[h["certificate"]]), (s, D.counts, boolean_literal(h["counts"])),
                          (s, PROV.wasDerivedFrom, PERSON[p.id])]
-    if not h["counts"]:
-        out += [(s, D.lapseReason, Literal(h["reason"])), (s, D.lapsedSince, Literal(date.fromisoformat(h["since"]))),
-                (s, CREW.provision, KB[h["provision"]])]
-        if h.get("valid_until"):
-            out.append((s, D.countedUntil, Literal(date.fromisoformat(h["valid_until"]))))
+    lapses = h["lapses"]
+    out += [t for x in lapses for t in ((s, D.lapseReason, Literal(x["reason"])), (s, CREW.provision, KB[x["provision"]]))]
+    if lapses:
+        out.append((s, D.lapsedSince, Literal(min(date.fromisoformat(x["since"]) for x in lapses))))
+        ends = [date.fromisoformat(x["valid_until"]) for x in lapses if x["valid_until"]]
+        if ends:
+            out.append((s, D.countedUntil, Literal(min(ends))))
     return out
 
 

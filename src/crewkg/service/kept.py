@@ -53,15 +53,16 @@ def version(store) -> str | None:
 
 
 def keep(store) -> int:
-    """Set a new version and compute what a service needs at start into the store folder's file; returns the quads."""
+    """Compute what a service needs at start for the store's version (`touch`) into the store folder's file: the
+    whole answers of the canned queries answered whole and of those not paged by persons (the kb's, the counts), the
+    person ids in SPARQL's order, the quads and persons. Returns the quads."""
     from crewkg.service.canned import canned_queries
     from crewkg.service.paging import Answers, person_ids
 
-    touch(store)
-    store.flush()
     answers = Answers(store)
     kept = Kept(version(store) or "", len(store), evaluated_persons(store), person_ids(store),
-                {q.name: answers.table(q) for q in canned_queries() if q.whole})
+                {q.name: answers.table(q) if q.whole else store.select(q.text) for q in canned_queries()
+                 if q.whole or q.page is None})
     data = {"version": kept.version, "quads": kept.quads, "persons": kept.persons, "person_ids": kept.person_ids,
             "answers": {name: _table(t) for name, t in kept.answers.items()}}
     from crewkg.outputs import write_atomically

@@ -4,6 +4,7 @@ processes for a register), crew checks of vessels and rosters, and RDF files as 
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator
 from datetime import date
@@ -21,11 +22,6 @@ from crewkg.service.export import format_for_suffix
 from crewkg.service.provenance import input_digest
 from crewkg.service.stores import Store, is_store_dir, new_store, open_store_dir
 
-#: persons bulk-loaded into a new on-disk store at a time: the fewer loads, the fewer table files its indexes are read
-#: from and the fewer RocksDB merges later (docs/scale.md, "The store at 100 000 persons")
-LOAD = 25_000
-
-
 def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, replace: bool = True,
                 keep_unchanged: bool = False, workers: int = 1, shape: str = COMPACT, batch: int | None = None) -> int:
     """Evaluate the persons (`streaming.blocks`: worker processes where there are more than one) and put their records
@@ -33,9 +29,8 @@ def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, 
     there (delete-before-insert; without `replace` the store is taken to hold none of them). With `keep_unchanged`, a
     person whose evaluation in the store read exactly what this one would (`crew:inputDigest`) keeps their facts and
     is not evaluated again. A person's input digest is written after their facts, so that a person with a digest is
-    complete. Into a new on-disk store the quads go through Oxigraph's bulk loader, `LOAD` persons at a time, in a
-    thread of their own while the next persons are evaluated. `batch`: persons a worker evaluates at a time. Returns
-    how many persons were kept so."""
+    complete. Into a new on-disk store every quad goes through one run of Oxigraph's bulk loader, fed as the persons
+    are evaluated (`_bulk`). `batch`: persons a worker evaluates at a time. Returns how many persons were kept so."""
     from crewkg.service.streaming import BATCH, parts
 
     kept = [0]
@@ -69,61 +64,66 @@ def person_subjects(law: Law, pid: str) -> list:
 
 
 def _bulk(store, written: Iterator) -> None:
-    """Parts into a new on-disk store: N-Quads files of `LOAD` persons beside it, each bulk-loaded (its digests
-    after it) in a thread while the next file is written; at most one file waits."""
+    """Parts into a new on-disk store through one run of Oxigraph's bulk loader, in a thread of its own, reading the
+    N-Quads as the workers write them (the digests after every fact, from a file beside the store). One run: each run
+    leaves its own table files, and while a writer holds the store RocksDB merges overlapping ones into levels it
+    keeps uncompressed — 10 000 synthetic persons, 2.3 million quads: 448 MiB as the bulk loader writes them, 691 MiB
+    once merged (docs/scale.md). The caller closes the store right after (`crewkg export`)."""
     import queue
     import tempfile
     import threading
 
-    files: queue.Queue = queue.Queue(maxsize=1)
+    pieces: queue.Queue = queue.Queue(maxsize=16)
     failed: list[BaseException] = []
 
     def load() -> None:
-        while (item := files.get()) is not None:
-            facts, digests = item
-            try:
-                if not failed:
-                    store.bulk_file(facts)
-                    store.bulk_file(digests)
-            except BaseException as exc:  # handed to the writing thread
-                failed.append(exc)
-            finally:
-                facts.unlink(missing_ok=True)
-                digests.unlink(missing_ok=True)
+        try:
+            store.bulk_stream(_Pipe(pieces))
+        except BaseException as exc:  # handed to the writing thread
+            failed.append(exc)
+            while pieces.get() is not None:  # let the writer finish its puts
+                pass
 
     loader = threading.Thread(target=load, name="crewkg-bulk-load", daemon=True)
     loader.start()
-    with tempfile.TemporaryDirectory(prefix=".crewkg-load-", dir=store.path.parent) as folder:
+    with tempfile.TemporaryFile("w+b", dir=store.path.parent) as digests:
         try:
-            n, number = 0, 0
-            out = None
             for part in written:
-                if out is None:
-                    number += 1
-                    paths = (Path(folder) / f"facts-{number}.nq", Path(folder) / f"digests-{number}.nq")
-                    out = [p.open("w", encoding="utf-8") for p in paths]
                 for piece in part.pieces():
-                    out[0].write(piece)
-                out[1].write(part.digests)
-                n += len(part.persons)
-                if n >= LOAD * number:
-                    _hand_over(out, paths, files, failed)
-                    out = None
-            if out is not None:
-                _hand_over(out, paths, files, failed)
+                    if failed:
+                        raise failed[0]
+                    pieces.put(piece.encode("utf-8"))
+                digests.write(part.digests.encode("utf-8"))
+            digests.seek(0)
+            while block := digests.read(1 << 20):
+                pieces.put(block)
         finally:
-            files.put(None)
+            pieces.put(None)
             loader.join()
     if failed:
         raise failed[0]
 
 
-def _hand_over(out: list, paths: tuple, files, failed: list) -> None:
-    for f in out:
-        f.close()
-    if failed:
-        raise failed[0]
-    files.put(paths)
+class _Pipe(io.RawIOBase):
+    """The bulk loader's input: the pieces put into a queue, read as one stream (None ends it)."""
+
+    def __init__(self, pieces) -> None:
+        self._pieces, self._left, self._done = pieces, memoryview(b""), False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not len(self._left) and not self._done:
+            piece = self._pieces.get()
+            if piece is None:
+                self._done = True
+            else:
+                self._left = memoryview(piece)
+        n = min(len(buffer), len(self._left))
+        buffer[:n] = self._left[:n]
+        self._left = self._left[n:]
+        return n
 
 
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
@@ -182,16 +182,15 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
                 lang: str = "de", shape: str = COMPACT) -> Store:
     """A store with ontology + kb, the persons' records and derived facts (evaluated by `workers` processes where
     there are more than one run's persons, `put_persons`), crew checks of vessels and rosters, and any extra RDF
-    files. `only_read`: a store folder with nothing to put into it is opened read-only (one question, `crewkg
-    sparql`: a folder `crewkg serve` holds can be asked too). `lang`: the language of the crew checks' sentences;
+    files. A store folder with nothing to put into it is only read: with `only_read` (one question, `crewkg
+    sparql`: a folder `crewkg serve` holds can be asked too) without its lock, else holding it (`crewkg serve`). `lang`: the language of the crew checks' sentences;
     `shape`: of the persons' derivation graphs (derived.py). A store folder written into gets a new version, so that
     what an export kept for it is no longer taken for its answers (kept.py)."""
     graphs, crews = list(graphs), list(crews)
     if is_store_dir(kind):
-        nothing_to_put = only_read and not persons and not graphs and not crews
-        store = open_store_dir(Path(kind), must_exist=True, read_only=nothing_to_put)
-        if nothing_to_put:
-            return store
+        if not persons and not graphs and not crews:  # only read: a service holds the folder's lock, a question not
+            return open_store_dir(Path(kind), must_exist=True, read_only=True, hold=not only_read)
+        store = open_store_dir(Path(kind), must_exist=True)
         if persons or graphs or crews:
             from crewkg.service.kept import touch
 

@@ -117,19 +117,28 @@ class Answers:
     thread, so a reader who stops waiting does not stop it) and then given out a page of persons at a time."""
 
     def __init__(self, store, kept: dict[str, Table] | None = None) -> None:
-        """`kept`: whole answers computed when the store was written (kept.py), by query name: given as they are."""
+        """`kept`: whole answers computed when the store was written (kept.py), by query name: given as they are —
+        those answered whole a page of persons at a time, those not paged (`kept_table`) whole."""
         from crewkg.service.canned import canned_queries
 
         self.store = store
         self._lock = threading.Lock()
         self._done: dict[str, _Whole | BaseException] = {}
         self._running: dict[str, threading.Event] = {}
+        self._kept: dict[str, Table] = {}
         canned = {q.name: q for q in canned_queries()}
         for name, table in (kept or {}).items():
-            if name in canned:
-                self._done[name] = _split(table, canned[name])
+            q = canned.get(name)
+            if q is not None and q.whole:
+                self._done[name] = _split(table, q)
                 self._running[name] = done = threading.Event()
                 done.set()
+            elif q is not None and q.page is None:
+                self._kept[name] = table
+
+    def kept_table(self, name: str) -> Table | None:
+        """The whole answer of a canned query that is not paged, as kept with the store (None where none was)."""
+        return self._kept.get(name)
 
     def table(self, q: CannedQuery) -> Table:
         """The whole answer (computed first if need be)."""
