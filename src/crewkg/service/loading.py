@@ -22,6 +22,7 @@ from crewkg.service.export import format_for_suffix
 from crewkg.service.provenance import input_digest
 from crewkg.service.stores import Store, is_store_dir, new_store, open_store_dir
 
+
 def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, replace: bool = True,
                 keep_unchanged: bool = False, workers: int = 1, shape: str = COMPACT, batch: int | None = None) -> int:
     """Evaluate the persons (`streaming.blocks`: worker processes where there are more than one) and put their records
