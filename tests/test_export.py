@@ -423,3 +423,39 @@ def test_re_exporting_a_person_leaves_nothing_of_the_earlier_record(tmp_path):
     g = Graph().parse(out, format="nt")
     assert not list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Matrose"), None, None)))
     assert list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Decksmann"), None, None)))
+
+
+def test_an_export_is_written_a_block_per_person_and_a_later_export_replaces_only_its_persons_blocks(tmp_path):
+    """A streamed export (issue 46) opens each person's block with a comment naming the person; a later export into
+    the file writes its persons' blocks and keeps every other person's block as it was, byte for byte."""
+    out = tmp_path / "register.nt"
+    register = tmp_path / "register.jsonl"
+    lines = [yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8")) for name in
+             ("01-lena-apprentice.yaml", "03-maria-matrose-to-bootsmann.yaml", "anna-matrose.yaml")]
+    import json
+
+    register.write_text("".join(json.dumps(r, default=str) + "\n" for r in lines) + '{"id": "bad", "exams": 3}\n',
+                        encoding="utf-8")
+    r = runner.invoke(app, ["export", str(register), "--out", str(out), "--as-of", "2026-11-30", "--workers", "2"])
+    assert r.exit_code == 1 and "exams" in r.output, r.output  # the bad record is named; the others are written
+    text = out.read_text(encoding="utf-8")
+    blocks = {line[len("# person "):] for line in text.splitlines() if line.startswith("# person ")}
+    assert blocks == {"lena-gruber", "maria-hofer", "anna"}
+    maria = text[text.index("# person maria-hofer"):].split("# person ")[1]
+    again = runner.invoke(app, ["export", str(EXAMPLES / "anna-matrose.yaml"), "--out", str(out), "--as-of", "2026-12-01"])
+    assert again.exit_code == 0, again.output
+    after = out.read_text(encoding="utf-8")
+    assert after.count("# person anna\n") == 1 and "# person maria-hofer\n" + maria.split("\n", 1)[1] in after
+    g = Graph().parse(out, format="nt")
+    assert {str(d) for d in g.objects(evaluation_iri("anna"), D.evaluationDate)} == {"2026-12-01"}
+
+
+def test_an_earlier_export_written_otherwise_is_merged_whole(law, tmp_path):
+    """A file an older crewkg wrote (one graph, no blocks) is read whole and merged, as before."""
+    out = tmp_path / "derived.ttl"
+    old = export_graph(law, [person_from_mapping(BOOTSMANN, law, AS_OF, "test")], AS_OF, shape="full")
+    out.write_text(old.serialize(format="turtle"), encoding="utf-8")
+    r = runner.invoke(app, ["export", str(EXAMPLES / "anna-matrose.yaml"), "--out", str(out), "--as-of", "2026-11-30"])
+    assert r.exit_code == 0, r.output
+    g = Graph().parse(out, format="turtle")
+    assert set(_evaluations(g)) == {"maria", "anna"}

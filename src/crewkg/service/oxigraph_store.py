@@ -79,8 +79,14 @@ class OxigraphStore:
         self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
+        """An RDF file into its own graph (its `file:` IRI); an N-Quads file's quads into the graphs they name (a
+        partition's `crewkg export --format nq`: its records and derived facts where an export into a store puts
+        them)."""
         ox = self._ox
         self.version += 1
+        if fmt == "nq":
+            self.store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+            return
         self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
                                                       "jsonld": ox.RdfFormat.JSON_LD}[fmt],
                              to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
