@@ -12,7 +12,6 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from crewkg.cli import app
