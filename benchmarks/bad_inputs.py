@@ -15,7 +15,9 @@ with a 5 s timeout and is classified:
 
     PYTHONPATH=src python benchmarks/bad_inputs.py [--jobs 2] [-k FILTER] [-v]
 
-Prints the counts and every case that is not clean; exits 1 if any case is a traceback or a hang."""
+Then the HTTP service gets its own corpus and a schemathesis run (bad_requests.py; `--no-http` leaves it out).
+Prints the counts and every case that is not clean; exits 1 if any case is a traceback or a hang, a SERVICE query
+reached the loopback listener, or the service answered a 5xx or printed a traceback."""
 
 from __future__ import annotations
 
@@ -333,6 +335,40 @@ def cases() -> list[Case]:
         Case("casebook_unknown_key", "options", ["test", "{d}/cases.yaml"], {"cases.yaml": "- name: x\n  colour: red\n"}),
         Case("paths_out_unknown_suffix", "options", ["paths", "--out", "{d}/g.xyz"]),
     ]
+    # --- issue 44: inputs that once ended in a traceback, and SERVICE in every form -----------------------------------
+    dated = "id: x\nbirth_date: 1990-01-01\n"
+    turtle_record = next((EXAMPLES / "persons").glob("*.ttl")).read_text(encoding="utf-8")
+    c += [
+        person("medical_valid_until_9999", dated + "medical_fitness: {valid_until: 9999-12-31}\n"),
+        person("medical_examined_9999", dated + "medical_fitness: {examined: 9999-12-31}\n"),
+        person("certificate_issued_9999", dated + "certificates: [{id: UBZ-Matrose, issued: 9999-12-31}]\n"),
+        person("medical_valid_until_9899_as_of_9999", dated + "medical_fitness: {valid_until: 9899-12-31}\n"
+               "certificates: [{id: UBZ-Matrose, issued: 9899-12-31}]\n", "p.yaml", "--as-of", "9999-12-31", ok0=True),
+        Case("plan_valid_until_9999", "person", ["plan", "{d}/p.yaml", "--target", "UBZ-Steuermann", "--as-of", AS_OF],
+             {"p.yaml": dated + "medical_fitness: {valid_until: 9999-12-31}\n"}),
+        Case("timeline_valid_until_9999", "person", ["timeline", "{d}/p.yaml", "--as-of", AS_OF],
+             {"p.yaml": dated + "medical_fitness: {valid_until: 9999-12-31}\n"}),
+        person("json_surrogate_id", '{"id": "\\ud800"}', "p.json"),
+        person("json_nested_1000", '{"id": "x", "sailing_days": ' + "[" * 1000 + "]" * 1000 + "}", "p.json"),
+        person("ttl_ill_typed_integer", PERSON_TTL + '; crew:hasSailingRecord [ crew:inRole kb:Matrose ; '
+               'crew:days "abc"^^xsd:integer ] .\n', "p.ttl"),
+        register("jsonl_utf16", good_line.encode("utf-16"), batch=False),
+        register("jsonl_line_not_utf8", good_line.encode() + b'{"id": "b\xff"}\n'),
+        register("csv_cell_131073", "id,birth_date,exams\na,1990-01-01," + "Anlage8;" * 20_000 + "\n", "r.csv"),
+        cohort("cohort_cell_131073", "id,birth_date,exams\nx,2008-01-01," + "Anlage8;" * 20_000 + "\n", batch=True),
+        Case("cache_shacl_ok_is_a_file", "cache", ["check", "{d}/p.ttl", "--as-of", AS_OF], {"p.ttl": turtle_record},
+             setup="cacheshaclok", ok0=True),
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() != 0:  # root reads a file of mode 000
+        c.append(Case("unreadable_record", "files", ["check", "{d}/p.yaml", "--as-of", AS_OF], {"p.yaml": GOOD},
+                      setup="unreadable:p.yaml"))
+    service = {"cr": "SELECT ?x { #\rSERVICE <http://127.0.0.1:{port}/> {?x ?p ?o} }",
+               "lt": "SELECT ?l { BIND('0' AS ?a) FILTER(?a<'>') SERVICE <http://127.0.0.1:{port}/> {?l ?p ?o} FILTER(?a!='') }",
+               "escape": "SELECT * { \\u0053ERVICE <http://127.0.0.1:{port}/> {?s ?p ?o} }",
+               "file": "SELECT * { SERVICE <file:///etc/hostname> {?s ?p ?o} }",
+               "plain": "SELECT * { SERVICE <http://127.0.0.1:{port}/> { ?s ?p ?o } }"}
+    c += [Case(f"sparql_service_{name}_{store}", "options", ["sparql", query, "--store", store, "--as-of", AS_OF])
+          for name, query in service.items() for store in ("memory", "oxigraph")]
     # --- the compiled-law cache ------------------------------------------------------------------------------------
     c += [
         Case("cache_is_a_file", "cache", ["check", "{d}/p.yaml", "--as-of", AS_OF], p, setup="cachefile", ok0=True),
@@ -373,6 +409,13 @@ def _prepare(case: Case, base: Path, warm_cache: Path) -> tuple[Path, dict[str, 
     elif what == "cachero":
         (d / "cache").mkdir(mode=0o500)
         env["CREWKG_CACHE"] = str(d / "cache")
+    elif what == "cacheshaclok":  # a file where the cache keeps its folder of validated records
+        cache = d / "cache"
+        cache.mkdir(mode=0o700)
+        (cache / "shacl-ok").write_text("not a folder")
+        env["CREWKG_CACHE"] = str(cache)
+    elif what == "unreadable":
+        (d / name).chmod(0)
     elif what == "cachejunk":
         cache = d / "cache"
         cache.mkdir()
@@ -382,8 +425,12 @@ def _prepare(case: Case, base: Path, warm_cache: Path) -> tuple[Path, dict[str, 
     return d, env
 
 
+#: the port of the loopback listener that counts connections (main): a SERVICE query that reaches out calls it
+PORT = {"value": 9}
+
+
 def _run(case: Case, d: Path, env: dict[str, str]) -> Outcome:
-    args = [a.replace("{d}", str(d)) for a in case.args]
+    args = [a.replace("{d}", str(d)).replace("{port}", str(PORT["value"])) for a in case.args]
     t0 = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "crewkg", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, env=env, cwd=d, start_new_session=True)
@@ -420,10 +467,18 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-k", default="", help="only the cases whose id contains this")
     ap.add_argument("-v", action="store_true", help="list every case")
+    ap.add_argument("--no-http", action="store_true", help="leave out the HTTP corpus and the schemathesis run "
+                                                            "(bad_requests.py)")
+    ap.add_argument("--examples", type=int, default=20, help="schemathesis examples per operation")
     opts = ap.parse_args()
     corpus = [c for c in cases() if opts.k in c.id]
     assert len({c.id for c in corpus}) == len(corpus), "case ids must be unique"
     t0 = time.monotonic()
+    from bad_requests import Listener
+    from bad_requests import run as http_run
+
+    listener = Listener()
+    PORT["value"] = listener.port
     with tempfile.TemporaryDirectory(prefix="crewkg-bad-") as tmp:
         base = Path(tmp)
         warm = base / "_cache"
@@ -447,7 +502,13 @@ def main() -> int:
         if opts.v or o.kind not in ("clean exit 2", "batch exit 1", "answered"):
             last = (o.err.strip().splitlines() or o.out.strip().splitlines() or [""])[-1][:160]
             print(f"  {o.kind:14} {o.case.group:13} {o.case.id:32} rc={o.rc} {o.seconds:4.1f}s  {last}")
-    return 1 if counts["traceback"] or counts["hang"] else 0
+    print(f"connections to the loopback listener (SERVICE reaching out from the CLI): {listener.connections}")
+    failed = counts["traceback"] or counts["hang"] or listener.connections
+    listener.close()
+    if not opts.no_http:
+        print("HTTP: bad requests and a schemathesis run against `crewkg serve` on each store (bad_requests.py)")
+        failed = http_run(["memory", "oxigraph"], opts.examples) or failed
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

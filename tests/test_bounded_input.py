@@ -19,7 +19,7 @@ CASES = {
     "deep.json": ("[" * 5000 + "]" * 5000, "nested at most"),
     "deep.yaml": ("a: " + "[" * 200 + "]" * 200 + "\n", "nested at most"),
     "dupe.json": ('{"id": "x", "id": "y"}', "duplicate key"),
-    "bigint.json": ('{"id": "x", "professional_experience_years": ' + "9" * 5000 + "}", "valid JSON values"),
+    "bigint.json": ('{"id": "x", "professional_experience_years": ' + "9" * 5000 + "}", "at most 100000"),
     "bigint.yaml": ("id: x\nprofessional_experience_years: " + "9" * 5000 + "\n", "valid YAML values"),
     "listkey.yaml": ("? [1, 2]\n: 3\n", "plain value"),
     "newline_id.json": ('{"id": "anna\\n"}', "'id'"),

@@ -162,8 +162,11 @@ def test_abs5_does_not_shorten_the_inland_share(law):
     assert [(m["id"], m["needed"], m["have"]) for m in w["missing"]] == [("Req-SchBV2022-P47-Abs4-Z1-inland", 180, 179)]
 
 
-@pytest.mark.parametrize("lang, said", [("de", "davon noch 1 Tag Fahrzeit in der Binnenschifffahrt (§ 47 Abs. 4 Z 1 SchBV)"),
-                                        ("en", "of which 1 more day of sailing time in inland navigation (§ 47 Abs. 4 Z 1 SchBV)")])
+@pytest.mark.parametrize("lang, said", [
+    ("de", "davon noch 1 Tag Fahrzeit in der Binnenschifffahrt (§ 47 Abs. 4 Z 1 SchBV, sinngemäß wiedergegeben: sein "
+           "Wortlaut ist nicht in den von crewkg mitgelieferten Texten enthalten)"),
+    ("en", "of which 1 more day of sailing time in inland navigation (§ 47 Abs. 4 Z 1 SchBV, paraphrased: its wording is "
+           "not in the texts crewkg bundles)")])
 def test_the_inland_share_is_said_to_be_the_inland_share(law, lang, said):
     """Two gaps with the same citation (the total, the inland share) must not read as one: the share says so."""
     w = pathway(answer(law, legacy({"Matrose": 179}, sea=1, training=360)), "UBZ-Matrose", "§ 47 Abs. 4 Z 1 SchBV")

@@ -177,3 +177,27 @@ def test_the_http_api_answers_with_the_same_summary():
         got = client.post("/api/eligibility", params={"as_of": DAY, "lang": "en"}, json=record)
         assert got.status_code == 200, got.text
         assert got.json()["summary"] == _check(PERSONS / name)["summary"]
+
+
+def test_a_batchs_summaries_are_each_persons_own():
+    """`summarise` plans a batch together (its planners' steps confirmed in one Datalog run a pathway, the records
+    awaiting validation evaluated in one run); each summary is the one its person gets planned alone — every example
+    person, among them franz-huber's Steuermann step on the day his 180 more days as Bootsmann are served (§ 14 Z 1 lit. a
+    SchBV) and the dated records whose days await validation."""
+    import copy
+    from datetime import date
+
+    from crewkg.answers.eligibility import check
+    from crewkg.careers.summary import summarise, summary
+    from crewkg.records.load import load_person_file
+
+    law, day = api.law(), date.fromisoformat(DAY)
+    persons = [load_person_file(f, law, day) for f in sorted(PERSONS.iterdir()) if f.suffix in (".yaml", ".json")]
+    answers = check(law, persons, day, "en")
+    alone = [summary(law, p, a, day, "en") for p, a in zip(persons, copy.deepcopy(answers), strict=True)]
+    summarise(law, persons, answers, day, "en")
+    assert [a["summary"] for a in answers] == alone
+    franz = next(a["summary"] for p, a in zip(persons, answers, strict=True) if p.id == "franz-huber")
+    assert {"certificate": "UBZ-Steuermann", "earliest": "2027-09-27"}.items() <= next(
+        n for n in franz["next_steps"] if n["certificate"] == "UBZ-Steuermann").items()
+    assert any(a["kind"] == "validate_days" for s in alone for n in s["next_steps"] for a in n["actions"])

@@ -51,16 +51,17 @@ def test_franz_credited_days_spells_and_plan():
     assert certs["UBZ-Steuermann"]["planned"] == "2027-09-27"
     assert certs["UBZ-Steuermann"]["eligible"] is False
     held = t["held"]
-    # § 22 Abs. 2 SchBV: at most 13 years from the issue on 20 Mar 2025, up to and including the day before the
-    # 13th anniversary
-    assert held == [{"id": "UBZ-Matrose", "label": "UBZ boatman", "issued": "2025-03-20", "valid_until": "2038-03-19",
+    # § 22 Abs. 2 SchBV: at most 13 years from the issue on 20 Mar 2025, up to and including the 13th anniversary
+    # (§ 902 Abs. 2 ABGB; kb:Reading-Fristende-ABGB902)
+    assert held == [{"id": "UBZ-Matrose", "label": "UBZ boatman", "issued": "2025-03-20", "valid_until": "2038-03-20",
                      "validity": {"covered": True, "provision": "§ 22 Abs. 2 SchBV",
-                                  "text": "valid up to and including 2038-03-19 (§ 22 Abs. 2 SchBV)"}}]
+                                  "text": "valid up to and including 2038-03-20 (§ 22 Abs. 2 SchBV, paraphrased: its "
+                                          "wording is not in the texts crewkg bundles)"}}]
     assert t["medical"]["examined"] == "2025-02-01"
     # § 22 Abs. 1 SchBV: no renewal is due before the 60th birthday (12 Apr 2058); then the 2025 proof is too old
     assert t["medical"]["schedule"]["covered"] is True and t["medical"]["schedule"]["provision"] == "§ 22 Abs. 1 SchBV"
     assert t["medical"]["valid_until"] == "2058-04-11"
-    assert any(e["kind"] == "certificate_valid_until" and e["date"] == "2038-03-19" for e in t["events"])
+    assert any(e["kind"] == "certificate_valid_until" and e["date"] == "2038-03-20" for e in t["events"])
     assert any(e["certificate"] == "UBZ-Steuermann" and e["date"] == "2027-09-27" for e in t["events"])
 
 

@@ -43,13 +43,14 @@ def matrose(issued: str, **more: Any) -> dict[str, Any]:
     return {"birth_date": "2000-01-01", "certificates": [{"id": "UBZ-Matrose", "issued": issued}], **more}
 
 
-# --- § 22 Abs. 2, 3 SchBV: the validity period from the issue date ------------------------------------------------
+# --- § 22 Abs. 2, 3 SchBV: the validity period from the issue date, ending with the anniversary (§ 902 Abs. 2 ABGB,
+# kb:Reading-Fristende-ABGB902) ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("cert, issued, last", [
-    ("UBZ-Matrose", "2022-05-01", "2035-04-30"),
+    ("UBZ-Matrose", "2022-05-01", "2035-05-01"),
     ("UBZ-Schiffsfuehrer", "2024-02-29", "2037-02-28"),
-    ("UBZ-SachkundigerFahrgastschifffahrt", "2022-05-01", "2027-04-30"),
+    ("UBZ-SachkundigerFahrgastschifffahrt", "2022-05-01", "2027-05-01"),
     ("UBZ-SachkundigerLNG", "2024-02-29", "2029-02-28"),
-], ids=["§ 22 Abs. 2: 13 years, the day before the anniversary", "§ 22 Abs. 2: issued on 29 Feb, 28 Feb",
+], ids=["§ 22 Abs. 2: 13 years, the anniversary", "§ 22 Abs. 2: issued on 29 Feb, 28 Feb",
         "§ 22 Abs. 3: five years", "§ 22 Abs. 3: issued on 29 Feb, 28 Feb five years later"])
 def test_a_certificate_counts_up_to_its_last_day_and_not_the_day_after(law, cert, issued, last):
     role = law.certificates[cert].role
@@ -63,17 +64,17 @@ def test_a_certificate_counts_up_to_its_last_day_and_not_the_day_after(law, cert
     abs_ = "2" if law.certificates[cert].role not in ("SachkundigerFahrgastschifffahrt", "SachkundigerLNG") else "3"
     assert x | {"text": None} == {"certificate": cert, "reason": "validity_period", "provision": f"§ 22 Abs. {abs_} SchBV",
                                   "since": after, "valid_until": last, "issued": issued, "role": role,
-                                  "years": 13 if abs_ == "2" else 5, "text": None}
+                                  "years": 13 if abs_ == "2" else 5, "text": None, "paraphrased": True}
     assert last in x["text"] and after in x["text"] and issued in x["text"]
 
 
 def test_the_expiry_is_said_in_both_languages(law):
-    de = answer(law, matrose("2022-05-01"), "2035-05-01", "de")["lapsed"][0]["text"]
-    en = answer(law, matrose("2022-05-01"), "2035-05-01", "en")["lapsed"][0]["text"]
+    de = answer(law, matrose("2022-05-01"), "2035-05-02", "de")["lapsed"][0]["text"]
+    en = answer(law, matrose("2022-05-01"), "2035-05-02", "en")["lapsed"][0]["text"]
     assert de == ("UBZ Matrose gilt höchstens 13 Jahre ab der Ausstellung am 2022-05-01: gültig bis einschließlich "
-                  "2035-04-30, abgelaufen seit 2035-05-01")
+                  "2035-05-01, abgelaufen seit 2035-05-02")
     assert en == ("UBZ boatman is valid for at most 13 years from its issue on 2022-05-01: valid up to and including "
-                  "2035-04-30, expired since 2035-05-01")
+                  "2035-05-01, expired since 2035-05-02")
 
 
 def test_an_expired_certificate_no_longer_meets_a_pathway_that_asks_it(law):
@@ -85,8 +86,8 @@ def test_an_expired_certificate_no_longer_meets_a_pathway_that_asks_it(law):
         w = next(w for w in c["pathways"] if w["provision"] == "§ 15 Z 2 SchBV")
         return next(r for r in w["requirements"] if r["provision"] == "§ 15 Z 2 lit. b SchBV")["met"]
 
-    assert lit_b("2035-04-30") is True
-    assert lit_b("2035-05-01") is False
+    assert lit_b("2035-05-01") is True
+    assert lit_b("2035-05-02") is False
 
 
 def test_a_certificate_without_issue_date_has_no_period_to_count(law):
@@ -167,7 +168,8 @@ def test_an_overdue_proof_does_not_prove_medical_fitness_for_a_certificate(law):
 
     assert missing_sentence(load_law(), req, "en") == (
         "missing: medical fitness: the proof examined on 2024-10-29 is overdue since 2026-10-30; from age "
-        "70 a proof not older than 2 years is needed (§ 22 Abs. 1 SchBV) (§ 10 Z 3 SchBV)")
+        "70 a proof not older than 2 years is needed (§ 22 Abs. 1 SchBV, paraphrased: its wording is not in the texts "
+        "crewkg bundles) (§ 10 Z 3 SchBV)")
 
 
 def test_a_proof_held_without_dates_is_taken_as_stated(law):
@@ -181,20 +183,22 @@ def test_a_proof_held_without_dates_is_taken_as_stated(law):
     # the first renewal is due within three months of the 65th birthday (10 Mar 2015): 10 Jun 2015 is the last day
     ("2013-01-15", "2015-06-10", True, None),
     ("2013-01-15", "2015-06-11", False, "2015-06-11"),
-    # 'und danach jährlich … jeweils': again after the 66th birthday (10 Mar 2016), at the latest within three months
-    ("2015-05-01", "2016-06-10", True, None),
-    ("2015-05-01", "2016-06-11", False, "2016-06-11"),
-    # a report made before the 66th birthday is no renewal after it, however young
-    ("2016-02-01", "2016-06-11", False, "2016-06-11"),
-    # one made on the 66th birthday carries to three months after the 67th
+    # 'und danach jährlich … jeweils spätestens innerhalb von drei Monaten': a renewal counts a year and three months
+    # from its examination (kb:Reading-Tauglichkeit-nach-Vollendung: the rhythm counts from the last proof)
+    ("2015-05-01", "2016-08-01", True, None),
+    ("2015-05-01", "2016-08-02", False, "2016-08-02"),
+    # a report of 65 made a month before the 66th birthday counts its fifteen months too
+    ("2016-02-01", "2017-05-01", True, None),
+    ("2016-02-01", "2017-05-02", False, "2017-05-02"),
+    # one made on the 66th birthday: fifteen months to the day
     ("2016-03-10", "2017-06-10", True, None),
     ("2016-03-10", "2017-06-11", False, "2017-06-11"),
     # before the 65th birthday no renewal is due
     ("2005-01-15", "2015-03-09", True, None),
 ], ids=["65th birthday + 3 months: last day", "65th birthday + 3 months + 1 day",
-        "66th birthday + 3 months: last day", "66th birthday + 3 months + 1 day",
-        "a report of 65 made a month before the 66th birthday is no renewal after it",
-        "a report of the 66th birthday: 67th birthday + 3 months", "and not a day longer", "day before the 65th birthday"])
+        "a renewal of 65: fifteen months, last day", "fifteen months + 1 day",
+        "a report of 65 made a month before the 66th birthday: fifteen months", "and not a day longer",
+        "a report of the 66th birthday: fifteen months", "fifteen months + 1 day", "day before the 65th birthday"])
 def test_the_schbesv_2004_schedule_of_5_abs_3(law, examined, on, fills, since):
     record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": examined},
               "certificates": [{"id": "SchBesV2004-Matrose", "issued": "2005-06-01"}]}
@@ -238,16 +242,17 @@ def test_22_abs_1_schbv_without_any_report_has_no_grace(law):
 
 
 # --- the faces: text, roster, timeline ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("lang, head", [("de", "Nicht mehr gültig"), ("en", "No longer valid")])
+@pytest.mark.parametrize("lang, head", [("de", "Zählt nicht"), ("en", "Does not count")])  # the summary says it first
 def test_check_text_says_what_lapsed(tmp_path, lang, head):
     rec = tmp_path / "p.yaml"
     rec.write_text("id: p\nbirth_date: 2000-01-01\ncertificates: [{id: UBZ-Matrose, issued: 2022-05-01}]\n",
                    encoding="utf-8")
-    r = runner.invoke(app, ["check", str(rec), "--as-of", "2035-05-01", "--lang", lang])
+    r = runner.invoke(app, ["check", str(rec), "--as-of", "2035-05-02", "--lang", lang])
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())  # the console wraps long lines
     line = text[text.index(head):]
-    assert "2035-04-30" in line and "2035-05-01" in line and "(§ 22 Abs. 2 SchBV)" in line
+    # § 22 Abs. 2 is the kb's paraphrase: the citation says so (rules.kinds.cited)
+    assert "2035-05-01" in line and "2035-05-02" in line and "(§ 22 Abs. 2 SchBV, " in line
 
 
 def test_the_roster_says_whose_certificate_lapsed(law):
@@ -267,12 +272,12 @@ def test_the_roster_says_whose_certificate_lapsed(law):
         day = date.fromisoformat(on)
         return check_roster(law, ml, requirement(law, ml, vessel, day), crew, "en")
 
-    before = verdict("2027-04-30")
+    before = verdict("2027-05-01")
     assert "lapsed" not in before and "SachkundigerFahrgastschifffahrt" in before["assignment"]["eva"]
-    after = verdict("2027-05-01")
+    after = verdict("2027-05-02")
     assert after["satisfied"] is False
     assert [x["provision"] for x in after["lapsed"]["eva"]] == ["§ 22 Abs. 3 SchBV"]
-    assert after["lapsed"]["eva"][0]["since"] == "2027-05-01"
+    assert after["lapsed"]["eva"][0]["since"] == "2027-05-02"
     assert any(m["role"] == "SachkundigerFahrgastschifffahrt" for m in after["missing"])
 
 
@@ -283,7 +288,7 @@ def test_the_timeline_gives_the_last_days(tmp_path):
     r = runner.invoke(app, ["timeline", str(rec), "--as-of", "2026-11-30", "--format", "json", "--lang", "en"])
     assert r.exit_code == 0, r.output
     t = json.loads(r.stdout)
-    assert t["held"][0]["valid_until"] == "2035-02-28"  # § 22 Abs. 2: the day before 1 Mar 2035
+    assert t["held"][0]["valid_until"] == "2035-03-01"  # § 22 Abs. 2: the anniversary (§ 902 Abs. 2 ABGB)
     # § 22 Abs. 1: the 2024 proof counts five years, but from the 70th birthday (14 Sep 2028) only two
     assert t["medical"]["valid_until"] == "2028-09-13"
     assert t["medical"]["schedule"]["provision"] == "§ 22 Abs. 1 SchBV"
@@ -305,8 +310,8 @@ def test_the_example_of_a_boatmaster_at_70(law):
 
 
 def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
-    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: a report of 65 proves fitness up to three months after the 66th
-    birthday, not a day longer."""
+    """§ 4 Abs. 2 Z 1 with § 5 Abs. 1, 3 SchBesV: a report of 65 proves fitness fifteen months from its examination
+    ('danach jährlich … jeweils spätestens innerhalb von drei Monaten'), not a day longer."""
     record = {"birth_date": "1950-03-10", "medical_fitness": {"examined": "2015-05-01"}}
 
     def z1(on: str, lang: str = "de") -> dict[str, Any]:
@@ -314,13 +319,13 @@ def test_the_schbesv_2004_medical_requirement_reads_the_same_schedule(law):
         fitness = c["pathways"][0]["requirements"][-1]  # the report, or employment before 2005 (§ 18 Abs. 2)
         return fitness["alternatives"][0] | {"eligible": c["eligible"]}
 
-    assert z1("2016-06-10")["eligible"] is True
-    req = z1("2016-06-11", "de")
-    assert req["eligible"] is False and req["overdue_since"] == "2016-06-11"
+    assert z1("2016-08-01")["eligible"] is True
+    req = z1("2016-08-02", "de")
+    assert req["eligible"] is False and req["overdue_since"] == "2016-08-02"
     from crewkg.rules.kinds import missing_sentence
 
     said = missing_sentence(law, req, "de")
-    assert "nach Vollendung des 66. Lebensjahres am 2016-03-10 war er bis 2016-06-10 zu erneuern" in said
+    assert "2015-05-01" in said and "2016-08-02" in said and "15 Monate" in said
     assert "§ 5 Abs. 3 SchBesV" in said
 
 
@@ -456,9 +461,7 @@ def test_a_master_renews_the_report_after_65_too(law, patent, on, roles):
 
 @pytest.mark.parametrize("examined, on, age, renewal", [
     ("2014-12-01", "2015-06-11", 65, ("2015-03-10", "2015-06-10")),
-    ("2015-03-10", "2016-06-11", 66, ("2016-03-10", "2016-06-10")),
-], ids=["§ 5 Abs. 3 SchBesV: a report of 64 lapses for want of a renewal after the birthday, said as such",
-        "a report of 65 lapses for want of the renewal after the 66th birthday ('danach jährlich'), said as such"])
+], ids=["§ 5 Abs. 3 SchBesV: a report of 64 lapses for want of a renewal after the birthday, said as such"])
 def test_the_answer_says_why_the_report_after_65_is_overdue(law, examined, on, age, renewal):
     from crewkg.rules.kinds import kind
 
@@ -504,31 +507,37 @@ def test_a_dated_proof_that_does_not_count_is_named_with_its_date(law, on, said)
         assert any(said in s for s in sentences), sentences
 
 
-@pytest.mark.parametrize(("on", "born", "said"), [
-    ("2022-01-16", "1950-06-10", []),
-    ("2022-01-17", "1950-06-10", ["Kapitaenspatent-B", "SchBesV2004-Matrose"]),
-    ("2022-01-17", "1980-06-10", []),
+@pytest.mark.parametrize(("on", "born", "lapsed", "said"), [
+    ("2022-01-16", "1950-06-10", ["Kapitaenspatent-B", "SchBesV2004-Matrose", "SchBesV2004-Maschinist"], []),
+    ("2022-01-17", "1950-06-10", ["Kapitaenspatent-B", "SchBesV2004-Matrose"], ["SchBesV2004-Maschinist"]),
+    ("2022-01-17", "1980-06-10", [], []),
 ], ids=["under the SchBesV 2004 the overdue report ends the roles (§ 5 Abs. 3): a lapse, nothing unchecked",
-        "from 17 Jan 2022 § 22 Abs. 1 SchBV governs UBZ only: the kept qualifications fill roles, said as not checked",
+        "from 17 Jan 2022 § 22 Abs. 1 SchBV governs the kept deck qualifications too (a reading): a lapse; the "
+        "Maschinist, no member of the deck crew, is said as not checked",
         "below the schedule's first age nothing is said"])
-def test_a_qualification_kept_valid_by_paragraph_47_says_its_medical_fitness_is_not_checked(law, on, born, said):
+def test_a_qualification_kept_valid_by_paragraph_47_follows_the_schedule_in_force(law, on, born, lapsed, said):
     a = answer(law, {"birth_date": born, "medical_fitness": {"examined": "2020-01-01"},
                      "certificates": [{"id": "Kapitaenspatent-B", "issued": "2000-01-01"},
-                                      {"id": "SchBesV2004-Matrose", "issued": "2006-01-01"}]}, on, "en")
+                                      {"id": "SchBesV2004-Matrose", "issued": "2006-01-01"},
+                                      {"id": "SchBesV2004-Maschinist", "issued": "2006-01-01"}]}, on, "en")
+    assert [x["certificate"] for x in a.get("lapsed", [])] == lapsed
     assert [x["certificate"] for x in a.get("medical_not_checked", [])] == said
+    if on == "2022-01-17" and lapsed:  # the reading that extends § 22 Abs. 1 to them, and the other one's verdict
+        assert {x["reading"] for x in a["lapsed"]} == {"Reading-SchBV2022-P47-Tauglichkeit"}
+        assert all(x["other_reading"]["counts"] and x["other_reading"]["valid_until"] == "2032-01-17" for x in a["lapsed"])
+        assert "Schiffsfuehrer" not in a["roles"] and "Maschinist" in a["roles"]
     if said:
-        assert "Schiffsfuehrer" in a["roles"]
         assert all(x["provision"] == "§ 22 Abs. 1 SchBV" and "not check" in x["text"] for x in a["medical_not_checked"])
 
 
 def test_a_renewal_an_earlier_schedule_asked_is_cited_with_that_schedule_in_a_lapse(law):
-    """Born 1950-06-10, examined 2019-06-01: the renewal after the 69th birthday was due by 2019-09-10 under § 5
+    """Born 1950-06-10, examined 2014-06-01: the renewal after the 65th birthday was due by 2015-09-10 under § 5
     Abs. 3 SchBesV 2004; a UBZ issued in 2022 lapses under § 22 Abs. 1 SchBV, and the sentence names both laws."""
-    a = answer(law, {"birth_date": "1950-06-10", "medical_fitness": {"examined": "2019-06-01"},
+    a = answer(law, {"birth_date": "1950-06-10", "medical_fitness": {"examined": "2014-06-01"},
                      "certificates": [{"id": "UBZ-Matrose", "issued": "2022-03-01"}]}, "2026-11-30", "en")
     (x,) = a["lapsed"]
-    assert (x["provision"], x["renewal_schedule"], x["renew_by"]) == ("§ 22 Abs. 1 SchBV", "§ 5 Abs. 3 SchBesV", "2019-09-10")
-    assert "renewed by 2019-09-10 under § 5 Abs. 3 SchBesV" in x["text"]
+    assert (x["provision"], x["renewal_schedule"], x["renew_by"]) == ("§ 22 Abs. 1 SchBV", "§ 5 Abs. 3 SchBesV", "2015-09-10")
+    assert "renewed by 2015-09-10 under § 5 Abs. 3 SchBesV" in x["text"]
 
 
 @pytest.mark.parametrize("on", ["2012-06-01", "2012-06-02"])

@@ -7,8 +7,8 @@ stays light (no rdflib, no pyDatalog)."""
 from typing import Any
 
 import crewkg.law as _law_package  # noqa: F401 - loaded first, so the function below keeps the name `law`
+from crewkg.version import __version__ as __version__  # its one home: crewkg/version.py (pyproject reads it)
 
-__version__ = "0.2.0"  # the one home of the version (pyproject reads it: [tool.hatch.version])
 __all__ = ["InputError", "check", "crew", "explain", "law", "person", "plan"]
 
 

@@ -25,7 +25,11 @@ from crewkg.errors import InputError
 #: the keys of a case
 CASE_KEYS = {"name", "description", "provision", "as_of", "person", "vessel", "roster", "school_attendance", "expect"}
 #: the expectation keys of a person case besides certificate ids
-PERSON_KEYS = {"roles", "satisfied_pathways", "covered"}
+PERSON_KEYS = {"roles", "satisfied_pathways", "covered", "warnings", "lapsed", "other_readings"}
+#: the keys of one entry of `lapsed` (a held certificate that gives no role on the date) and of `other_readings` (what
+#: the other reading of a doubtful provision would decide for a certificate held)
+LISTED_KEYS = {"lapsed": {"certificate", "reason", "provision", "since", "valid_until", "other_reading", "reading"},
+               "other_readings": {"certificate", "reading", "provision", "counts", "valid_until"}}
 #: the keys of one certificate's expectation
 CERTIFICATE_KEYS = {"eligible", "covered", "eligible_since", "pathway", "satisfied", "missing", "requirements"}
 #: the keys of one requirement (a litera) in `missing` or `requirements`
@@ -212,6 +216,9 @@ def _check_person_expectation(expect: Mapping[str, Any], where: str) -> None:
         if key in PERSON_KEYS:
             if not isinstance(value, list):
                 raise InputError(where, at, "case_list_value", value)
+            for i, entry in enumerate(value if key in LISTED_KEYS else []):
+                if isinstance(entry, dict):
+                    _known(entry, LISTED_KEYS[key], where, f"{at}[{i + 1}]")
             continue
         if key not in certificates:
             raise InputError(where, at, "case_expect_key", key, ids=sorted(certificates))
@@ -335,6 +342,12 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
         if key == "covered":
             compare(key, exp, answer.get("covered"))
             continue
+        if key == "warnings":  # the kinds of the warnings the answer gives (an overlap of entries of the log)
+            compare(key, exp, [w["kind"] for w in answer.get("warnings", [])])
+            continue
+        if key in LISTED_KEYS:
+            out += _listed_differences(key, exp, answer.get(key, []))
+            continue
         cert = by_id.get(key)
         if cert is None:
             out.append(Difference(key, "—", ABSENT))
@@ -363,6 +376,31 @@ def person_differences(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> 
         for e in exp.get("requirements", []):
             entry = e if isinstance(e, dict) else {"provision": e}
             out += _entry_differences(entry, way["requirements"], f"{at}{SEP}requirements", must_fail=False)
+    return out
+
+
+def _listed_differences(name: str, expected: list[Any], lapsed: list[dict[str, Any]]) -> list[Difference]:
+    """Held certificates the answer lists under `name` (lapsed; other_readings): the same certificates, and for an
+    entry written as a mapping its fields (the answer's entry of that certificate, of that reason where it names one)."""
+    out: list[Difference] = []
+    ids = [e if isinstance(e, str) else e.get("certificate") for e in expected]
+    if not same(sorted(set(ids)), sorted({x["certificate"] for x in lapsed})):
+        out.append(Difference(name, ids, [x["certificate"] for x in lapsed]))
+    for e in expected:
+        if not isinstance(e, dict):
+            continue
+        found = [x for x in lapsed if x["certificate"] == e.get("certificate")
+                 and ("reason" not in e or x["reason"] == e["reason"])]
+        where = f"{name}{SEP}{e.get('certificate')}"
+        if not found:
+            out.append(Difference(where, e.get("certificate"), ABSENT))
+            continue
+        for k in sorted(set(e) - {"certificate"}):
+            have = found[0].get(k, ABSENT)
+            if isinstance(e[k], dict) and isinstance(have, dict):  # a nested entry: the fields it names
+                have = {f: have.get(f, ABSENT) for f in e[k]}
+            if not same(e[k], have):
+                out.append(Difference(f"{where}{SEP}{k}", e[k], have))
     return out
 
 

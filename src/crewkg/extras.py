@@ -1,8 +1,8 @@
 """The optional parts of crewkg (pyproject's extras) and the one check that one is installed.
 
 `pip install crewkg` answers `check`, `explain`, `plan`, `timeline` (text, JSON) and the career graph as JSON or
-GraphML. Pictures, the service with its Oxigraph store and the calendar file need libraries the light install leaves
-out; a command that needs one calls `require` before it imports them, so a missing extra is said in one sentence of
+GraphML. Pictures, the service with its Oxigraph store, the calendar file and the clerk's documents (a draft as PDF,
+a credential) need libraries the light install leaves out; a command that needs one calls `require` before it imports them, so a missing extra is said in one sentence of
 the catalogue (`error.extra.<extra>`, in the language asked, with the `pip install` that brings it) and the command
 exits 2 like any bad input, instead of a traceback from deep inside a drawing or a server."""
 
@@ -17,6 +17,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "pictures": ("matplotlib",),
     "service": ("fastapi", "uvicorn", "python_multipart", "pyoxigraph"),
     "calendar": ("icalendar",),
+    "documents": ("weasyprint", "pyld"),
 }
 
 
@@ -38,5 +39,5 @@ def require(extra: str, *modules: str) -> None:
     for module in modules or EXTRAS[extra]:
         try:
             importlib.import_module(module)
-        except ImportError:
+        except (ImportError, OSError):  # OSError: WeasyPrint installed but the system's Pango library missing
             raise MissingExtra("", "", "extra", None, extra=extra, module=module) from None

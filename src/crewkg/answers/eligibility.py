@@ -27,6 +27,8 @@ def requirement_entry(law: Law, rid: str, p: Person, d: Derived, as_of: date, la
         "kind": r.kind,
         "unit": k.unit,
     }
+    if law.provisions[r.provision].paraphrased:  # rests on wording outside the bundled texts: said (rules.kinds.cited)
+        entry["paraphrased"] = True
     if k.parts is not None:
         children = [requirement_entry(law, c, p, d, as_of, lang) for c in r.children]
         entry["needed"] = k.needed(len(children)) if k.needed else len(children)
@@ -63,7 +65,10 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
     early = undated_early(law, p, as_of, lang)
     dated = dated_form_entries(law, p, lang)
     unchecked = medical_not_checked(law, p, as_of, lang)
-    return base | {"regulation": reg.name, "covered": True,
+    warnings = overlap_warnings(law, p, lang)
+    others = [v for v in other_readings(law, p, as_of, lang) if not v["counts"]]  # those of a lapse: on its entry
+    return base | ({"warnings": warnings} if warnings else {}) | ({"other_readings": others} if others else {}) | {
+        "regulation": reg.name, "covered": True,
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
                        {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | ({"undated_early": early} if early else {}) | (
                        {"dated_forms": dated} if dated else {}) | ({"medical_not_checked": unchecked} if unchecked else {})
@@ -114,6 +119,33 @@ def concerned_answer(law: Law, p: Person, d: Derived, as_of: date, chosen: dict[
                          "valid_until": x.last_day.isoformat() if x.last_day else None} for x in lapses.get(c, [])]}
             for c in p.certificates if c in law.certificates]
     return base | {"certificates": certs, "roles": roles, "held": held}
+
+
+def overlap_warnings(law: Law, p: Person, lang: str = "de") -> list[dict[str, Any]]:
+    """The entries of the service log of different waters that cover the same calendar days, each pair named: a day
+    is one Fahrtag (§ 2 Z 3 SchBV), so such a pair is almost always a typing error in the log; where days are added,
+    each counts once (records.dated)."""
+    from crewkg.records.dated import overlaps
+
+    entries = p.service or []
+    provision = law.citation("SchBV2022-P2-Z3") if "SchBV2022-P2-Z3" in law.provisions else ""
+    out = []
+    for x in overlaps(p):
+        named = []
+        for i in (x.first, x.second):
+            e = entries[i - 1]
+            what = law.label(e.role, lang) if e.waters == "inland" and e.role else law.label(e.capacity or "", lang)
+            named.append({"entry": i, "waters": e.waters, "from": e.start.isoformat(), "to": e.end.isoformat()}
+                         | ({"role": e.role} if e.waters == "inland" else {"capacity": e.capacity})
+                         | ({"vessel": e.vessel} if e.vessel else {}) | {"said": say(
+                             lang, f"warning.entry_{e.waters}", n=i, what=what, start=e.start.isoformat(),
+                             end=e.end.isoformat())})
+        out.append({"kind": "overlap", "entries": [{k: v for k, v in n.items() if k != "said"} for n in named],
+                    "from": x.start.isoformat(), "to": x.end.isoformat(), "days": x.days, "provision": provision,
+                    "text": say(lang, "warning.overlap", first=named[0]["said"], second=named[1]["said"],
+                                days=wording.amount(x.days, "days", lang), start=x.start.isoformat(),
+                                end=x.end.isoformat(), provision=provision)})
+    return out
 
 
 def medical_not_checked(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
@@ -194,12 +226,34 @@ def undated_early(law: Law, p: Person, as_of: date, lang: str = "de") -> list[di
     return out
 
 
+def other_readings(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
+    """What the other reading of a doubtful provision (kb crew:Reading with crew:readingOf) would decide on the date
+    for a certificate the record holds, where it decides otherwise (`rules.validity.other_verdicts`): a lapse the other
+    reading would not see, or a certificate counting today that the other reading would have ended yesterday."""
+    from crewkg.law.readings import eligibility_readings
+    from crewkg.rules.validity import other_verdicts
+
+    readings = eligibility_readings()
+    out = []
+    for v in other_verdicts(p, law, as_of):
+        rd = readings[v.reading]
+        until = v.last_day.isoformat() if v.last_day else None
+        key = "other_reading.counts" + ("_until" if until else "") if v.counts else "other_reading.ended"
+        out.append({"certificate": v.certificate, "reading": v.reading, "provision": law.citation(v.provision),
+                    "counts": v.counts, "valid_until": until,
+                    "text": say(lang, key, reading=rd.label.get(lang, v.reading), as_of=as_of.isoformat(), until=until,
+                                certificate=law.certificate_short(v.certificate, lang),
+                                other=rd.other.get(lang) or next(iter(rd.other.values()), ""))})
+    return out
+
+
 def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[dict[str, Any]]:
     """The certificates the record holds that do not count on the date, each with why, since when, the last day it
     counted, the role it would give and the provision (`crewkg.rules.validity` decides; this only says it)."""
     from crewkg.rules.validity import all_lapses, overdue_start, renewal_fields, schedule_on
 
     out = []
+    others = {v["certificate"]: v for v in other_readings(law, p, as_of, lang) if v["counts"]}
     for x in all_lapses(p, law, as_of):
         cert = law.certificates.get(x.certificate)
         name = law.certificate_short(x.certificate, lang) if cert else x.certificate
@@ -208,6 +262,8 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                                  "since": x.since.isoformat(), "valid_until": until,
                                  "issued": x.issued.isoformat() if x.issued else None,
                                  "role": cert.role if cert else None}
+        if law.provisions[x.provision].paraphrased:  # § 22, § 47 Abs. 2 SchBV: said to rest on the kb's paraphrase
+            entry["paraphrased"] = True
         if x.reason == "validity_period":
             entry["years"] = x.years
             text = say(lang, "lapsed.validity_period", certificate=name, years=x.years, issued=entry["issued"],
@@ -248,6 +304,11 @@ def lapsed_entries(law: Law, p: Person, as_of: date, lang: str = "de") -> list[d
                        first=entry["regulation_from"], provision=entry["provision"])
         else:
             text = say(lang, "lapsed.end_of_validity", certificate=name, until=until, since=entry["since"])
+        if x.reading is not None:  # the schedule reaches the certificate by a reading of the kb (§ 47 SchBV)
+            entry["reading"] = x.reading
+        if x.reason == "medical_overdue" and (other := others.get(x.certificate)) is not None:
+            entry["other_reading"] = {k: v for k, v in other.items() if k != "certificate"}
+            text += say(lang, "other_reading.after", text=other["text"])
         entry["text"] = text
         out.append(entry)
     return out
@@ -288,8 +349,9 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> lis
     carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence)."""
     d = derive(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
-    for p, a in zip(persons, answers, strict=True):
-        since = eligible_since(law, p, as_of, {c["id"] for c in a["certificates"] if c.get("eligible")}) if p.dated else {}
+    issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
+                for p, a in zip(persons, answers, strict=True)]
+    for a, since in zip(answers, spells_since(law, persons, as_of, issuable), strict=True):
         for c in a["certificates"]:  # every certificate, one the sources do not cover too (null: not issuable)
             c["eligible_since"] = since.get(c["id"])
     return answers
@@ -341,24 +403,41 @@ def eligible_since(law: Law, p: Person, as_of: date, eligible: set[str]) -> dict
     """For each issuable certificate, the first day of the unbroken spell up to `as_of` in which it is issuable:
     the program is asked once (one batch) on every event date of the record, and the spell's first day is the
     earliest event date from which the certificate stays issuable through `as_of`."""
+    return spells_since(law, [p], as_of, [eligible])[0]
+
+
+def spells_since(law: Law, persons: list[Person], as_of: date, eligible: list[set[str]]) -> list[dict[str, str]]:
+    """`eligible_since` of each person (with the certificates issuable to them), every person's event dates asked
+    in one run of the program: a batch of records asked one at a time spent a quarter of its check there."""
     import dataclasses
 
     from crewkg.records.dated import at, ledger
     from crewkg.rules.eligibility import eligible_among
 
     reg = law.regulation_on(as_of)
-    if reg is None or not eligible:
-        return {}
-    scopes = ledger(p, law)
-    dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
-    records = [(dataclasses.replace(at(p, law, on, scopes), id=f"{p.id}@{i}"), on) for i, on in enumerate(dates)]
-    found = eligible_among(records, law, eligible)
-    out: dict[str, str] = {}
-    for cert in eligible:
-        since = as_of
-        for i in range(len(dates) - 1, -1, -1):
-            if (f"{p.id}@{i}", cert) not in found:
-                break
-            since = dates[i]
-        out[cert] = since.isoformat()
+    if reg is None:
+        return [{} for _ in persons]
+    asked: list[list[date]] = []
+    records: list[tuple[Person, date]] = []
+    for n, (p, certs) in enumerate(zip(persons, eligible, strict=True)):
+        if not certs:
+            asked.append([])
+            continue
+        scopes = ledger(p, law)
+        dates = event_dates(law, p, scopes, reg.in_force_from, as_of)
+        asked.append(dates)
+        # under an id of its own for the run (two records of a batch may share one)
+        records += [(dataclasses.replace(at(p, law, on, scopes), id=f"{n}:{p.id}@{i}"), on) for i, on in enumerate(dates)]
+    found = eligible_among(records, law, set().union(*eligible)) if records else set()
+    out: list[dict[str, str]] = []
+    for n, (p, certs, dates) in enumerate(zip(persons, eligible, asked, strict=True)):
+        spells: dict[str, str] = {}
+        for cert in certs:
+            since = as_of
+            for i in range(len(dates) - 1, -1, -1):
+                if (f"{n}:{p.id}@{i}", cert) not in found:
+                    break
+                since = dates[i]
+            spells[cert] = since.isoformat()
+        out.append(spells)
     return out

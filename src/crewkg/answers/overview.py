@@ -11,6 +11,7 @@ from crewkg.answers import relevance
 from crewkg.answers.lines import Line
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
+from crewkg.rules.kinds import cited
 
 #: the next steps the text shows (the first by date); the JSON summary and `--all` give every one
 SHOWN = 3
@@ -27,7 +28,7 @@ def summary_lines(law: Law, answer: dict[str, Any], lang: str, every: bool = Fal
     name = lambda cid: law.certificate_short(cid, lang) if cid in law.certificates else cid  # noqa: E731
     out = [Line(t["summary.roles"].format(roles=", ".join(law.label(r, lang) for r in s["roles"]) or t["none"]))]
     for x in s["lapsed"]:
-        out.append(Line(t["summary.lapsed"].format(text=x["text"], provision=x["provision"]), "red"))
+        out.append(Line(t["summary.lapsed"].format(text=x["text"], provision=cited(x["provision"], lang)), "red"))
     if s["issuable"]:
         items = [t["summary.issuable_since" if x["since"] else "summary.issuable_item"].format(
             certificate=name(x["certificate"]), since=x["since"], via=", ".join(x["via"])) for x in s["issuable"]]

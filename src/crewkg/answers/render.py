@@ -16,7 +16,7 @@ from crewkg.answers.lines import Line
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue
 from crewkg.messages.wording import T
-from crewkg.rules.kinds import missing_sentence
+from crewkg.rules.kinds import cited, missing_sentence
 
 #: below this many columns a certificate's pathways are listed line by line instead of in a table
 NARROW = 100
@@ -129,9 +129,13 @@ def _print_notes(law: Law, answer: dict[str, Any], lang: str, summarised: bool) 
     for w in answer.get("roles_withheld", []):
         console.print(f"{t['roles_withheld']}: {law.label(w['role'], lang)} — {w['text']}")
     for x in [] if summarised else answer.get("lapsed", []):
-        console.print(f"{t['lapsed']}: {x['text']} ({x['provision']})")
+        console.print(f"{t['lapsed']}: {x['text']} ({cited(x['provision'], lang)})")
     for x in answer.get("not_yet_issued", []):
         console.print(f"{t['not_yet_issued']}: {x['text']}")
+    for x in answer.get("warnings", []):
+        console.print(f"{t['warning']}: {x['text']}")
+    for x in answer.get("other_readings", []):
+        console.print(f"{t['other_reading']}: {x['text']} ({cited(x['provision'], lang)})")
     for x in answer.get("undated_early", []):
         console.print(f"{t['undated_early']}: {x['text']}")
     for x in answer.get("dated_forms", []):

@@ -28,7 +28,7 @@ from crewkg.law.statute import Law  # the compiled law's type: the faces name it
 if TYPE_CHECKING:
     from crewkg.records.persons import Person
 
-__all__ = ["InputError", "Law", "check", "crew", "explain", "law", "person", "plan"]
+__all__ = ["InputError", "Law", "check", "credential", "crew", "draft", "explain", "law", "person", "plan"]
 
 
 def law() -> Law:
@@ -140,6 +140,86 @@ def explain(record: Any, certificate: str, as_of: date | str | None = None, lang
     said = lines(tree)
     entry = next((c for c in answer["certificates"] if c["id"] == certificate), None)
     return {"answer": answer, "certificate": entry, "tree": tree, "lines": said, "text": text_of(said, terminal)}
+
+
+def _one(record: Any, the_law: Law, day: date) -> Person:
+    persons = _persons(record, the_law, day)
+    if len(persons) != 1:
+        raise InputError(str(record), "", "one_record")
+    return persons[0]
+
+
+def _certificate(the_law: Law, certificate: str) -> str:
+    """A certificate id (or a name `Law.certificate_named` knows), else bad input naming the ids and the nearest."""
+    from crewkg.records.persons import near
+
+    cid = the_law.certificate_named(certificate) or certificate
+    if cid not in the_law.certificates:
+        raise InputError("CERTIFICATE", "certificate", "certificate_of", certificate, ids=sorted(the_law.certificates),
+                         near=near(certificate, the_law.certificates))
+    return cid
+
+
+def draft(record: Any, certificate: str, as_of: date | str | None = None, kind: str = "decision", lang: str = "de",
+          fmt: str = "json", authority: Mapping[str, Any] | str | Path | None = None) -> dict[str, Any] | str | bytes:
+    """A draft an authority can work from (`crewkg draft`, docs/clerk.md): for the person's application for
+    ``certificate`` on ``as_of``, of ``kind`` decision (a Bescheid, proposing grant, refuse or incomplete), completion
+    (a request to complete the application, § 13 Abs. 3 AVG) or hearing (the result of the taking of evidence, § 45
+    Abs. 3 AVG). ``fmt`` json gives the draft as data (its keys: docs/clerk.md), html the page (a str), pdf the PDF/A
+    (bytes; the [documents] extra). ``authority``: the authority's file or mapping (header, Rechtsmittelbelehrung,
+    inserted as given; else CREWKG_AUTHORITY names the file, else the places say they are empty).
+
+    Without a basic safety training or a year's experience in a deck crew the application for a deckhand's certificate lacks only a proof
+    that can be submitted (§ 10 Z 2 SchBV): the draft proposes that it is incomplete.
+
+    >>> d = draft({"id": "doc-5", "birth_date": "1990-01-01"}, "UBZ-Decksmann", as_of="2024-06-01")
+    >>> d["banner"].startswith("ENTWURF – kein Bescheid"), d["proposal"], d["missing"][0]["provision"]
+    (True, 'incomplete', '§ 10 Z 2 SchBV')
+    """
+    from crewkg.answers.eligibility import check as run_check
+    from crewkg.answers.explanation import derivation
+    from crewkg.documents import authority as authorities
+    from crewkg.documents.draft import build
+
+    day, lang = _day(as_of), _lang(lang)
+    if fmt not in ("json", "html", "pdf"):
+        raise InputError("--format", "format", "draft_format", fmt)
+    the_law = law()
+    cid = _certificate(the_law, certificate)
+    who = authorities.from_mapping(authority) if isinstance(authority, Mapping) else authorities.authority(authority)
+    p = _one(record, the_law, day)
+    answer = run_check(the_law, [p], day, lang)[0]
+    doc = build(the_law, p, answer, derivation(the_law, p, answer, cid, lang), cid, day, kind, lang, who)
+    if fmt == "json":
+        return doc
+    from crewkg.documents import pages
+
+    return pages.html(doc) if fmt == "html" else pages.pdf(doc)
+
+
+def credential(record: Any, certificate: str, as_of: date | str | None = None, lang: str = "de",
+               issuer: Mapping[str, Any] | str | Path | None = None, validate: bool = True) -> dict[str, Any]:
+    """The certificate the record holds, with its issue date, as an unsigned European Digital Credential (ELM v3,
+    EDC profile) in JSON-LD (`crewkg credential --format edc`, docs/clerk.md): the person, the learning achievement
+    awarded by the issuing authority (``issuer``: its file or mapping — name, eIDAS identifier, country; else
+    CREWKG_AUTHORITY), the entitlement it gives, the validity of § 22 SchBV, a rendered page and evidence pointing to
+    the PROV derivation. Checked offline against the official EDC shapes unless ``validate`` is False; a certificate
+    the record does not hold, or holds without an issue date, is bad input. Needs the [documents] and [pictures]
+    extras. Unsigned: sealing it is the authority's."""
+    from crewkg.documents import authority as authorities
+    from crewkg.documents.credential import credential as make
+
+    day, lang = _day(as_of), _lang(lang)
+    the_law = law()
+    cid = _certificate(the_law, certificate)
+    who = authorities.from_mapping(issuer) if isinstance(issuer, Mapping) else authorities.authority(issuer, "--issuer")
+    p = _one(record, the_law, day)
+    doc = make(the_law, p, cid, day, lang, who)
+    if validate:
+        from crewkg.documents.conformance import conforms
+
+        conforms(doc)
+    return doc
 
 
 def plan(record: Any, target: str, as_of: date | str | None = None, lang: str = "de", days_per_year: int | None = None,

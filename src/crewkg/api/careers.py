@@ -81,15 +81,33 @@ def planned(law: Law, record: Callable[[], Person], target: str, day: date, lang
     return Planned(plan(law, person, answer, target, day, pace, graph=g, lang=lang), person, g, pace)
 
 
-def route_picture(p: Planned, kind: str, lang: str) -> bytes | str:
-    """The fastest route drawn on the career graph (svg, png or an HTML page), from where the person stands."""
-    from crewkg.careers.pictures import draw, html_page, route_edges, route_title
+def route_picture(law: Law, p: Planned, kind: str, lang: str, whole: bool = False) -> bytes | str:
+    """The routes drawn on the career graph (svg, png or an HTML page) from where the person stands, the fastest
+    highlighted; only what the routes touch unless `whole` asks for every certificate and pathway."""
+    return route_drawing(law, p.graph, p.result, list(p.person.certificates), kind, lang, whole)[0]
 
-    best = p.result["routes"][0] if p.result["routes"] else {"steps": []}
-    edges = route_edges(best, p.graph)
-    held = set(p.person.certificates)
-    title = route_title(p.graph, p.result, edges, held, lang)
-    return html_page(p.graph, edges, held, title) if kind == "html" else draw(p.graph, kind, edges, held, title)
+
+def route_drawing(law: Law, g: Any, result: dict[str, Any], held: list[str], kind: str, lang: str,
+                  whole: bool = False) -> tuple[bytes | str, str]:
+    """A plan's routes drawn (`route_picture`) and the picture's title, for a plan made on the graph `g` for a person
+    who holds `held`."""
+    from crewkg.careers.pictures import draw, html_page, route_title
+    from crewkg.careers.route_view import route_view
+
+    names = {c: law.certificate_short(c, lang) if c in law.certificates else c for c in held}
+    v = route_view(g, result, names, whole)
+    title = route_title(v.graph, result, v.highlight, v.held, lang)
+    if kind == "html":
+        return html_page(v.graph, v.highlight, v.held, title), title
+    return draw(v.graph, kind, v.highlight, v.held, title), title
+
+
+def default_target(law: Law, held: list[str], lang: str = "de") -> str | None:
+    """The certificate a plan aims at when none is named: the next one above what `held` holds on the ladder of
+    roles (careers.graph.next_certificate)."""
+    from crewkg.careers.graph import next_certificate
+
+    return next_certificate(law, graph(law, lang), held)
 
 
 def plan_text(law: Law, p: Planned, lang: str) -> list[str]:

@@ -17,6 +17,14 @@ def output_width(piped: int = 140) -> int:
     return width(piped)
 
 
+def cited(citation: str, lang: str) -> str:
+    """A provision as text for people cites it, said to be paraphrased where the kb paraphrases it (the one home:
+    crewkg.rules.kinds.cited)."""
+    from crewkg.rules.kinds import cited as said
+
+    return said(citation, lang)
+
+
 def print_answer(law: Law, answer: dict[str, Any], lang: str, every: bool = False) -> None:
     """One person's check answer on the terminal: its summary, then the certificates that concern the person, or
     (`every`) every certificate with every pathway."""

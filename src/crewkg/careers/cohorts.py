@@ -435,11 +435,9 @@ def cell_parts(text: str, column: int) -> tuple[bool, list[tuple[str, bool]], st
     if column in _ITEM_SEPARATORS and text:
         sep = _ITEM_SEPARATORS[column]
         return False, [(item, True) for item in text.split(sep)], sep
-    parts, last = [], 0
-    for m in _UNBREAKABLE.finditer(text):
-        parts += [(text[last:m.start()], False), (m.group(), True)]
-        last = m.end()
-    return False, parts + [(text[last:], False)], ""
+    from crewkg.careers.pages import kept_whole
+
+    return False, kept_whole(text), ""
 
 
 def cell_html(text: str, column: int) -> str:

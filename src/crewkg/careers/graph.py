@@ -107,9 +107,10 @@ def career_graph(law: Law, lang: str = "de", days_per_period: int | None = None,
         if inland is not None:
             attrs["min_days_inland"] = inland
         g.add_edge(source, target, key=w.id, **attrs)
-    ranks = _ranks(g)
+    ranks, ends = _ranks(g), dead_ends(law, g)
     for n in g.nodes:
         g.nodes[n]["rank"] = ranks.get(n, 1)
+        g.nodes[n]["leads_nowhere"] = n in ends
     return g
 
 
@@ -141,6 +142,45 @@ class Careers:
 
     def in_degree(self, node: str) -> int:
         return sum(1 for _, v, _ in self._edges if v == node)
+
+
+def _ladder(law: Law, g) -> dict[str, frozenset[str]]:
+    """Every certificate node of a role in the role hierarchy (crew:ranksAbove), with the roles its role ranks above."""
+    roles = {g.nodes[n]["role"] for n in g.nodes if g.nodes[n].get("role")}
+    ranked = {r for r in roles if law.below(r) or any(r in law.below(o) for o in roles)}
+    return {n: law.below(g.nodes[n]["role"]) for n in g.nodes if g.nodes[n].get("role") in ranked}
+
+
+def dead_ends(law: Law, g) -> set[str]:
+    """The certificates a pathway leads to but none leads on from, although the certificate of a role above theirs
+    is a node of the graph (crew:ranksAbove): a step of the ladder that the next step does not start from."""
+    ladder = _ladder(law, g)
+    return {n for n in ladder if g.in_degree(n) > 0 and g.out_degree(n) == 0
+            and any(g.nodes[n]["role"] in below for below in ladder.values())}
+
+
+def next_certificate(law: Law, g, held: list[str]) -> str | None:
+    """The certificate to plan for when none is named: the next one above what the person holds on the ladder of
+    roles (crew:ranksAbove). A pathway from a held certificate first; else the lowest certificate of a role above
+    every held one that leads on (or has nothing above it); with nothing above, the highest one held. Read from the
+    graph and the role hierarchy only: no certificate is named here."""
+    ladder = {n: below for n, below in _ladder(law, g).items() if g.in_degree(n) > 0}
+    rungs = {g.nodes[n]["role"] for n in ladder}
+    mine = {law.certificates[c].role for c in held if c in law.certificates and law.certificates[c].role in rungs}
+    top_held = [n for n in ladder if g.nodes[n]["role"] in mine]
+    above = [n for n, below in ladder.items() if mine <= below and g.nodes[n]["role"] not in mine]
+    order = {n: i for i, n in enumerate(g.nodes)}
+
+    def key(n: str) -> tuple[int, int]:
+        return len(ladder[n]), order[n]
+
+    onward = [v for c in held if c in g for v in g.successors(c) if v in above]
+    if onward:
+        return min(onward, key=key)
+    leads = [n for n in above if g.out_degree(n) > 0 or not any(g.nodes[n]["role"] in b for b in ladder.values())]
+    if leads or above:
+        return min(leads or above, key=key)
+    return max(top_held, key=key) if top_held else None
 
 
 def _regulation_label(law: Law) -> str:

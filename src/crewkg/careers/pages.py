@@ -5,6 +5,7 @@ SVG drawing) is marked `|safe` in the template, where a reader sees it."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,3 +32,18 @@ def render(template: str, **values: Any) -> str:
 def macro(template: str, name: str) -> Any:
     """A macro of a template (a page's fragment that code also renders alone, e.g. one table cell of a report)."""
     return getattr(environment().get_template(template).module, name)
+
+
+#: what must not break over a line on a page: a citation ("§ 14 Z 1 lit. a SchBV", up to its closing bracket or
+#: separator) and an ISO date
+UNBREAKABLE = re.compile(r"§[^();,:→]*[^();,:→\s]|\d{4}-\d{2}-\d{2}")
+
+
+def kept_whole(text: str) -> list[tuple[str, bool]]:
+    """A text in parts (text, kept whole): its citations and dates are kept whole (a page sets them in
+    `<span class="nw">`, CSS white-space: nowrap), so "§ 14 Z 1 lit. a SchBV" and "2027-06-28" never break inside."""
+    parts, last = [], 0
+    for m in UNBREAKABLE.finditer(text):
+        parts += [(text[last:m.start()], False), (m.group(), True)]
+        last = m.end()
+    return parts + [(text[last:], False)]

@@ -331,13 +331,13 @@ def _step_days(result: dict[str, Any], route: dict[str, Any], t: dict[str, str])
 def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -> list[str]:
     """The routes for people: each step with what remains and the day each remaining requirement is met."""
     from crewkg.careers.graph import certificate_short
-    from crewkg.rules.kinds import missing_sentence
+    from crewkg.rules.kinds import cited, missing_sentence
 
     t = TEXT[lang]
     target = certificate_short(law, result["target"], lang)
     lines = [t["head_assumed" if pace.assumed else "head"].format(person=result["person"], target=target,
                                                                   as_of=result["as_of"], d=pace.days, p=pace.period,
-                                                                  prov=pace.citation, max=pace.legal)]
+                                                                  prov=cited(pace.citation, lang), max=pace.legal)]
     routes = result["routes"]
     if result.get("held_above"):
         lines.append(t["held_above"].format(person=result["person"], target=target, above=result["held_above"]["label"]))
@@ -349,7 +349,7 @@ def plan_lines(law: Law, result: dict[str, Any], pace: Pace, lang: str = "de") -
                                                   as_of=result["as_of"])]
         lines.append(t["held"].format(person=result["person"], target=target))
         for x in result.get("held_not_counting", []):
-            text = f"{x['text']} ({x['provision']})" if x.get("provision") else x["text"]
+            text = f"{x['text']} ({cited(x['provision'], lang)})" if x.get("provision") else x["text"]
             lines.append("  " + t["held_not_counting"].format(as_of=result["as_of"], why=text))
         return lines
     for i, r in enumerate(routes, 1):

@@ -20,7 +20,7 @@ from crewkg.law.phases import PHASES
 from crewkg.law.statute import Law
 from crewkg.messages.sections import sections
 from crewkg.records.persons import Person
-from crewkg.rules.kinds import missing_sentence
+from crewkg.rules.kinds import cited, missing_sentence
 from crewkg.rules.validity import held as held_on
 
 #: the timeline's texts, from the message catalogue (keys careers.timeline.*)
@@ -83,6 +83,8 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
                                             start=_iso(g.start))
     if kind == "sea":
         return t["scope_sea"].format(capacity=law.label(rest, lang))
+    if kind == "with-sea":  # inland and at sea together, each calendar day once (records.dated)
+        return t["scope_with_sea"].format(capacity=law.label(rest, lang))
     if kind == "programme":
         i, _, phase = rest.partition(":")
         g = p.programmes[int(i)]
@@ -94,7 +96,7 @@ def _scope_label(law: Law, key: str, p: Person, lang: str) -> str:
 def _scope_order(law: Law, key: str) -> tuple[int, int, str]:
     roles = law.ids_of("DeckCrewRole")
     kind, _, rest = key.partition(":")
-    rank = {"role": 0, "any": 1, "sea": 2, "programme": 3}.get(kind, 4)
+    rank = {"role": 0, "any": 1, "sea": 2, "with-sea": 3, "programme": 4}.get(kind, 5)
     sub = roles.index(rest) if rest in roles else next((i for i, ph in enumerate(PHASES) if key.endswith(":" + ph.id)), 0)
     return rank, sub, key
 
@@ -143,11 +145,23 @@ def _credited(law: Law, p: Person, scopes: dict[str, Any], as_of: date, lang: st
                 runs[-1]["to"], runs[-1]["credited"] = date.fromordinal(d).isoformat(), i + 1
             else:
                 runs.append({"from": date.fromordinal(d).isoformat(), "to": date.fromordinal(d).isoformat(), "credited": i + 1})
+        waiting = [{"from": a, "to": b, "days": n} for a, b, n in _spans(s.not_validated[: bisect_right(s.not_validated, day)])]
         out.append({"scope": key, "label": _scope_label(law, key, p, lang), "credited": c.credited, "recorded": c.recorded,
-                    "not_validated": c.not_validated, "capped": c.capped, "runs": runs,
+                    "not_validated": c.not_validated, "not_validated_runs": waiting, "capped": c.capped, "runs": runs,
                     "completes": _completes(law, key, p, as_of),
                     "cap_provision": cap_provision("sea" if key.partition(":")[0] == "sea" else "inland", as_of),
                     "reached": {str(n): _iso(s.nth(n)) for n in marks if n <= len(days)}})
+    return out
+
+
+def _spans(days: list[int]) -> list[tuple[str, str, int]]:
+    """Runs of consecutive days (sorted day numbers): first day, last day, number of days."""
+    out: list[tuple[str, str, int]] = []
+    start = 0
+    for i, d in enumerate(days):
+        if i + 1 == len(days) or days[i + 1] != d + 1:
+            out.append((date.fromordinal(days[start]).isoformat(), date.fromordinal(d).isoformat(), i + 1 - start))
+            start = i + 1
     return out
 
 
@@ -321,11 +335,13 @@ def _held(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str) ->
         if ends:
             last, cite = min(ends)
             until = last.isoformat()
-            validity = {"covered": True, "provision": cite, "text": t["validity_until"].format(date=until, provision=cite)}
+            validity = {"covered": True, "provision": cite,
+                        "text": t["validity_until"].format(date=until, provision=cited(cite, lang))}
         elif rules:
             cite = ", ".join(law.citation(r.provision) for r in rules)
             validity = {"covered": True, "provision": cite,
-                        "text": t["validity_no_issue"].format(years=rules[0].years, provision=cite)}
+                        "text": t["validity_no_issue"].format(
+                            years=rules[0].years, provision=", ".join(cited(law.citation(r.provision), lang) for r in rules))}
         elif uncovered:
             validity = {"covered": False, "provision": uncovered,
                         "text": t["validity_not_covered"].format(provision=uncovered)}
@@ -354,13 +370,13 @@ def _medical(law: Law, p: Person, as_of: date, uncovered: str | None, lang: str)
         cite = law.citation(schedule.provision)
         sched: dict[str, Any] = {"covered": True, "provision": cite}
         if current and last is not None:
-            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cite)
+            sched["text"] = t["proof_until"].format(date=last.isoformat(), provision=cited(cite, lang))
         elif not current and p.medical_fitness:
             ov = overdue_start(p, law, as_of)
             if ov is not None:  # the date with the schedule that set it (an earlier regulation's, if it began then)
                 then = law.citation(ov.schedule.provision) if ov.schedule is not None else cite
                 sched |= {"overdue_since": ov.since.isoformat(),
-                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=then)}
+                          "text": t["proof_overdue"].format(date=ov.since.isoformat(), provision=cited(then, lang))}
                 if then != cite:
                     sched["overdue_under"] = then
         out["schedule"] = sched
@@ -407,7 +423,7 @@ def lines(result: dict[str, Any], lang: str = "de") -> list[str]:
         if s["not_validated"]:
             out.append("    " + t["not_validated"].format(n=s["not_validated"]))
         if s["capped"]:
-            out.append("    " + t["capped"].format(n=s["capped"], provision=s["cap_provision"]))
+            out.append("    " + t["capped"].format(n=s["capped"], provision=cited(s["cap_provision"], lang)))
         if s.get("completes") and s["credited"]:
             out.append("    " + t["running"].format(date=s["completes"]))
         for n, d in s["reached"].items():

@@ -94,7 +94,8 @@ def plan(
     as_of: AsOf = None,
     days_per_year: DaysPerYear = None,
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for programs.")] = Format.text,
-    out: Annotated[Path | None, typer.Option("--out", help="Draw the fastest route on the career graph (.svg, .png or .html).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Draw the routes on the career graph from what the person holds, the fastest highlighted (.svg, .png or .html).")] = None,
+    whole_graph: Annotated[bool, typer.Option("--whole-graph", help="With --out: draw every certificate and pathway, not only those the routes touch.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the output (de or en).")] = Lang.de,
 ) -> None:
     """Every route from where the person stands to the target, fastest first, with the earliest date of each step."""
@@ -110,7 +111,7 @@ def plan(
         p = planned(law, lambda: record, target, day, lang.value, days_per_year,
                     evaluate=lambda x: api.check(x, day, lang.value), fields=("--as-of", "--target"))
         result = p.result
-        picture = route_picture(p, PICTURES[out.suffix.lower()], lang.value) if out is not None else None
+        picture = route_picture(law, p, PICTURES[out.suffix.lower()], lang.value, whole_graph) if out is not None else None
     except InputError as exc:
         _fail(exc, lang.value)
         return

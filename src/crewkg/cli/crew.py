@@ -164,6 +164,8 @@ def _print_readings(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -
 def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> None:
     from rich.markup import escape
 
+    from crewkg.api.texts import cited
+
     r = a.get("roster")
     if r is None:
         return
@@ -185,7 +187,7 @@ def _print_roster(law, a: dict[str, Any], con, t: dict[str, str], lang: str) -> 
         for pid, found in r.get(key, {}).items():
             for x in found:
                 cite = x.get("provision") if x.get("provision") and x["provision"] not in x["text"] else None
-                con.print(f"  [yellow]![/yellow] {pid}: {x['text']}" + (f" ({cite})" if cite else ""))
+                con.print(f"  [yellow]![/yellow] {pid}: {x['text']}" + (f" ({cited(cite, lang)})" if cite else ""))
     for q in r.get("qualifications", []):
         mark = "[green]✓[/green]" if q["met"] else "[red]✗[/red]"
         con.print(f"  {mark} {law.label(q['function'], lang)}: {len(q['have'])}/{q['needed']} "

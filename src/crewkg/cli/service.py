@@ -233,8 +233,9 @@ def sparql(
     day = _as_of(as_of, lang.value)
     from crewkg.service.canned import resolve_query
     from crewkg.service.loading import build_store
-    from crewkg.service.query_refusals import MalformedQuery, UpdateRefused
+    from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, UpdateRefused
     from crewkg.service.results import print_table, to_csv, to_json
+    from crewkg.service.stores import ask
 
     try:
         if store != "memory" or data or crew:  # the Oxigraph store; records and crew checks are read by its N-Quads parser
@@ -248,9 +249,12 @@ def sparql(
         built = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
                             workers=os.cpu_count() or 1, lang=lang.value)
         _warn_other_kb(built, law, store, lang.value)
-        result = _kept_answer(built, query) or built.select(text)
+        result = _kept_answer(built, query) or ask(built, text)  # kept with the store folder, else asked sealed
     except InputError as exc:
         _fail(exc, lang.value)
+        return
+    except ServiceRefused:
+        _fail(InputError("", "query", "no_service"), lang.value)
         return
     except MalformedQuery as exc:
         _fail(InputError("", "query", "sparql_syntax", reason=str(exc)), lang.value)

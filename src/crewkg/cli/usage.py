@@ -53,6 +53,7 @@ class CatalogueGroup(TyperGroup):
         command = self.get_command(ctx, name)
         if command is not None and not ctx.resilient_parsing:
             _option_as_value(command, args[1:], ctx.meta.get(_ARGS, args), f"{ctx.command_path} {name}")
+            _read_by_crewkg(command)
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx):
@@ -86,6 +87,15 @@ def _option_as_value(command: core.Command, args: list[str], line: list[str], pa
         following = args[i + 1].split("=", 1)[0]
         if param is not None and not getattr(param, "is_flag", False) and following in options:
             _say_failed(_language(command, line), "usage.needs_value_before", path, [], option=arg, following=following)
+
+
+def _read_by_crewkg(command: core.Command) -> None:
+    """A path is checked by crewkg when it reads it, not by click beforehand: typer's paths ask click to test
+    that they are readable, and click's refusal reached the user as 'expected a value of the kind path', without the
+    file or the reason (issue 44). crewkg's reading names both ('p.yaml: … (permission denied)')."""
+    for param in command.params:
+        if getattr(param.type, "name", "") == "path" and hasattr(param.type, "readable"):
+            param.type.readable = False
 
 
 def _usage_failed(exc: exceptions.UsageError, args: list[str], command: core.Command | None, path: str):

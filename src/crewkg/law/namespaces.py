@@ -69,7 +69,6 @@ class CREW(DefinedNamespace):
     issuedUntil: URIRef
     datedFormOf: URIRef
     validityYears: URIRef
-    countsOnAnniversary: URIRef
     appliesToCertificate: URIRef
     hasScheduleStep: URIRef
     fromAge: URIRef
@@ -92,6 +91,12 @@ class CREW(DefinedNamespace):
     programmeFor: URIRef
     ofProgramme: URIRef
     beforeProgramme: URIRef
+    inAdditionTo: URIRef
+    untilRenewalOf: URIRef
+    Reading: URIRef
+    readingOf: URIRef
+    appliedReading: URIRef
+    otherReading: URIRef
     programmePhase: URIRef
     requiresExam: URIRef
     acceptsCertificate: URIRef

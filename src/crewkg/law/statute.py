@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from crewkg.law.cache import _digest, _files, compiled, load_graph
-from crewkg.law.calendar import DAY, completed_on, months_later
+from crewkg.law.calendar import months_later
 from crewkg.locations import kb_dir, ontology_dir
 
 #: Editorial notes (skos:editorialNote) per language, 'de' and 'en': the kb gives each reading in both.
@@ -85,6 +85,10 @@ class Requirement:
     reduction: str | None = None
     #: sea time must lie before the first day of the programme this programme requirement asks for (crew:beforeProgramme)
     before_programme: str | None = None
+    #: sea time counted on other days than the Fahrzeit this requirement asks ('zusätzlich', crew:inAdditionTo)
+    in_addition_to: str | None = None
+    #: a proof that stands in for the first medical report only: not once this schedule asks a renewal (crew:untilRenewalOf)
+    until_renewal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,17 +158,11 @@ class ValidityRule:
     provision: str
     years: int
     certificates: tuple[str, ...]
-    #: still counts on the anniversary (crew:countsOnAnniversary: 'nicht länger als … zurückliegt', as a dated proof)
-    on_anniversary: bool = False
 
     def last_day(self, issued: date) -> date:
-        """The last day a certificate issued on `issued` counts under this rule: the day before the years are
-        completed (`completed_on`, as of age: years from 29 February are completed at the end of 28 February), or the
-        anniversary itself counted as a dated proof is (`months_later`: a 29 February ends on 28 February), where the
-        rule counts on it."""
-        if self.on_anniversary:
-            return months_later(issued, 12 * self.years)
-        return completed_on(issued, years=self.years) - DAY
+        """The last day a certificate issued on `issued` counts under this rule: the anniversary, as every period
+        counted from a day ends (§ 902 Abs. 2 ABGB, `months_later`: one of 29 February ends on 28 February)."""
+        return months_later(issued, 12 * self.years)
 
 
 @dataclass(frozen=True)
@@ -504,7 +502,7 @@ def _requirement(r, s, kind: str) -> Requirement:
         order=num(s, CREW.statuteOrder) or 0, minimum=minimum,
         served_as=opt(s, CREW.servedAs), capacity=opt(s, CREW.seaCapacity),
         of_programme=opt(s, CREW.ofProgramme), phase=opt(s, CREW.programmePhase),
-        before_programme=opt(s, CREW.beforeProgramme),
+        before_programme=opt(s, CREW.beforeProgramme), in_addition_to=opt(s, CREW.inAdditionTo),
         programme_for=opt(s, CREW.programmeFor),
         exams=tuple(sorted((local(o) for o in g.objects(s, CREW.requiresExam)), key=lambda e: (len(e), e))),
         certificates=tuple(local(o) for o in _in_statute_order(r, g.objects(s, CREW.acceptsCertificate), 999)),
@@ -518,7 +516,7 @@ def _requirement(r, s, kind: str) -> Requirement:
         proven_by_service_as=opt(s, CREW.provenByServiceAs),
         proven_by_any_service=r.value(s, CREW.provenByServiceInAnyRole) is True,
         last_day=r.value(s, CREW.lastDay),
-        reduction=opt(s, CREW.reducibleBy))
+        reduction=opt(s, CREW.reducibleBy), until_renewal=opt(s, CREW.untilRenewalOf))
 
 
 def _pathways(r) -> dict[str, Pathway]:
@@ -586,7 +584,7 @@ def _validity(r) -> tuple[dict[str, ValidityRule], dict[str, MedicalSchedule]]:
         years = num(s, CREW.validityYears)
         if years is not None:
             validity[local(s)] = ValidityRule(local(s), r.opt(s, CREW.inRegulation), local(r.one(s, CREW.provision)), years,
-                                              r.many(s, CREW.appliesToCertificate), r.value(s, CREW.countsOnAnniversary) is True)
+                                              r.many(s, CREW.appliesToCertificate))
     schedules = {}
     for s in g.subjects(RDF.type, CREW.MedicalExaminationSchedule):
         steps = sorted((ScheduleStep(local(x), num(x, CREW.fromAge) or 0, num(x, CREW.proofValidMonths) or 0,

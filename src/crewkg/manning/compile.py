@@ -219,7 +219,7 @@ def _readings(r: _Reader) -> dict[str, Reading]:
     return {local(s): Reading(id=local(s), provision=r.opt(s, _CREW("provision")) or "", applied=r.texts(s, M.appliedReading),
                               other=r.texts(s, M.otherReading), tables=r.many(s, M.appliesToTable),
                               cases=r.many(s, M.appliesWhen), amendment=r.opt(s, M.reportedIn), notes=r.notes(s))
-            for s in r.g.subjects(RDF.type, M.Reading)}
+            for s in r.g.subjects(RDF.type, M.Reading) if r.many(s, M.appliesToTable)}  # eligibility ones: law.readings
 
 
 def _attributes(r: _Reader) -> dict[str, Attribute]:

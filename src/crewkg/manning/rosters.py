@@ -195,6 +195,35 @@ def _standing_unknown(law: Law, ml: ManningLaw, people: People, waters: str | No
     return dataclasses.replace(people, top=top, fills=fills), extra
 
 
+def _by_reading(law: Law, ml: ManningLaw, req: Requirement, persons: list[Person], as_of: date) -> list[dict[str, Any]]:
+    """The members whose held certificate gives no role on the date only by a reading of the kb (crew:Reading: the
+    schedule in force read for a qualification § 47 SchBV keeps valid) and without whom, under the other reading, the
+    roster would be complete: it cannot be confirmed then (empty: it would not be complete either way)."""
+    from crewkg.rules.validity import all_lapses
+
+    found = {p.id: [x for x in all_lapses(p, law, as_of) if x.reading is not None] for p in persons}
+    if not any(found.values()):
+        return []
+    other = [dataclasses.replace(p, other_readings=p.other_readings | {x.reading for x in found[p.id]}) for p in persons]
+    people = people_of(law, other, as_of, ml.proven_functions, {q.certificate: q.provision for q in req.proofs if q.certificate})
+    if not any(best_attempt(law, req, alt, people, as_of, {}).complete() for alt in req.alternatives):
+        return []
+    return [{"person": pid, "certificate": x.certificate, "reading": x.reading, "provision": law.citation(x.provision),
+             "since": x.since.isoformat()} for pid, xs in found.items() for x in xs]
+
+
+def _unconfirmed_reason(law: Law, unconfirmed: list[dict[str, Any]], lang: str) -> str:
+    """Why a roster complete only under the other reading of a lapse cannot be confirmed, member by member."""
+    from crewkg.law.readings import eligibility_readings
+    from crewkg.rules.kinds import cited
+
+    readings = eligibility_readings()
+    return "; ".join(_words(lang)["by_reading"].format(
+        person=x["person"], certificate=law.certificate_short(x["certificate"], lang),
+        provision=cited(x["provision"], lang), reading=readings[x["reading"]].label.get(lang, x["reading"]))
+        for x in unconfirmed)
+
+
 def _issuable_not_held(law: Law, people: People, as_of: date, slots: list[Slot], near: dict[str, list]) -> None:
     """A person who meets every condition of a certificate of the regulation in force but does not hold it (not
     issued, or under the SchBesV 2004 not entered in the Schifferdienstbuch, § 6 Abs. 1 Z 2) fills no position: said
@@ -262,10 +291,15 @@ def check_roster(law: Law, ml: ManningLaw, req: Requirement, persons: list[Perso
     if not done and (perhaps := _standing_unknown(law, ml, people, waters)) is not None:
         if any(best_attempt(law, req, alt, perhaps[0], as_of, {}).complete() for alt in req.alternatives):
             unknown = perhaps[1]
+    unconfirmed = [] if done else _by_reading(law, ml, req, persons, as_of)
     chosen, near = done[0] if done else max(attempts, key=lambda an: (an[0].score(), -an[0].alternative.index))
     assignment, details = _assignment(law, ml, req, people, chosen)
     missing = _missing(law, ml, req, people, chosen, near, assignment, lang)
     satisfied, answer = _verdict(law, ml, req, missing, unknown, lang)
+    if unconfirmed and satisfied is False:  # complete only under the other reading of a lapse: never satisfied
+        satisfied = None
+        answer["reason"] = _unconfirmed_reason(law, unconfirmed, lang)
+        answer["unconfirmed"] = unconfirmed
     if not done and (others := _other_alternatives(chosen, attempts)):
         answer["other_alternatives"] = others
     answer |= _member_notes(law, persons, as_of, lang)

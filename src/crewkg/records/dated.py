@@ -65,8 +65,8 @@ def _within(days: tuple[set[int], set[int]], lo: int, hi: int | None) -> tuple[s
 
 
 def ledger(p: Person, law: Law) -> dict[str, Scope]:
-    """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>`, `sea:<capacity>:before:<i>` and
-    `programme:<i>:<phase>`."""
+    """Every scope of a logged record, keyed `role:<id>`, `any`, `sea:<capacity>`, `sea:<capacity>:before:<i>`,
+    `with-sea:<capacity>` (inland and sea days together, each day once) and `programme:<i>:<phase>`."""
     limits = crediting_limits()
     out: dict[str, Scope] = {}
     entries = p.service or []
@@ -94,6 +94,48 @@ def ledger(p: Person, law: Law) -> dict[str, Scope]:
             for i, g in enumerate(p.programmes):  # gained before enrolling in a dated programme (crew:beforeProgramme)
                 if g.start is not None:
                     out[f"sea:{cap}:before:{i}"] = _scope(*_within(days, 0, g.start.toordinal() - 1), lim.days, lim.period)
+            if inland:
+                out[f"with-sea:{cap}"] = _together(out["any"], out[f"sea:{cap}"])
+    return out
+
+
+def _together(inland: Scope, sea: Scope) -> Scope:
+    """Inland and sea days together, each calendar day once (§ 2 Z 3 SchBV: Fahrzeit is 'die in Tagen berechnete
+    Zeit', a day one Fahrtag whatever its entries say): a day credited in either area is credited once; each area's
+    days are credited under its own limit (§ 6 Abs. 4 SchBV), as they are alone."""
+    def union(a: list[int], b: list[int]) -> list[int]:
+        return sorted(set(a) | set(b))
+
+    validated = union(inland.validated, sea.validated)
+    return Scope(recorded=union(inland.recorded, sea.recorded), validated=validated,
+                 not_validated=sorted(set(union(inland.not_validated, sea.not_validated)) - set(validated)),
+                 credited=union(inland.credited, sea.credited))
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """Two entries of the log of different waters that cover the same calendar days (1-based positions in the log):
+    a day is one Fahrtag, inland or at sea, so this is almost always a typing error in the log."""
+
+    first: int
+    second: int
+    start: date
+    end: date
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+def overlaps(p: Person) -> list[Overlap]:
+    """Every pair of an inland and a sea entry of the log whose days overlap, in the log's order."""
+    entries = p.service or []
+    out = []
+    for i, a in enumerate(entries):
+        for j in range(i + 1, len(entries)):
+            b = entries[j]
+            if a.waters != b.waters and a.start <= b.end and b.start <= a.end:
+                out.append(Overlap(i + 1, j + 1, max(a.start, b.start), min(a.end, b.end)))
     return out
 
 
@@ -169,6 +211,8 @@ def apply(p: Person, law: Law, on: date, scopes: dict[str, Scope] | None = None)
         p.sea_before = {(int(key.split(":")[3]), key.split(":")[1]): c.credited for key, c in p.credits.items()
                         if key.startswith("sea:") and ":before:" in key}
         p.sea_days = {}  # the program reads sea_credited: a capacity's credited days are no sum of the capacities'
+        if p.logged("inland"):  # a day logged inland and at sea counts once where both are added
+            p.with_sea_credited = {key[9:]: c.credited for key, c in p.credits.items() if key.startswith("with-sea:")}
     return p
 
 

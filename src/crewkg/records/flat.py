@@ -14,8 +14,10 @@ from typing import Any
 from crewkg.errors import InputError
 from crewkg.law.statute import Law
 from crewkg.records.persons import APPRENTICESHIP_YEAR_MAX, near
-from crewkg.records.reading import read_text
+from crewkg.records.reading import MAX_BYTES, read_text
 
+#: the longest cell a row may have (the csv module's default limit): no column holds anything near it
+MAX_CELL = 131_072
 BOOL = {"true": True, "yes": True, "ja": True, "1": True, "false": False, "no": False, "nein": False, "0": False}
 
 
@@ -69,6 +71,9 @@ def flat_record(row: dict[str, str], cols: dict[str, str], source: str) -> dict[
     for column, value in row.items():
         if value is None or not value.strip():
             continue
+        if len(value) > MAX_CELL:  # csv's own limit once, which raised out of the reader (issue 44)
+            errors.append(InputError(source, column, "csv_cell_size", value, most=MAX_CELL))
+            continue
         try:
             v = _cell(value, cols[column], source, column)
         except InputError as exc:
@@ -93,6 +98,7 @@ def csv_rows(path: Path, law: Law, what: str = "csv",
     its id). The line is the row's in the file, blank lines and cells that span lines counted ('row 4': line 4).
     A bad header (no `id` column, an unknown or repeated column) refuses the whole file. `extra` names columns a kind of file
     adds to the record's (a cohort's `record`)."""
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))  # a long cell is read, then refused by its name
     reader = csv.DictReader(io.StringIO(read_text(path, what)))
     cols = columns(law) | (extra or {})
     header = reader.fieldnames or []

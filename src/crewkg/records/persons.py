@@ -14,10 +14,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from crewkg.errors import InputError, Phrase, near  # noqa: F401  (near: the did-you-mean of every record check)
+from crewkg.errors import InputError, Phrase, near, os_reason  # noqa: F401  (near: the did-you-mean of every record check)
 from crewkg.law.crediting import Credit
 from crewkg.law.statute import Law
-from crewkg.records.reading import MAX_NUMBER
+from crewkg.records.reading import LATEST_DAY, MAX_NUMBER
 
 ID_MAX = 128  # an id names a record in file names, IRIs and messages: long enough for any register key, no longer
 ID_RE = re.compile(rf"^[A-Za-z0-9_-]{{1,{ID_MAX}}}\Z")  # \Z: an id ending in a newline is no id
@@ -92,9 +92,15 @@ class Person:
     #: per scope the Credit that explains a requirement's gap
     any_role_days: int | None = None
     sea_credited: dict[str, int] | None = None
+    #: per sea capacity, where the log holds inland and sea entries: the calendar days credited inland or at sea in
+    #: that capacity, each day once (a day two entries of different waters cover is one Fahrtag, § 2 Z 3 SchBV)
+    with_sea_credited: dict[str, int] | None = None
     #: per dated programme (its index) and sea capacity: the credited sea days before the programme's first day
     sea_before: dict[tuple[int, str], int] = field(default_factory=dict)
     credits: dict[str, Credit] = field(default_factory=dict)
+    #: the readings (kb crew:Reading ids) under which the record is evaluated instead of the ones applied: never from
+    #: the record itself; a roster asks what a member could do under the other reading (manning.rosters)
+    other_readings: frozenset[str] = frozenset()
 
     @property
     def dated(self) -> bool:
@@ -163,7 +169,10 @@ def record_files(path: Path) -> list[Path]:
     """The record files a path names: the file itself, or every record file in a folder (sorted)."""
     if path.is_dir():
         # a broken link or a named pipe is listed too, so reading it names it instead of skipping it without a word
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and not p.is_dir())
+        try:
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and not p.is_dir())
+        except OSError as exc:  # a folder that cannot be listed (no permission): named, with the reason
+            raise InputError(str(path), "", "readable_folder", os_reason(exc)) from None
         if not files:
             raise InputError(str(path), "", "record_folder")
         return files
@@ -204,14 +213,17 @@ class Checker:
         return value
 
     def day(self, value: Any, fld: str) -> date:
-        if isinstance(value, date):
-            return value
+        """An ISO date not after LATEST_DAY (a later one is refused: the law's periods could not be reckoned from it)."""
         if isinstance(value, str) and ISO_DATE.match(value):
             try:
-                return date.fromisoformat(value)
+                value = date.fromisoformat(value)
             except ValueError:
                 pass
-        raise self.fail(fld, "iso_date", value)
+        if not isinstance(value, date):
+            raise self.fail(fld, "iso_date", value)
+        if value > LATEST_DAY:
+            raise self.fail(fld, "date_in_reach", value.isoformat(), latest=LATEST_DAY.isoformat())
+        return value
 
     def mapping(self, value: Any, fld: str, keys: set[str] | None = None) -> dict:
         if not isinstance(value, dict):

@@ -132,16 +132,33 @@ def _entry(rec, source: str, law: Law, as_of: date, shacl: bool, line: int, rid:
     return Entry(p.id, where, person=p, line=line)
 
 
+#: byte-order marks of UTF-16 and UTF-32: a register saved so is refused whole, not read line by line as garbage
+_OTHER_ENCODINGS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
 def _jsonl(path: Path, law: Law, as_of: date, shacl: bool) -> Iterator[Entry]:
+    """Each line of a JSON Lines register as an Entry. Lines are read as bytes and decoded one by one: a line that is
+    no UTF-8 is that line's error (the others are answered); a file in UTF-16 or UTF-32 is refused whole (issue 44:
+    its first line raised out of the reader)."""
     try:
-        f = path.open("r", encoding="utf-8-sig")
+        f = path.open("rb")
     except OSError as exc:
         raise InputError(str(path), "", "jsonl", os_reason(exc)) from None
     with f:
-        for n, line in enumerate(f, start=1):
+        if f.read(4).startswith(_OTHER_ENCODINGS):
+            raise InputError(str(path), "", "utf8")
+        f.seek(0)
+        for n, raw in enumerate(f, start=1):
+            source = f"{path}: line {n}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "utf8"), line=n)
+                continue
+            if n == 1:
+                line = line.removeprefix("\ufeff")
             if not line.strip():
                 continue
-            source = f"{path}: line {n}"
             if len(line) > MAX_BYTES:
                 yield Entry(f"line {n}", f"line {n}", error=InputError(source, "", "record_size"), line=n)
                 continue

@@ -14,6 +14,7 @@ from crewkg.errors import InputError, Reason
 from crewkg.law.cache import load_graph
 from crewkg.law.statute import load_law
 from crewkg.locations import cache_dir, ontology_dir
+from crewkg.records.reading import ill_typed_literals_unlogged
 
 
 @lru_cache(maxsize=2)
@@ -81,14 +82,25 @@ def violations(data_graph, vocabulary, shapes, key: str, advanced: bool = False)
         merged.add(triple)
     for triple in data_graph:
         merged.add(triple)
-    conforms, results, _ = validate(merged, shacl_graph=shapes, inference="none", advanced=advanced)
+    with ill_typed_literals_unlogged():  # pySHACL copies each literal into its report: rdflib would log a traceback
+        conforms, results, _ = validate(merged, shacl_graph=shapes, inference="none", advanced=advanced)
     if not conforms:
         return _report(results) or [(None, "", "does not conform")]
+    _remember(key)
+    return []
+
+
+def _remember(key: str) -> None:
+    """Mark a conforming record in the cache; where the mark cannot be made (a file named `shacl-ok` where its
+    folder belongs, a full disk) the record is only validated again next time."""
     cdir = cache_dir()
-    if cdir is not None:
+    if cdir is None:
+        return
+    try:
         (cdir / "shacl-ok").mkdir(exist_ok=True)
         (cdir / "shacl-ok" / key).touch()
-    return []
+    except OSError:
+        pass
 
 
 def _key(text: str) -> str:

@@ -6,7 +6,6 @@ the same Person and the same errors.
 
 from __future__ import annotations
 
-import logging
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 from crewkg.errors import InputError, Phrase, Reason
 from crewkg.law.statute import Law
 from crewkg.records.persons import SEA_KEYS, Person, person_from_mapping, person_to_mapping
-from crewkg.records.reading import read_text
+from crewkg.records.reading import ill_typed_literals_unlogged, read_text
 
 
 def person_graph(p: Person, subject=None):
@@ -168,6 +167,12 @@ def person_from_turtle(path: Path, law: Law, as_of: date) -> Person:
     return person_from_mapping(_record_keys(g, subjects[0], str(path)), law, as_of, str(path))
 
 
+def person_from_graph(g, subject, law: Law, as_of: date, source: str) -> Person:
+    """The record of `subject` in an RDF graph of records (a store's, where a register was exported to: its entries
+    are IRIs there instead of blank nodes), checked as a record file is."""
+    return person_from_mapping(_record_keys(g, subject, source), law, as_of, source)
+
+
 def _parsed(path: Path):
     """The record's graph; an empty or malformed file refused with the line and rdflib's complaint."""
     from rdflib import Graph
@@ -176,15 +181,11 @@ def _parsed(path: Path):
     if not text.strip():
         raise InputError(str(path), "", "non_empty")
     g = Graph()
-    quiet = logging.getLogger("rdflib.term")  # ill-typed literals are reported by the schema check, not logged
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)
     try:
-        g.parse(data=text, format="turtle")
+        with ill_typed_literals_unlogged():
+            g.parse(data=text, format="turtle")
     except Exception as exc:  # rdflib raises several parser types; all mean malformed Turtle
         raise InputError(str(path), "", "turtle", reason=_syntax_reason(exc)) from None
-    finally:
-        quiet.setLevel(level)
     return g
 
 

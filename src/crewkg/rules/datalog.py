@@ -14,6 +14,7 @@ gives (tests/test_datalog_engine.py, tests/test_register.py)."""
 from __future__ import annotations
 
 import collections
+import os
 import sys
 import threading
 from collections.abc import Mapping
@@ -22,6 +23,10 @@ from typing import Any
 from pyDatalog import Aggregate, pyDatalog, pyEngine, pyParser
 
 _LOCK = threading.Lock()
+# A process forked while another thread evaluates (the service forks its evaluation workers and query workers while
+# it serves) would inherit the lock held for good and a database half-changed: a fork waits for the evaluation to end.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_LOCK.acquire, after_in_parent=_LOCK.release, after_in_child=_LOCK.release)
 #: what this thread's database holds (pyDatalog keeps one database per thread): (rules, fact predicates, base key,
 #: base predicates, base clauses), or no `loaded` when it may hold anything
 _STATE = threading.local()

@@ -3,16 +3,18 @@
 A held certificate counts on a day when it was issued by then and none of these ends it (all kb data):
 - an issue date after the regulation it is issued under ended (crew:inForceUntil of its regulation);
 - a last day the kb gives the certificate (crew:validUntil, e.g. § 47 SchBV for SchBesV 2004 qualifications);
-- a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears: the issue date is the
-  first day, the years are completed at the end of the day before the same date that many years later — the count
-  of completed years of age, `law.calendar` — or, where the rule counts on the anniversary (crew:countsOnAnniversary: a
-  proof 'nicht länger als fünf Jahre zurückliegt'), at the end of that day; `ValidityRule.last_day`); a certificate
-  held without an issue date has no period to count;
+- a validity period from its issue date (crew:CertificateValidityRule, crew:validityYears): it ends with the end of
+  the anniversary, as every period counted from a day ends (§ 902 Abs. 2 ABGB, `law.calendar.months_later`, the
+  month's last day where it has no such day; `ValidityRule.last_day`); a certificate held without an issue date has
+  no period to count;
 - an overdue proof of medical fitness (crew:MedicalExaminationSchedule of the regulation in force on the day, for the
-  certificates it names): from the birthday completing a step's age, the proof counts up to and including the same
-  day the step's months after the examination (`months_later`, the month's last day where it has no such day),
-  during the step's first grace months an older proof still counts, and after them, where the step asks for a
-  renewal after its birthday (crew:renewedAfterBirthday), a proof examined before it no longer does.
+  certificates it names and those a reading extends it to, crew:Reading crew:readingOf): from the birthday
+  completing a step's age, the proof counts up to and including the same day the step's months after the
+  examination (`months_later` again), during the step's first grace months an older proof still counts, and after
+  them, where the step asks a proof made after its birthday (crew:renewedAfterBirthday: 'nach Vollendung des …
+  Lebensjahres … nachzuweisen'), a proof examined before it no longer does.
+
+Where the kb records a reading of these rules, `other_verdicts` says what the other reading would decide on the date.
 
 The same medical reading decides whether the record proves medical fitness for a certificate (the Document kind).
 A certificate's own last days (the fixed one and those of its validity periods, `own_ends`) are read here for every
@@ -26,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from crewkg.law.calendar import birthday, months_later
+from crewkg.law.calendar import birthday, completed_on, months_later
 from crewkg.law.statute import Law, MedicalSchedule, ScheduleStep, ValidityRule
 from crewkg.records.persons import Person
 
@@ -53,6 +55,9 @@ class Lapse:
     #: medical_overdue: the step that applies on the evaluation date and the examination the record gives
     step: ScheduleStep | None = None
     examined: date | None = None
+    #: medical_overdue under a schedule a reading extends to this certificate (crew:Reading, crew:readingOf): the
+    #: reading's id (a qualification kept valid by § 47 SchBV under § 22 Abs. 1 SchBV)
+    reading: str | None = None
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -94,6 +99,16 @@ def _required_from(birth: date, st: ScheduleStep) -> date:
     return _due(birthday(birth, st.from_age), st)
 
 
+def first_renewal_due(law: Law, schedule: str, birth: date | None) -> date | None:
+    """The first day a schedule asks its holder's first renewal (its first step's birthday, after the step's grace
+    months): a proof that stands in for the first report only (crew:untilRenewalOf, § 18 Abs. 2 SchBesV 2004) no
+    longer counts from it. None without a birth date or a schedule of steps."""
+    s = law.medical_schedules.get(schedule)
+    if s is None or birth is None or not s.steps:
+        return None
+    return _required_from(birth, min(s.steps, key=lambda x: x.from_age))
+
+
 def _renewal_birthdays(birth: date, st: ScheduleStep) -> list[tuple[int, date]]:
     """(age, birthday) of each renewal the step asks: the birthday that starts it and, with crew:renewalEveryYears,
     every birthday that many years after it ('und danach jährlich')."""
@@ -124,12 +139,15 @@ def renewal_missed(p: Person, st: ScheduleStep | None, day: date) -> tuple[int, 
     if due is None:
         return None
     age, start, first_late = due
-    return (age, start, first_late - DAY) if p.medical_examined < start else None
+    # the last day a renewal is in time: the end of the grace months; without any, the birthday itself
+    return (age, start, max(start, first_late - DAY)) if p.medical_examined < start else None
 
 
-def medical_current(p: Person, law: Law, day: date) -> bool:
+def medical_current(p: Person, law: Law, day: date, other: bool = False) -> bool:
     """Whether the record proves medical fitness on `day`: stated, examined by then, not past the end it states, and
-    not older than the schedule in force lets it be. A proof without any date is taken as stated."""
+    not older than the schedule in force lets it be. A proof without any date is taken as stated. `other`: under the
+    other reading of a step that asks a proof made after its birthday (crew:renewedAfterBirthday, the kb's
+    crew:Reading of it): any proof counts its months from its examination."""
     if not p.medical_fitness:
         return False
     if p.medical_examined is not None and p.medical_examined > day:
@@ -141,7 +159,7 @@ def medical_current(p: Person, law: Law, day: date) -> bool:
         return True
     if day < _required_from(p.birth_date, st):
         return True
-    if renewal_missed(p, st, day) is not None:
+    if not other and renewal_missed(p, st, day) is not None:
         return False  # the renewal the step asks is one after its (latest) birthday
     return day <= months_later(p.medical_examined, st.months)
 
@@ -290,9 +308,26 @@ def own_ends(law: Law, cid: str, issued: date | None, known_on: date | None = No
     return out
 
 
+def extended(law: Law, schedule: str) -> dict[str, str]:
+    """The certificates a reading extends the schedule to (crew:Reading crew:readingOf it, crew:appliesToCertificate),
+    each with the reading's id: § 22 Abs. 1 SchBV read for the qualifications § 47 keeps valid (cached per law)."""
+    memo = law.__dict__.setdefault("_extended", {})
+    if schedule not in memo:
+        from crewkg.law.readings import extended_to
+
+        memo[schedule] = extended_to(schedule)
+    return memo[schedule]
+
+
 def _governed(law: Law, cid: str, day: date) -> MedicalSchedule | None:
     s = schedule_on(law, day)
-    return s if s is not None and cid in s.certificates else None
+    return s if s is not None and (cid in s.certificates or cid in extended(law, s.id)) else None
+
+
+def governing_reading(law: Law, cid: str, day: date) -> str | None:
+    """The reading that extends the schedule in force on `day` to the certificate, if that is why it governs it."""
+    s = schedule_on(law, day)
+    return extended(law, s.id).get(cid) if s is not None and cid not in s.certificates else None
 
 
 def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
@@ -319,6 +354,8 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
         if on > end.last_day:
             out.append(Lapse(cid, end.reason, end.provision, end.last_day + DAY, end.last_day, issued, end.years))
     s = _governed(law, cid, on)
+    if s is not None and governing_reading(law, cid, on) in p.other_readings:
+        s = None  # evaluated under the other reading: the schedule does not reach this certificate
     if s is not None and p.birth_date is not None:
         def bad(d: date) -> bool:
             g = _governed(law, cid, d)
@@ -335,7 +372,7 @@ def lapses(p: Person, law: Law, cid: str, on: date) -> list[Lapse]:
                 since = issued
             last = since - DAY if issued is None or since > issued else None
             out.append(Lapse(cid, "medical_overdue", s.provision, since, last, issued, step=st,
-                             examined=p.medical_examined))
+                             examined=p.medical_examined, reading=governing_reading(law, cid, on)))
     return out
 
 
@@ -343,6 +380,20 @@ def counts(p: Person, law: Law, cid: str, on: date) -> bool:
     """Whether a certificate the record holds counts on `on`: issued by then and not ended (see `lapses`)."""
     issued = p.certificate_issued.get(cid)
     return (issued is None or issued <= on) and not lapses(p, law, cid, on)
+
+
+def kept_by_reading(p: Person, law: Law, on: date) -> list[str]:
+    """The certificates the record holds that fill no role on `on` only because a reading extends the schedule in
+    force to them (§ 22 Abs. 1 SchBV for a qualification § 47 keeps valid): still valid, they are held for what asks
+    the qualification itself (its replacement, which asks a proof of fitness of its own), not for a role."""
+    out = []
+    for cid in p.certificates:
+        if governing_reading(law, cid, on) is None:  # no reading reaches it on the date: asked of every record
+            continue
+        found = lapses(p, law, cid, on)
+        if found and all(x.reason == "medical_overdue" and x.reading is not None for x in found):
+            out.append(cid)
+    return out
 
 
 def all_lapses(p: Person, law: Law, on: date) -> list[Lapse]:
@@ -415,4 +466,61 @@ def documents(p: Person, as_of: date, law: Law | None = None) -> dict[str, bool]
         law = load_law()
     out = {doc: bool(getattr(p, name)) for doc, name in DOCUMENT_FIELDS.items()}
     out["MedicalFitness"] = medical_current(p, law, as_of)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The other reading of a doubtful provision (kb crew:Reading with crew:readingOf): what it would decide on the date,
+# where that differs from the reading applied
+
+
+@dataclass(frozen=True)
+class OtherVerdict:
+    """A held certificate the other reading of `reading` would decide otherwise on the date: whether it would count
+    then (`counts`), and the last day it counts (counted) under that reading (None: no end follows)."""
+
+    certificate: str
+    reading: str
+    counts: bool
+    last_day: date | None
+    provision: str
+
+
+def _medical_last_day_other(p: Person, law: Law, on: date) -> date | None:
+    """The last day the proof counts under the other reading of the steps (`medical_current(other=True)`)."""
+    for d in sorted(d for d in _change_days(p, law) if d > on):
+        if not medical_current(p, law, d, other=True):
+            return d - DAY
+    return None
+
+
+def other_verdicts(p: Person, law: Law, on: date) -> list[OtherVerdict]:
+    """For each certificate the record holds on `on`, what the other reading of a doubtful provision the kb records
+    (crew:Reading, crew:readingOf) would decide where it decides otherwise: a qualification kept valid by § 47 SchBV
+    that the schedule in force lapses only by the reading that extends it to it would count; a proof examined before
+    the birthday that asks one after it would count its months; a validity period whose last day is today would
+    have ended yesterday."""
+    from crewkg.law.readings import reading_of
+
+    out: list[OtherVerdict] = []
+    for cid in p.certificates:
+        issued = p.certificate_issued.get(cid)
+        if issued is not None and issued > on:
+            continue
+        found = lapses(p, law, cid, on)
+        own = [e.last_day for e in own_ends(law, cid, issued)]
+        for x in found:
+            rest = [y for y in found if y is not x]
+            if x.reason != "medical_overdue" or rest:
+                continue
+            if x.reading is not None:  # the schedule reaches the certificate only by a reading
+                out.append(OtherVerdict(cid, x.reading, True, min(own, default=None), x.provision))
+            elif x.step is not None and (rd := reading_of(x.step.id)) is not None and medical_current(p, law, on, other=True):
+                ends = [d for d in (_medical_last_day_other(p, law, on), *own) if d is not None]
+                out.append(OtherVerdict(cid, rd.id, True, min(ends, default=None), x.provision))
+        if found:
+            continue
+        for rule in validity_periods(law, cid):  # the period's last day is today: under the other reading it ended
+            if issued is not None and rule.last_day(issued) == on and (rd := reading_of(rule.id)) is not None:
+                out.append(OtherVerdict(cid, rd.id, False, completed_on(issued, years=rule.years) - DAY, rule.provision))
     return out

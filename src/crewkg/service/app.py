@@ -17,6 +17,7 @@ router of its own (`service/routers/`); what they share — the law, the store, 
 from __future__ import annotations
 
 import logging
+import os
 
 from crewkg.service.state import Service, Settings, State
 
@@ -37,23 +38,29 @@ def create_app(service: Service):
     from crewkg.service.kept import evaluated_persons, kept
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
-    from crewkg.service.routers import careers, check, crew, identifiers, sparql, web
+    from crewkg.service.records_rdf import stored_person_ids
+    from crewkg.service.routers import careers, check, crew, documents, identifiers, sparql, web
 
     settings = service.settings
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
+    workers = settings.evaluator_workers if settings.evaluator_workers is not None else os.cpu_count() or 1
+    evaluator = Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes, workers)
     # what a store folder's export computed for it, else counted now (read-only: once; pyoxigraph counts by scanning)
     ready = kept(service.store)
-    app.state.crewkg = State(service, Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes),
+    app.state.crewkg = State(service, evaluator,
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
                              triples=ready.quads if ready else len(service.store),
                              persons=ready.persons if ready else evaluated_persons(service.store),
                              person_ids=ready.person_ids if ready else person_ids(service.store),
-                             answers=Answers(service.store, ready.answers if ready else None))
+                             answers=Answers(service.store, ready.answers if ready else None),
+                             stored_persons=ready.stored_person_ids if ready else stored_person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
+    app.router.on_shutdown.append(evaluator.close)  # the evaluation workers end with the app (a later request forks new ones)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     refusals.install(app)
-    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, identifiers.router):
+    for router in (web.pages, sparql.router, check.router, web.reports, careers.router, crew.router, documents.router,
+                   identifiers.router):
         app.include_router(router)
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
@@ -96,15 +103,20 @@ def run(service: Service, host: str = "127.0.0.1", port: int = 8080) -> None:
     import uvicorn
 
     from crewkg.service.canned import canned_queries
+    from crewkg.service.guard import bounded_h11
 
     configure_logging()
     app = create_app(service)
-    app.fastapi.state.crewkg.runner.start()  # fork the query workers' zygote before the server's threads exist
     st = app.fastapi.state.crewkg
+    st.runner.start()  # fork the query workers' zygote before the server's threads exist
+    st.evaluator.start()  # and the evaluation workers, which load the rules before the first request
     st.answers.warm(canned_queries())  # the answers computed whole, in the background: ready for the first reader
     log.info("crewkg %s serving http://%s:%d/ (store %s, %d triples, %d persons, kb %s)", _version(), host, port,
              service.store.kind, st.triples, st.persons, service.law.version)
-    # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole); the
-    # plain asyncio loop: with uvloop a mixed load saw a connection closed without an answer, 1 in 6 000 requests
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", http="h11", loop="asyncio",
-                h11_max_incomplete_event_size=max(65_536, service.settings.max_query_bytes * 4))
+    # h11 bounds a request's head (a URL or header block over the limit is refused, never buffered whole), and our
+    # protocol the time its head and body may take (guard.bounded_h11: no slowloris); the plain asyncio loop: with
+    # uvloop a mixed load saw a connection closed without an answer, 1 in 6 000 requests
+    settings = service.settings
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", loop="asyncio",
+                http=bounded_h11(settings.request_head_seconds, settings.request_body_seconds),
+                h11_max_incomplete_event_size=max(65_536, settings.max_query_bytes * 4))

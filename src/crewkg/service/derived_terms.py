@@ -10,13 +10,19 @@ from decimal import Decimal
 from typing import Any
 
 from rdflib import Literal, Namespace, URIRef
-from rdflib.namespace import XSD, DefinedNamespace
+from rdflib.namespace import PROV, RDFS, XSD, DefinedNamespace
 
-from crewkg.law.namespaces import CREW_IRI, PERSON
+from crewkg.answers import identifiers as ids
+from crewkg.answers.identifiers import DERIVED_IRI
+from crewkg.law.namespaces import CREW_IRI, KB, PERSON
 from crewkg.law.statute import Law
 
-DERIVED_IRI = "https://w3id.org/crewkg/derived/"
 DERIVED = Namespace(DERIVED_IRI)
+
+#: the prefixes of an export, every one declared in its Turtle (a PROV reader turns IRIs into qualified names by
+#: them); here, below both the export and its streamed writer, which each declare them
+PREFIXES = {"crew": CREW_IRI, "kb": str(KB), "person": str(PERSON), "derived": DERIVED_IRI, "prov": str(PROV),
+            "xsd": str(XSD), "rdfs": str(RDFS)}
 
 
 class D(DefinedNamespace):
@@ -105,30 +111,30 @@ def amount_literal(v: Any) -> Literal:
 
 
 # ------------------------------------------------------------------------------------------------------
-# Identifiers
+# Identifiers: as terms, the strings of answers.identifiers (their one home)
 # ------------------------------------------------------------------------------------------------------
 def person_iri(pid: str) -> URIRef:
-    return PERSON[pid]
+    return URIRef(ids.person(pid))
 
 
 def evaluation_iri(pid: str) -> URIRef:
-    return DERIVED[f"{pid}/evaluation"]
+    return URIRef(ids.evaluation(pid))
 
 
 def eligibility_iri(pid: str, cert: str) -> URIRef:
-    return DERIVED[f"{pid}/eligibility/{cert}"]
+    return URIRef(ids.eligibility(pid, cert))
 
 
 def pathway_iri(pid: str, pathway: str) -> URIRef:
-    return DERIVED[f"{pid}/pathway/{pathway}"]
+    return URIRef(ids.pathway(pid, pathway))
 
 
 def requirement_iri(pid: str, req: str) -> URIRef:
-    return DERIVED[f"{pid}/requirement/{req}"]
+    return URIRef(ids.requirement(pid, req))
 
 
 def role_iri(pid: str, role: str) -> URIRef:
-    return DERIVED[f"{pid}/role/{role}"]
+    return URIRef(ids.role(pid, role))
 
 
 def held_iri(pid: str, cert: str) -> URIRef:

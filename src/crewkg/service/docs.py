@@ -10,7 +10,6 @@ import copy
 from typing import Any
 
 from fastapi.openapi.utils import get_openapi
-from fastapi.routing import APIRoute
 
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import catalogue, say
@@ -19,7 +18,8 @@ from crewkg.service.schema import body
 
 #: the documented request body of each route that takes one (schema.body)
 BODIES = {"eligibility": "record", "eligibility_upload": "upload", "explain": "record", "report_json": "record",
-          "report_upload": "upload", "plan_endpoint": "record", "crew_endpoint": "crew", "sparql_post": "sparql"}
+          "report_upload": "upload", "plan_endpoint": "record", "crew_endpoint": "crew", "sparql_post": "sparql",
+          "draft": "record", "draft_upload": "upload", "credential": "record", "credential_upload": "upload"}
 
 
 def doc(name: str) -> dict[str, str]:
@@ -35,7 +35,7 @@ def openapi(app, law: Law, lang: str = "en") -> dict[str, Any]:
     """The OpenAPI document of `app` in `lang` (English is built once and kept, like FastAPI's own)."""
     if lang == "en" and app.openapi_schema:
         return app.openapi_schema
-    routes = [r for r in _api_routes(app.routes) if r.include_in_schema]
+    routes = [r for r in refusals.api_routes(app.routes) if r.include_in_schema]
     spec = get_openapi(title=app.title, version=app.version, description=say(lang, "service.doc.app.description"),
                        routes=app.routes)
     for route in routes:
@@ -62,17 +62,6 @@ def _refusals(spec: dict[str, Any], lang: str) -> None:
     schemas[refusals.SCHEMA] = refusals.schema(lang)
 
 
-def _api_routes(routes) -> list[APIRoute]:
-    """The API routes of the app, those of included routers too (FastAPI ≥ 0.16x keeps an included router whole)."""
-    out: list[APIRoute] = []
-    for r in routes:
-        if isinstance(r, APIRoute):
-            out.append(r)
-        elif getattr(r, "original_router", None) is not None:
-            out += _api_routes(r.original_router.routes)
-    return out
-
-
 def _translate(op: dict[str, Any], name: str, law: Law, lang: str) -> None:
     words = catalogue(lang)
     op["summary"] = words[f"service.doc.{name}.summary"]
@@ -83,3 +72,6 @@ def _translate(op: dict[str, Any], name: str, law: Law, lang: str) -> None:
     for p in op.get("parameters", []):
         if f"service.doc.param.{p['name']}" in words:
             p["description"] = words[f"service.doc.param.{p['name']}"]
+        if p["name"] == "lang":  # the languages the routes take, and nothing else (an empty one is refused, issue 44)
+            given = p.get("schema", {})
+            p["schema"] = {"type": "string", "enum": ["de", "en"]} | {k: given[k] for k in ("default", "title") if k in given}

@@ -18,19 +18,14 @@ from datetime import date
 from pathlib import Path
 
 from rdflib import BNode, Graph, URIRef
-from rdflib.namespace import PROV, RDFS, XSD
 
-from crewkg.law.namespaces import CREW_IRI, KB, PERSON
+from crewkg.law.namespaces import PERSON
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
 from crewkg.service.derived import COMPACT, evaluate
-from crewkg.service.derived_terms import DERIVED_IRI, derived_subjects
+from crewkg.service.derived_terms import PREFIXES, derived_subjects
 from crewkg.service.records_rdf import record_subjects
 from crewkg.service.terms import Triple
-
-#: the prefixes of an export, every one declared in its Turtle (a PROV reader turns IRIs into qualified names by them)
-PREFIXES = {"crew": CREW_IRI, "kb": str(KB), "person": str(PERSON), "derived": DERIVED_IRI, "prov": str(PROV),
-            "xsd": str(XSD), "rdfs": str(RDFS)}
 
 
 def bind_prefixes(g: Graph) -> Graph:

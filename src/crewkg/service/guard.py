@@ -4,17 +4,25 @@ milliseconds) for every request, the refused ones included."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 
 log = logging.getLogger("crewkg.server")
 
 
-def host_name(header: str) -> str:
-    """The host of a Host header without its port: 'localhost:8080' → 'localhost', '[::1]:80' → '::1'."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:header.find("]")] if "]" in header else header
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+#: a Host header as RFC 9110 § 7.2 has it: a name or an IPv4 address (a trailing dot allowed) or an IPv6 literal in
+#: brackets, then at most a port: nothing else (`localhost:80@evil.example` was read as 'localhost', issue 44)
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\.?)(?::([0-9]{1,5}))?")
+
+
+def host_name(header: str) -> str | None:
+    """The host of a Host header without its port: 'localhost:8080' → 'localhost', '[::1]:80' → '::1'; None for a
+    header that is no host (user information, a path, a second port, a port past 65535)."""
+    m = _HOST.fullmatch(header.strip().lower())
+    if m is None or (m.group(2) is not None and int(m.group(2)) > 65535):
+        return None
+    name = m.group(1)
+    return name[1:-1] if name.startswith("[") else name.rstrip(".")
 
 
 class _TooLarge(Exception):
@@ -114,3 +122,65 @@ async def _plain(send, code: int, text: str) -> None:
     await send({"type": "http.response.start", "status": code,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
+
+
+def bounded_h11(head_seconds: float, body_seconds: float) -> type:
+    """uvicorn's h11 protocol with a deadline for each request's head and for its body (slowloris, issue 44: 301
+    half-sent requests were held open for as long as their senders liked; uvicorn bounds only an idle keep-alive
+    connection, and not even the first request's). A head not complete `head_seconds` after the connection opened or
+    the previous answer was sent is answered 408 and the connection closed; a body not complete `body_seconds` after
+    its head ends the connection (the app reads a disconnect). A request read whole is the app's, unbounded here."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedH11Protocol(H11Protocol):
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._deadline = None
+            self._cycle_seen = None
+            self._arm(head_seconds, self._head_too_slow)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            cycle = self.cycle
+            if cycle is not None and cycle is not self._cycle_seen:  # a head read whole: a new request
+                self._cycle_seen = cycle
+                if cycle.more_body:
+                    self._arm(body_seconds, self._body_too_slow)
+                else:
+                    self._disarm()
+            elif cycle is not None and not cycle.more_body and self._deadline is not None and not cycle.response_complete:
+                self._disarm()  # its body read whole
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm(head_seconds, self._head_too_slow)  # the next request's head (or uvicorn's keep-alive)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self, seconds: float, then) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, then)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _head_too_slow(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing():
+                return
+            body = b"request head not complete in time"
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                                 b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            self.transport.close()
+
+        def _body_too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return BoundedH11Protocol

@@ -37,6 +37,8 @@ class Kept:
     persons: int
     person_ids: list[str]
     answers: dict[str, Table] = field(default_factory=dict)
+    #: the persons whose records the store holds (records_rdf.stored_person_ids: the API's list of stored persons)
+    stored_person_ids: list[str] = field(default_factory=list)
 
 
 def touch(store) -> str:
@@ -58,12 +60,14 @@ def keep(store) -> int:
     person ids in SPARQL's order, the quads and persons. Returns the quads."""
     from crewkg.service.canned import canned_queries
     from crewkg.service.paging import Answers, person_ids
+    from crewkg.service.records_rdf import stored_person_ids
 
     answers = Answers(store)
     kept = Kept(version(store) or "", len(store), evaluated_persons(store), person_ids(store),
                 {q.name: answers.table(q) if q.whole else store.select(q.text) for q in canned_queries()
-                 if q.whole or q.page is None})
+                 if q.whole or q.page is None}, stored_person_ids(store))
     data = {"version": kept.version, "quads": kept.quads, "persons": kept.persons, "person_ids": kept.person_ids,
+            "stored_person_ids": kept.stored_person_ids,
             "answers": {name: _table(t) for name, t in kept.answers.items()}}
     from crewkg.outputs import write_atomically
 
@@ -88,10 +92,10 @@ def kept(store) -> Kept | None:
         data = json.loads((Path(path) / FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("version") != version(store):
+    if data.get("version") != version(store) or "stored_person_ids" not in data:  # another version, or written before
         return None
     return Kept(data["version"], data["quads"], data["persons"], data["person_ids"],
-                {name: _from_table(t) for name, t in data["answers"].items()})
+                {name: _from_table(t) for name, t in data["answers"].items()}, data["stored_person_ids"])
 
 
 def _table(t: Table) -> dict[str, Any]:

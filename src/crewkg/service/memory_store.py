@@ -1,5 +1,6 @@
 """rdflib's Dataset in memory as a store (`--store memory`): fine for a handful of persons, it answers as the Oxigraph
-store does (stores.py). SPARQL is evaluated in Python, so a query stops itself at its deadline (deadline.py)."""
+store does (stores.py). SPARQL is evaluated in Python, which checks a query's deadline only while it iterates
+triples (deadline.py): the service runs its queries in worker processes it kills at the deadline (querying.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,46 @@ from pathlib import Path
 from rdflib import BNode, Graph, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
+from crewkg.records.reading import ill_typed_literals_unlogged
 from crewkg.service.dataset import DEFAULT_BASE, KB_GRAPH, PREFIXES, RECORDS_GRAPH, DatasetSpec, owned_closure
 from crewkg.service.deadline import deadline_memory, evaluating_until
-from crewkg.service.query_refusals import PARSER_LOCK, MalformedQuery, parser_message, refuse_if_update, refuse_service
+from crewkg.service.query_refusals import (
+    PARSER_LOCK,
+    MalformedQuery,
+    close_rdflib,
+    parser_message,
+    refuse_if_update,
+    refuse_service,
+    refuse_service_in,
+    refuse_surrogates,
+)
 from crewkg.service.results import GRAPH, TABULAR, Table, boolean_text, negotiate, tsv_results, xml_results
 from crewkg.service.terms import Triple, from_ox, plain
+
+close_rdflib()  # rdflib's engine cannot reach out, whatever its parser lets through (query_refusals.py)
+
+
+def _negative_decimals_parsed() -> None:
+    """rdflib 7.6's SPARQL parser negates a decimal with `Literal.__neg__`, which takes ints and floats but no
+    Decimal: `VALUES ?x { -1.0 }` and `?s ?p -1.0` were refused as malformed, where Oxigraph answers them (issue 44).
+    Its parse action looks `neg` up when it runs, so a decimal is negated here and anything else as before."""
+    from decimal import Decimal
+
+    from rdflib import Literal
+    from rdflib.plugins.sparql import parser
+
+    original = getattr(parser.neg, "rdflib_neg", parser.neg)
+
+    def neg(literal):
+        if isinstance(literal.value, Decimal):
+            return Literal(-literal.value, datatype=literal.datatype)
+        return original(literal)
+
+    neg.rdflib_neg = original  # type: ignore[attr-defined]
+    parser.neg = neg
+
+
+_negative_decimals_parsed()
 
 
 class MemoryStore:
@@ -33,6 +69,11 @@ class MemoryStore:
 
     def __len__(self) -> int:
         return len(self.graph)
+
+    def quiescent(self) -> threading.RLock:
+        """The lock that keeps writers and readers apart, held while the service forks its query workers' zygote
+        (querying.py): a copy forked while another thread held it would wait for it for good."""
+        return self._lock
 
     def add(self, triples: Iterable[Triple], graph: URIRef = RECORDS_GRAPH, bulk: bool = False) -> None:
         with self._lock:
@@ -57,6 +98,12 @@ class MemoryStore:
     def objects(self, subject: URIRef, predicate: URIRef) -> list:
         with self._lock:
             return list(self.graph.objects(subject, predicate))
+
+    def triples_of(self, subject: URIRef, graph: URIRef) -> list[Triple]:
+        """The triples of the subject and of what it owns (`_owned`) in one graph: a stored record."""
+        with self._lock:
+            ctx = self.graph.get_context(graph)
+            return [t for s in owned_closure([subject], lambda s: ctx.objects(s, None)) for t in ctx.triples((s, None, None))]
 
     def add_nquads(self, text: str, bulk: bool = False) -> None:
         """Oxigraph's N-Quads parser, each distinct term made an rdflib term once, then one `addN`: rdflib's own
@@ -107,17 +154,23 @@ class MemoryStore:
         self.add_nquads(text)
 
     def _prepare(self, query: str, base: str | None):
-        from rdflib.plugins import sparql as rdflib_sparql
+        """The query parsed and translated; refused if the algebra rdflib would evaluate holds a SERVICE pattern,
+        or if the query read as Oxigraph reads it does (a comment ends at CR there, at LF only in rdflib), so that
+        both stores refuse the same queries. FROM <url> names a graph of the store, never a download (close_rdflib)."""
         from rdflib.plugins.sparql import prepareQuery
 
-        refuse_service(query)
-        rdflib_sparql.SPARQL_LOAD_GRAPHS = False  # FROM <url> names a graph of the store, never a download
+        refuse_surrogates(query)
         try:
             with PARSER_LOCK:
-                return prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
+                prepared = prepareQuery(query, initNs=PREFIXES, base=base or DEFAULT_BASE)
         except Exception as exc:
             refuse_if_update(query, exc)
+            refuse_service(query, parsed_only=True)  # a SERVICE behind a comment that a CR ends is named as such
             raise MalformedQuery(parser_message(exc)) from None
+        refuse_service_in(prepared.algebra)
+        if "\r" in query:  # otherwise read_query would parse the same text again
+            refuse_service(query, parsed_only=True)
+        return prepared
 
     def _view(self, spec: DatasetSpec):
         """The dataset a query sees under an explicit dataset: its default graph the merge of the given graphs,
@@ -141,16 +194,17 @@ class MemoryStore:
         """Parse outside the lock, evaluate and read the lazy result inside it, stopping at the deadline. The
         protocol's dataset wins over the query's FROM / FROM NAMED; either is applied by `_view`, so both stores
         read a dataset alike."""
-        prepared = self._prepare(query, base)
-        clause = prepared.algebra.get("datasetClause")
-        if not dataset and clause:
-            dataset = DatasetSpec(tuple(str(d.default) for d in clause if d.get("default") is not None),
-                                  tuple(str(d.named) for d in clause if d.get("named") is not None))
-        if clause:
-            prepared.algebra["datasetClause"] = None
-        with evaluating_until(deadline), self._lock:
-            target = self._view(dataset) if dataset else self.graph
-            return use(target.query(prepared))
+        with ill_typed_literals_unlogged():  # `BIND(99…9 AS ?x)`: no traceback of rdflib's on stderr
+            prepared = self._prepare(query, base)
+            clause = prepared.algebra.get("datasetClause")
+            if not dataset and clause:
+                dataset = DatasetSpec(tuple(str(d.default) for d in clause if d.get("default") is not None),
+                                      tuple(str(d.named) for d in clause if d.get("named") is not None))
+            if clause:
+                prepared.algebra["datasetClause"] = None
+            with evaluating_until(deadline), self._lock:
+                target = self._view(dataset) if dataset else self.graph
+                return use(target.query(prepared))
 
     def select(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None) -> Table:
         def table(result) -> Table:

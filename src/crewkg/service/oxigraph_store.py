@@ -12,8 +12,16 @@ from rdflib import Graph, URIRef
 
 from crewkg.errors import InputError
 from crewkg.service.dataset import DEFAULT_BASE, KB_GRAPH, PREFIXES, RECORDS_GRAPH, DatasetSpec, owned_closure
-from crewkg.service.query_refusals import MalformedQuery, names_a_dataset, parser_message, refuse_if_update, refuse_service
+from crewkg.service.query_refusals import (
+    MalformedQuery,
+    ServiceRefused,
+    names_a_dataset,
+    parser_message,
+    refuse_if_update,
+    refuse_service,
+)
 from crewkg.service.results import GRAPH, TABULAR, Table, boolean_text, negotiate
+from crewkg.service.sealing import refused_by_seal
 from crewkg.service.terms import Triple, from_ox, nquads
 
 #: on-disk store handles a forked process inherited (kept, never closed there)
@@ -123,6 +131,12 @@ class OxigraphStore:
         if added:
             (self.store.bulk_extend if self.path is not None else self.store.extend)(added)
 
+    def triples_of(self, subject: URIRef, graph: URIRef) -> list[Triple]:
+        """The triples of the subject and of what it owns (`_owned`) in one graph: a stored record."""
+        name = self._ox.NamedNode(str(graph))
+        return [(from_ox(q.subject), from_ox(q.predicate), from_ox(q.object)) for q in self._quads_of([subject])
+                if q.graph_name == name]
+
     def _quads_of(self, subjects: Iterable[URIRef]) -> list:
         """Every quad of the subjects and of what they own (`_owned`), found by index lookups."""
         ox = self._ox
@@ -191,6 +205,14 @@ class OxigraphStore:
             raise MalformedQuery(parser_message(exc)) from None
 
     def select(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None) -> Table:
+        try:
+            return self._select(query, dataset, base)
+        except OSError as exc:
+            if refused_by_seal(exc):  # a SERVICE call a parser difference let through, stopped by the seal
+                raise ServiceRefused from None
+            raise
+
+    def _select(self, query: str, dataset: DatasetSpec | None, base: str | None) -> Table:
         ox = self._ox
         result = self._run(query, dataset, base)
         if isinstance(result, ox.QuerySolutions):
@@ -213,6 +235,14 @@ class OxigraphStore:
     def serialize(self, query: str, accept: str | None, deadline: float | None = None, dataset: DatasetSpec | None = None,
                   base: str | None = None) -> tuple[bytes, str]:
         """(The deadline cannot be enforced inside pyoxigraph; the service stops waiting instead.)"""
+        try:
+            return self._serialize(query, accept, dataset, base)
+        except OSError as exc:
+            if refused_by_seal(exc):  # a SERVICE call a parser difference let through, stopped by the seal
+                raise ServiceRefused from None
+            raise
+
+    def _serialize(self, query: str, accept: str | None, dataset: DatasetSpec | None, base: str | None) -> tuple[bytes, str]:
         ox = self._ox
         result = self._run(query, dataset, base)
         if isinstance(result, (ox.QuerySolutions, ox.QueryBoolean)):

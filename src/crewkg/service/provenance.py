@@ -43,14 +43,7 @@ def activity(ev: URIRef, times: Times) -> list[Triple]:
 
 
 def input_digest(law: Law, p: Person, as_of: date) -> Literal:
-    """A content hash of all an evaluation of the person reads: the record as read (its dated log and what was
-    credited of it on the date, not where it was read from: no derived fact names the file or line), the evaluation
-    date, the kb version and crewkg's version. Equal digests give equal derived facts, so a store keeps a person's
-    facts when the digest is unchanged, also when the register comes in another file or order."""
-    import dataclasses
-    import hashlib
+    """The digest of all an evaluation of the person reads (`answers.identifiers.input_digest`) as a literal."""
+    from crewkg.answers.identifiers import input_digest as digest
 
-    from crewkg import __version__
-
-    text = "\n".join((repr(dataclasses.replace(p, source="")), as_of.isoformat(), law.version, __version__))
-    return Literal(hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return Literal(digest(law, p, as_of))

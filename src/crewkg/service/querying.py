@@ -2,20 +2,25 @@
 
 - **Queueing.** At most `slots` queries run at once; a query waits for a slot up to the timeout (then 503), so a
   burst of clients queues instead of being refused.
-- **Cancelling.** pyoxigraph evaluates SPARQL natively and cannot be interrupted in its thread, so on the oxigraph
-  store every query runs in a worker process (one per slot, forked from a copy of the loaded store) that the
-  kernel ends at the query's deadline (`SIGALRM` with its default action); the runner answers 503 and the next
-  query gets a fresh worker. The slot is free again at the deadline: a runaway query never runs on. The memory
-  store evaluates in Python and stops a query itself at the deadline (deadline.QueryTimeout, checked while it
-  iterates triples), so it runs in a thread of the service.
+- **Cancelling.** Every query runs in a worker process (one per slot, forked from a copy of the loaded store) that
+  the kernel ends at the query's deadline (`SIGALRM` with its default action); the runner answers 503 and the next
+  query gets a fresh worker. The slot is free again at the deadline: a runaway query never runs on, and the queries
+  in the other slots run beside it, each in its own process, so none waits for another. Neither store can be
+  stopped in the service's own threads: pyoxigraph evaluates natively and cannot be interrupted, and rdflib (the
+  memory store) checks its deadline only while it iterates triples (deadline.py) — a query that reads none, seven
+  `VALUES` blocks of ten values multiplied, ran on for minutes under the store's lock, and a `REGEX` that
+  backtracks holds the GIL. Only where fork is missing (not Linux) does the memory store run in a thread, stopped
+  by its deadline where it iterates triples.
 - **Caching.** The store is read-only while the service runs; an answer depends only on the query text, the Accept
   header, the dataset parameters and the store's content (its `version`, bumped by every change), so answers are
   kept in a small LRU cache (bounded by bytes) under that key — canned queries asked again and again cost nothing.
 
 Workers are forked from a *zygote*: a process forked once from the service (on the first query, or by `start()`
 before the server starts), which closes every descriptor it inherited and then only forks workers on request.
-A worker is handed to the service over a Unix socket with a pidfd, so the service can kill it without racing a
-reused process id. The zygote and its workers end when the service's end of their sockets closes."""
+The service forks it holding the locks a worker takes (the memory store's, the SPARQL parser's), so the copy never
+inherits one that another thread held. A worker is handed to the service over a Unix socket with a pidfd, so the
+service can kill it without racing a reused process id. The zygote and its workers end when the service's end of
+their sockets closes."""
 
 from __future__ import annotations
 
@@ -28,6 +33,8 @@ import struct
 import threading
 import time
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from cachetools import LRUCache
@@ -50,9 +57,16 @@ class QueryRunner:
         self.timeout = timeout
         self._slots = threading.BoundedSemaphore(slots)
         self._cache = AnswerCache(cache_bytes)
-        if isolate is None:
-            isolate = not getattr(store, "interruptible", True)
+        self._running = 0  # queries holding a slot now
+        self._count = threading.Lock()
+        if isolate is None:  # every store, wherever processes can be forked and killed
+            isolate = True
         self._pool = WorkerPool(store, slots) if isolate and CAN_ISOLATE else None
+
+    @property
+    def running(self) -> int:
+        """How many queries hold a slot now (evaluating, or handing their answer back)."""
+        return self._running
 
     @property
     def isolated(self) -> bool:
@@ -76,18 +90,23 @@ class QueryRunner:
             return hit
         if not self._slots.acquire(timeout=self.timeout):
             raise Busy(f"no query slot came free within {self.timeout:g} s; try again later")
+        with self._count:
+            self._running += 1
         try:
             if self._pool is not None:
                 answer = self._pool.run(query, accept, dataset, self.timeout)
             else:
                 answer = self._in_thread(query, accept, dataset)
         finally:
+            with self._count:
+                self._running -= 1
             self._slots.release()
         self._cache.put(key, answer)
         return answer
 
     def _in_thread(self, query: str, accept: str | None, dataset) -> tuple[bytes, str]:
-        """The memory store stops itself at the deadline (deadline.QueryTimeout); the caller waits a moment longer."""
+        """Without worker processes: the memory store stops itself at the deadline where it iterates triples
+        (deadline.QueryTimeout); the caller waits a moment longer, then answers 503 whatever the thread does."""
         from crewkg.service.deadline import QueryTimeout
 
         deadline = time.monotonic() + self.timeout
@@ -212,7 +231,8 @@ class WorkerPool:
         if hasattr(self.store, "only_read_from_now"):  # an on-disk store: no compaction under the workers' feet
             self.store.only_read_from_now()
         ours, theirs = socket.socketpair()
-        pid = os.fork()
+        with _forkable(self.store):
+            pid = os.fork()
         if pid == 0:  # the zygote
             try:
                 ours.close()
@@ -294,6 +314,31 @@ def _close_all(ctl: socket.socket, idle: list[_Worker], zygote: int) -> None:
     os.waitpid(zygote, 0)
 
 
+@contextmanager
+def _forkable(store) -> Iterator[None]:
+    """Hold the locks a worker takes while the zygote is forked: a lock another thread of the service held at that
+    moment would stay held in the copy for good, and every worker would wait on it until its deadline. The memory
+    store's lock (`quiescent`: no writer half-way) and rdflib's parser lock (query_refusals.PARSER_LOCK)."""
+    from crewkg.service.query_refusals import PARSER_LOCK
+
+    quiescent = getattr(store, "quiescent", None)
+    with quiescent() if quiescent is not None else nullcontext(), PARSER_LOCK:
+        yield
+
+
+def _warm(store) -> None:
+    """In the zygote: what a worker loads on its first query (the store's query parser and result writers) is loaded
+    once here, so a fresh worker (one per slot, and one after each query stopped at its deadline) answers at once.
+    The memory store only: an on-disk Oxigraph handle is reopened in each worker and never used in the zygote."""
+    if getattr(store, "kind", None) != "memory":
+        return
+    for accept in ("application/sparql-results+json", "application/sparql-results+xml", "text/csv"):
+        try:
+            store.serialize("SELECT ?x WHERE { VALUES ?x { 1 } }", accept)
+        except Exception:  # a warm-up only: the worker's own query reports any failure
+            continue
+
+
 def _detach(keep: socket.socket) -> None:
     """In a forked process: keep the objects inherited from the service out of the garbage collector (their
     finalizers would close descriptors this process does not own), close every inherited descriptor but stdio
@@ -307,7 +352,11 @@ def _detach(keep: socket.socket) -> None:
 
 
 def _zygote(ctl: socket.socket, store) -> None:
+    from crewkg.service.sealing import seal
+
     _detach(ctl)
+    seal()  # no socket of its own, nor of any worker it forks: a query can reach no other host (sealing.py)
+    _warm(store)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ended workers are reaped by the kernel
     while True:
         try:

@@ -10,6 +10,8 @@ from datetime import date
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import PROV, RDF
 
+from crewkg.answers import identifiers as ids
+from crewkg.answers.identifiers import entry_order
 from crewkg.law.namespaces import CREW, PERSON
 from crewkg.law.statute import Law
 from crewkg.records.persons import Person
@@ -22,18 +24,17 @@ def _programme_key(role: str, months: int, within: int, after: int) -> tuple:
 
 
 def record_nodes(p: Person) -> dict[str, list[URIRef]]:
-    """IRIs of the record entries: sailing/<role>, sea/<capacity>, programme/<n> (n in a content order)."""
-    base = f"{p.id}/"
-    progs = sorted(_programme_key(g.role, g.months, g.sailing_days, g.sailing_days_after) for g in p.programmes)
+    """IRIs of the record entries: sailing/<role>, sea/<capacity>, programme/<n> (n in a content order); their one
+    home is answers.identifiers."""
     nodes: dict[str, list[URIRef]] = {}
     for role in p.sailing_days:
-        nodes.setdefault(f"sailing:{role}", []).append(PERSON[base + f"sailing/{role}"])
+        nodes.setdefault(f"sailing:{role}", []).append(URIRef(ids.sailing_record(p.id, role)))
     for cap in p.sea_days:
-        nodes.setdefault(f"sea:{cap}", []).append(PERSON[base + f"sea/{cap}"])
+        nodes.setdefault(f"sea:{cap}", []).append(URIRef(ids.sea_record(p.id, cap)))
     for cap in sea_scopes(p):  # a sea log: the credited count of each capacity's scope (credit_triples)
-        nodes[f"sea-credited:{cap}"] = [PERSON[base + f"sea/{cap}"]]
-    for n, key in enumerate(progs, start=1):
-        nodes.setdefault(f"programme:{key[0]}", []).append(PERSON[base + f"programme/{n}"])
+        nodes[f"sea-credited:{cap}"] = [URIRef(ids.sea_record(p.id, cap))]
+    for n, i in enumerate(ids.programme_order(p), start=1):
+        nodes.setdefault(f"programme:{p.programmes[i].role}", []).append(URIRef(ids.programme_record(p.id, n)))
     return nodes
 
 
@@ -74,16 +75,9 @@ def _entry_nodes(g: Graph, s: URIRef) -> list:
     return sorted(g.objects(s, CREW.hasServiceEntry), key=key)
 
 
-def entry_order(p: Person) -> list[int]:
-    """The indices of the log's entries in the order their IRIs are numbered (`service/<n>`)."""
-    return sorted(range(len(p.service or [])), key=lambda i: (
-        p.service[i].start, p.service[i].end, p.service[i].role or p.service[i].capacity or "",  # type: ignore[index]
-        not p.service[i].validated, p.service[i].vessel or ""))  # type: ignore[index]
-
-
 def record_subjects(p: Person) -> list[URIRef]:
     """Subjects of a person's record triples (to replace a record in a store)."""
-    entries = [PERSON[f"{p.id}/service/{n}"] for n in range(1, len(p.service or []) + 1)]
+    entries = [URIRef(ids.service_entry(p.id, n)) for n in range(1, len(p.service or []) + 1)]
     return [PERSON[p.id]] + [iri for iris in record_nodes(p).values() for iri in iris] + entries
 
 
@@ -113,10 +107,10 @@ def credit_triples(law: Law, p: Person, as_of: date) -> list[Triple]:
         for role in p.sailing_days:
             scope = scopes.get(f"role:{role}")
             if scope is not None:
-                out += _credited_count(p, PERSON[f"{p.id}/sailing/{role}"], scope, day, number,
+                out += _credited_count(p, URIRef(ids.sailing_record(p.id, role)), scope, day, number,
                                        [(i, e) for i, e in entries if e.waters == "inland" and e.role == role])
     for cap in sea_scopes(p):
-        node = PERSON[f"{p.id}/sea/{cap}"]
+        node = URIRef(ids.sea_record(p.id, cap))
         counted = law.counted_capacities(cap)
         out += [(PERSON[p.id], CREW.hasSeaRecord, node), (node, RDF.type, CREW.SeaRecord),
                 (node, CREW.seaCapacity, getattr(CREW, cap)), (node, CREW.days, Literal(p.credits[f"sea:{cap}"].credited))]
@@ -138,6 +132,36 @@ def _credited_count(p: Person, node: URIRef, scope, day: int, number: dict[int, 
             continue
         lo = bisect_left(credited, e.start.toordinal())
         if lo < len(credited) and credited[lo] <= e.end.toordinal():
-            entry = PERSON[f"{p.id}/service/{number[i]}"]
+            entry = URIRef(ids.service_entry(p.id, number[i]))
             out += [(node, D.creditedFrom, entry), (node, PROV.wasDerivedFrom, entry)]
     return out
+
+
+def stored_person(store, law: Law, pid: str, as_of: date) -> Person | None:
+    """The person whose record a store holds (a store folder written by `crewkg export --store`), read back from its
+    record graph and checked as a record is; None where the store holds no record of that id. The service answers
+    such a person as it answers one loaded with --data (issue 44: it answered 404 for every one)."""
+    from crewkg.records.persons import ID_RE
+    from crewkg.records.turtle import person_from_graph
+    from crewkg.service.dataset import RECORDS_GRAPH
+
+    if not ID_RE.match(pid):
+        return None
+    subject = PERSON[pid]
+    g = Graph()
+    for t in store.triples_of(subject, RECORDS_GRAPH):
+        g.add(t)
+    if (subject, RDF.type, CREW.Person) not in g:
+        return None
+    if any((e, CREW.servedAs, None) in g for e in g.objects(subject, CREW.hasServiceEntry)):
+        g.remove((subject, CREW.hasSailingRecord, None))  # the days credited from an inland log, no totals it gave
+    return person_from_graph(g, subject, law, as_of, f"store: {pid}")  # InputError: a record this crewkg cannot read
+
+
+def stored_person_ids(store) -> list[str]:
+    """The ids of the persons whose records the store holds (`person/<id>` a crew:Person in the records graph; a
+    roster's crew members are named otherwise), sorted."""
+    from crewkg.service.dataset import RECORDS_GRAPH
+
+    query = (f"SELECT ?p ?id WHERE {{ GRAPH <{RECORDS_GRAPH}> {{ ?p a <{CREW.Person}> ; <{CREW.personId}> ?id }} }}")
+    return sorted({str(pid) for p, pid in store.select(query).rows if str(p) == str(PERSON[str(pid)])})

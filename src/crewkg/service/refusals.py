@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 
 from crewkg.errors import InputError, quote
 from crewkg.messages.catalogue import say
+from crewkg.records.reading import printable
 
 #: pydantic's error types -> the expectation of the catalogue (`error.expected.<key>`); any other: `valid_parameter`
 VALIDATION = {"missing": "required_parameter", "int_parsing": "whole_number", "int_type": "whole_number",
@@ -32,15 +33,16 @@ def detail(exc: InputError, lang: str) -> str:
 
 async def input_error(request: Request, exc: InputError) -> JSONResponse:
     return JSONResponse(status_code=422, content={
-        "error": exc.message(), "file": exc.file, "field": exc.field, "expected": exc.expected,
-        "got": got(exc.got), "detail": detail(exc, request_language(request))})
+        "error": printable(exc.message()), "file": printable(exc.file), "field": printable(exc.field),
+        "expected": printable(exc.expected), "got": got(exc.got), "detail": printable(detail(exc, request_language(request)))})
 
 
 def got(value: object) -> str | None:
-    """The value a refusal received, as YAML and JSON spell it (true, not Python's True); a text as it is."""
-    if value is None or isinstance(value, str):
-        return value
-    return quote(value)
+    """The value a refusal received, as YAML and JSON spell it (true, not Python's True); a text as it is, a lone
+    surrogate spelt as its escape (it cannot be written as UTF-8, and the refusal must be)."""
+    if value is None:
+        return None
+    return printable(value if isinstance(value, str) else quote(value))
 
 
 #: the name of a refusal's schema in the OpenAPI document (docs.openapi documents every 422 with it)
@@ -79,6 +81,35 @@ def no_person(pid: str, lang: str) -> JSONResponse:
                                                   "detail": say(lang, "service.error.no_person", pid=repr(pid))})
 
 
+def api_routes(routes) -> list:
+    """The API routes of the app, those of included routers too (FastAPI ≥ 0.16x keeps an included router whole)."""
+    from fastapi.routing import APIRoute
+
+    out: list = []
+    for r in routes:
+        if isinstance(r, APIRoute):
+            out.append(r)
+        elif getattr(r, "original_router", None) is not None:
+            out += api_routes(r.original_router.routes)
+    return out
+
+
+async def http_error(request: Request, exc):
+    """FastAPI's answer to an HTTP error, with a 405's `Allow` naming every method the path answers: Starlette named
+    only those of the first route of the path (`Allow: GET` on /sparql, which POST answers too, issue 44)."""
+    from fastapi.exception_handlers import http_exception_handler
+
+    if exc.status_code == 405:
+        path = request.url.path
+        methods = sorted({m for r in api_routes(request.app.routes) if r.path_regex.match(path) for m in r.methods})
+        if methods:
+            exc.headers = {**(exc.headers or {}), "Allow": ", ".join(methods)}
+    return await http_exception_handler(request, exc)
+
+
 def install(app) -> None:
+    from starlette.exceptions import HTTPException
+
     app.add_exception_handler(InputError, input_error)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rdflib import BNode, URIRef
+from rdflib import XSD, BNode, Literal, URIRef
 
 from crewkg.service.dataset import PREFIXES
 
@@ -83,10 +83,23 @@ def boolean_text(value: bool) -> bytes:
     return b"true" if value else b"false"
 
 
+#: what a TSV term escapes (SPARQL 1.1 Query Results CSV and TSV § 4: a string in Turtle's short form, so a tab,
+#: a line feed or a carriage return never splits a row or a cell)
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
 def tsv_results(variables, rows) -> bytes:
-    """SPARQL 1.1 TSV results: `?var` headers, terms in Turtle/N-Triples syntax, empty for unbound."""
+    """SPARQL 1.1 TSV results: `?var` headers, terms in Turtle/N-Triples syntax, empty for unbound. rdflib writes a
+    literal with a line break in Turtle's long form (`\"\"\"a⏎b\"\"\"`), which splits the row: such a literal is written
+    in the short form with its escapes, as Oxigraph writes it."""
     def term(t) -> str:
-        return "" if t is None else t.n3().replace("\t", "\\t")
+        if t is None:
+            return ""
+        if isinstance(t, Literal) and any(c in t for c in "\n\r\t"):
+            suffix = f"@{t.language}" if t.language else (
+                f"^^<{t.datatype}>" if t.datatype is not None and t.datatype != XSD.string else "")
+            return '"' + str(t).translate(_TSV_ESCAPES) + '"' + suffix
+        return t.n3().replace("\t", "\\t")
 
     lines = ["\t".join("?" + str(v) for v in variables)]
     lines += ["\t".join(term(t) for t in row) for row in rows]

@@ -22,7 +22,11 @@ class Settings:
     max_concurrent_queries: int = 4  # queries evaluated at once; more wait for a slot, up to the timeout
     #: bytes of serialized SPARQL answers kept for repeated queries (the store is read-only while serving); 0: none
     query_cache_bytes: int = 32_000_000
-    max_batch: int = 64  # persons per Datalog run in the API
+    #: persons per Datalog run in the API at most: every person of a batch waits for the whole batch (with its
+    #: summaries, 30–60 ms a person), so a larger one saves little of the run's own cost and holds its persons longer
+    max_batch: int = 16
+    #: processes that evaluate the API's records (evaluator.py); None: one per core; 0: a thread of the service
+    evaluator_workers: int | None = None
     #: bytes of eligibility answers kept for records asked again (the same record, date and language); 0: none
     answer_cache_bytes: int = 64_000_000
     #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
@@ -33,6 +37,10 @@ class Settings:
     #: the Host header names the service answers to (a DNS-rebinding page in a browser names its own host); None
     #: answers any (an app built in a program or a test); `crewkg serve` allows the loopback names and --allow-host
     allowed_hosts: tuple[str, ...] | None = None
+    #: seconds a request's head may take to arrive (from the connection, or the previous answer), and its body after
+    #: the head: a slower client is answered 408 or cut off (guard.bounded_h11; uvicorn bounds neither)
+    request_head_seconds: float = 10.0
+    request_body_seconds: float = 30.0
 
 
 @dataclass
@@ -59,6 +67,8 @@ class State:
     person_ids: list[str] = field(default_factory=list)
     #: the whole answers of the canned queries answered whole, then a page at a time (paging.Answers)
     answers: Any = None
+    #: the ids of the persons whose records the store holds (a store folder's export), sorted: /api/persons
+    stored_persons: list[str] = field(default_factory=list)
 
     @property
     def law(self) -> Law:

@@ -67,3 +67,18 @@ def _load_law_files(store: Store) -> None:
     onto = ontology_dir().resolve()
     for f in _files(kb_dir(), ontology_dir()):
         store.load_file(f, "turtle", ONTOLOGY_GRAPH if f.resolve().is_relative_to(onto) else KB_GRAPH)
+
+
+def ask(store: Store, query: str):
+    """A client's query answered as a Table (`crewkg sparql`): SERVICE refused on the parsed query, and an Oxigraph
+    query evaluated in a sealed child process that can open no socket (sealing.py), so no parser difference can make
+    the engine reach another host. The memory store's engine is closed in this process (query_refusals.close_rdflib)."""
+    from crewkg.service.query_refusals import refuse_service
+    from crewkg.service.sealing import in_sealed_process
+
+    if store.kind != "oxigraph":
+        return store.select(query)
+    refuse_service(query)  # decided here, before the fork: a parse is never begun in the child
+    if not store.read_only:
+        store.flush()  # what was put into a store folder is on disk for the child's own read-only handle
+    return in_sealed_process(store.select, query, before=store.reopen_after_fork)

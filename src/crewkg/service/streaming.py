@@ -69,7 +69,7 @@ def head(syntax: str, shape: str) -> str:
     shape is associated with (said once, service/compact.py)."""
     from crewkg.service.compact import engine_triples
     from crewkg.service.dataset import DERIVED_GRAPH
-    from crewkg.service.export import PREFIXES
+    from crewkg.service.derived_terms import PREFIXES
 
     text = Text(syntax, PREFIXES)
     return f"{HEAD_MARK}{syntax}\n" + text.head() + (text.triples(engine_triples(), DERIVED_GRAPH) if shape == COMPACT else "")
@@ -173,8 +173,7 @@ def _written(law: Law, persons: list[Person], lines: list, as_of: date, shape: s
              marks: bool) -> Part:
     """A batch evaluated and written."""
     from crewkg.service.dataset import DERIVED_GRAPH, RECORDS_GRAPH
-    from crewkg.service.derived_terms import D
-    from crewkg.service.export import PREFIXES
+    from crewkg.service.derived_terms import PREFIXES, D
 
     if shape == COMPACT:
         from crewkg.service.compact import evaluate_compact

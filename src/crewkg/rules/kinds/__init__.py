@@ -104,9 +104,29 @@ def labels_or(law: Law, ids: Any, lang: str) -> str:
 
 
 def missing_sentence(law: Law, req: dict[str, Any], lang: str = "de", cite: bool = True) -> str:
-    """One sentence saying what is missing for an unmet requirement (an answer entry), with its provision."""
+    """One sentence saying what is missing for an unmet requirement (an answer entry), with its provision (said to be
+    paraphrased where the kb paraphrases it: `cited`)."""
     s = kind(req["kind"]).missing(law, req, lang)
-    return f"{s} ({req['provision']})" if cite else s
+    return f"{s} ({cited(req['provision'], lang)})" if cite else s
+
+
+def cited(citation: str, lang: str) -> str:
+    """A provision as an answer for people cites it: the citation, and where the kb gives its wording in its own words
+    because the bundled texts lack it (Provision.paraphrased: § 6 Abs. 4, § 22, §§ 28–29, § 47 Abs. 2 and Abs. 4 Z 1–3
+    SchBV), the same words saying so in every answer — the one place that says it."""
+    return citation + catalogue(lang)["credit.outside"] if paraphrased(citation) else citation
+
+
+def paraphrased(citation: str) -> bool:
+    """Whether the provision cited is one the kb paraphrases because the bundled texts lack its wording (the JSON
+    answers carry `paraphrased: true` beside such a provision)."""
+    from crewkg.law.statute import load_law
+
+    law = load_law()
+    found = law.__dict__.get("_paraphrased")
+    if found is None:
+        found = law.__dict__["_paraphrased"] = frozenset(p.citation for p in law.provisions.values() if p.paraphrased)
+    return citation in found
 
 
 def requirement_summary(law: Law, rid: str, lang: str = "de") -> str:
@@ -151,13 +171,6 @@ def cap_provision(waters: str, as_of: Any) -> str:
     return limit_on(AREAS[waters], as_of).citation
 
 
-def _paraphrased(citation: str) -> bool:
-    """Whether the provision cited is one the kb paraphrases because the bundled texts lack its wording."""
-    from crewkg.law.statute import load_law
-
-    return any(p.citation == citation and p.paraphrased for p in load_law().provisions.values())
-
-
 def credit_gap(req: dict[str, Any], lang: str) -> str:
     """The part of a missing sentence that explains the gap between the days recorded and the days credited."""
     from crewkg.law.crediting import AREAS, crediting_limits
@@ -174,9 +187,7 @@ def credit_gap(req: dict[str, Any], lang: str) -> str:
     if req.get("capped"):
         area = AREAS["sea" if req.get("kind") == "SeaTime" else "inland"]
         lim = crediting_limits()[area]
-        cite = req.get("cap_provision") or lim.citation
-        if _paraphrased(cite):  # § 6 Abs. 4 SchBV: the kb's paraphrase, not a bundled text — the answer says so
-            cite += t["credit.outside"]
+        cite = cited(req.get("cap_provision") or lim.citation, lang)  # § 6 Abs. 4 SchBV: said to be paraphrased
         out += t["credit.capped"].format(n=days(req["capped"]), cap=lim.days, period=lim.period, provision=cite)
     return out
 
@@ -192,9 +203,7 @@ def limit_said(key: str, credit: Any, waters: str, req: dict[str, Any], lang: st
         return ""
     t = catalogue(lang)
     lim = crediting_limits()[AREAS[waters]]
-    cite = req.get("cap_provision") or lim.citation
-    if _paraphrased(cite):
-        cite += t["credit.outside"]
+    cite = cited(req.get("cap_provision") or lim.citation, lang)
     return "\n" + t[key].format(recorded=amount(credit.recorded, "days", lang), cap=lim.days, period=lim.period,
                                 provision=cite, capped=credit.capped, **fields)
 

@@ -15,13 +15,21 @@ class CertificateHeld(NotAGroup, RequirementKind):
     measured = False
     clauses = """
 met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C)
+# RULE held-kept — a qualification kept valid (§ 47 SchBV) that fills no role only because a reading extends the medical
+# schedule in force to it is still held for what asks the qualification itself (its replacement asks its own fitness)
+met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds_kept(P, C)
 """
-    predicates = {"req_certificate": 2}
+    predicates = {"req_certificate": 2, "holds_kept": 2}
 
     def kb_facts(self, r):
         return [("req_certificate", r.id, c) for c in r.certificates]
 
-    person_facts = nothing  # holds(P, C) is a generic fact (rules.eligibility.person_facts): the can-fill rule reads it
+    def person_facts(self, p, law, as_of):
+        """holds(P, C) is a generic fact (rules.eligibility.person_facts: the can-fill rule reads it); the kept
+        qualifications that fill no role only by a reading are held here too (`rules.validity.kept_by_reading`)."""
+        from crewkg.rules.validity import kept_by_reading
+
+        return [("holds_kept", p.id, c) for c in kept_by_reading(p, law, as_of)]
     abstracted = ()
     abstraction = None  # certificates are compared with no minimum
 
@@ -38,9 +46,11 @@ met(P, R) <= req_kind(R, 'CertificateHeld') & req_certificate(R, C) & holds(P, C
         return out | ({"lapsed": lapsed} if lapsed else {})
 
     def have(self, r, p, d, as_of):
-        from crewkg.rules.validity import held
+        from crewkg.law.statute import load_law
+        from crewkg.rules.validity import held, kept_by_reading
 
-        return [c for c in held(p, as_of) if c in r.certificates]
+        law = load_law()
+        return [c for c in held(p, as_of, law) + kept_by_reading(p, law, as_of) if c in r.certificates]
 
     lowered_minima = None  # no minimum
 

@@ -10,7 +10,7 @@ the Schifferdienstbuch being the official record of the Fahrpraxis (§ 2 Z 2 Sch
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from crewkg.messages.wording import number, value
 from crewkg.rules.kinds.exam import Exam
@@ -81,8 +81,19 @@ def by_service(p, r, as_of: date):
                 and e.start < r.taken_before and e.start <= as_of), key=lambda e: e.start, default=None)
 
 
-def proven(p, r, as_of: date) -> bool:
-    """Every proof the requirement lists counts on the date, or the service log gives it."""
+def renewal_due(law, p, r) -> date | None:
+    """The first day a proof that stands in for the first medical report only (crew:untilRenewalOf) no longer counts:
+    the day the schedule asks the first renewal (None: it stands in as stated)."""
+    from crewkg.rules.validity import first_renewal_due
+
+    return first_renewal_due(law, r.until_renewal, p.birth_date) if r.until_renewal else None
+
+
+def proven(p, r, as_of: date, law=None) -> bool:
+    """Every proof the requirement lists counts on the date, or the service log gives it; a proof standing in for the
+    first medical report only, not once the schedule asks a renewal (`renewal_due`)."""
+    if law is not None and (due := renewal_due(law, p, r)) is not None and as_of >= due:
+        return False
     return bool(r.exams) and (all(current(p, e, r.max_months, as_of, r) for e in r.exams)
                               or by_service(p, r, as_of) is not None)
 
@@ -101,7 +112,7 @@ met(P, R) <= req_kind(R, 'DatedProof') & proof_current(P, R)
 
     def person_facts(self, p, law, as_of):
         return [("proof_current", p.id, r.id) for r in law.requirements.values()
-                if r.kind == NAME and proven(p, r, as_of)]
+                if r.kind == NAME and proven(p, r, as_of, law)]
 
     abstracted = ()
     abstraction = None  # decided on dates, compared with no minimum of the kb
@@ -124,6 +135,11 @@ met(P, R) <= req_kind(R, 'DatedProof') & proof_current(P, R)
             out["proven_by_service_as"] = r.proven_by_service_as
         if r.proven_by_any_service:
             out["proven_by_any_service"] = True
+        if (due := renewal_due(law, p, r)) is not None:  # stands in for the first report only (§ 18 Abs. 2 SchBesV)
+            out |= {"stands_in_until": (due - timedelta(days=1)).isoformat(),
+                    "renewal_provision": law.citation(law.medical_schedules[r.until_renewal].provision)}
+            if as_of >= due:
+                out |= {"have": [], "renewal_overdue": True}
         if r.taken_before is not None:
             out["taken_before"] = r.taken_before.isoformat()
             late = {e: p.exam_passed[e].isoformat() for e in r.exams
@@ -159,6 +175,10 @@ met(P, R) <= req_kind(R, 'DatedProof') & proof_current(P, R)
                      months=req.get("not_older_than_months")) for e, d in expired.items()]
         later = {e: d for e, d in req.get("taken_later", {}).items() if e in lacking and e not in short and e not in late}
         said += [say(NAME, lang, "dated_later", item=law.label(e, lang), taken=d) for e, d in later.items()]
+        if req.get("renewal_overdue"):  # it stood in for the first report only: the renewal is due
+            said += [say(NAME, lang, "dated_proof.renewal_due", item=law.label(e, lang), until=req["stands_in_until"],
+                         provision=req["renewal_provision"]) for e in lacking if e not in late]
+            lacking = [e for e in lacking if e in late]
         rest = [e for e in lacking if e not in short and e not in late and e not in expired and e not in later]
         if rest:
             named = _items(law, rest, lang) + _hours(least, lang) + _or_service(

@@ -49,18 +49,22 @@ met(P, R) <= req_kind(R, 'Document') & req_document(R, D) & document(P, D)
     messages = {}
 
     def missing(self, law, req, lang):
+        from crewkg.rules.kinds import cited
+
         t = catalogue(lang)
         item = law.label(req["document"], lang)
-        if req.get("renew_by") and req.get("overdue_since"):
+        if req.get("renew_by") and req.get("overdue_since"):  # the schedule said to be paraphrased where it is
             return t["document_medical_not_renewed"].format(
                 item=item, examined=req["examined"], since=req["overdue_since"], age=req["renewal_age"],
-                birthday=req["birthday"], deadline=req["renew_by"], schedule=req.get("renewal_schedule") or req["schedule"])
+                birthday=req["birthday"], deadline=req["renew_by"],
+                schedule=cited(req.get("renewal_schedule") or req["schedule"], lang))
         if req.get("from_age") is not None and req.get("overdue_since"):
             months = period(req["not_older_than_months"], lang)
             since = req["overdue_since"] if not req.get("overdue_under") else t["medical.since_under"].format(
-                date=req["overdue_since"], provision=req["overdue_under"])
+                date=req["overdue_since"], provision=cited(req["overdue_under"], lang))
             return t["document_medical_overdue"].format(item=item, examined=req["examined"], since=since,
-                                                        age=req["from_age"], period=months, schedule=req["schedule"])
+                                                        age=req["from_age"], period=months,
+                                                        schedule=cited(req["schedule"], lang))
         if req.get("valid_until"):
             return t["document_expired"].format(item=item, until=req["valid_until"])
         if req.get("examined_later"):

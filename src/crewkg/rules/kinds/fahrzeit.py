@@ -4,7 +4,8 @@ A record with a service log gives the credited days itself (records.dated): per 
 credited of all its inland days together (the cap applies to them together, so that is no sum of the roles').
 
 A requirement with a sea capacity (crew:seaCapacity) counts Fahrzeit in inland and sea navigation together: the days in
-any deck role plus the days at sea in that capacity (each credited under its own cap). A requirement with a reduction
+any deck role plus the days at sea in that capacity (each credited under its own cap); where a log gives both, each
+calendar day once (a day is one Fahrtag, § 2 Z 3 SchBV: a day inland and at sea counts once, `records.dated`). A requirement with a reduction
 (crew:reducibleBy, a crew:FahrzeitReduction of the kb) needs fewer days when the person presents the reduction's
 evidence: as many fewer as the evidence lasted, at most the reduction's maximum."""
 
@@ -32,13 +33,15 @@ have(P, R, V) <= req_kind(R, 'Fahrzeit') & req_served_as(R, Role) & sailing(P, R
 inland_any(P, V) <= person(P) & ~inland_logged(P) & (total_fahrzeit[P] == V)
 inland_any(P, V) <= inland_credited(P, V)
 have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & ~sea_logged(P) & (sea_in[P, A] == S) & (V == F + S)
-have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & sea_credited(P, A, S) & (V == F + S)
+have(P, R, V) <= req_with_sea(R, A) & inland_any(P, F) & sea_credited(P, A, S) & ~days_together(P) & (V == F + S)
+# a log with inland and sea entries: the calendar days credited in either, each day once (§ 2 Z 3 SchBV)
+have(P, R, V) <= req_with_sea(R, A) & with_sea_credited(P, A, V)
 # RULE fahrzeit-reduction — the minimum a reduction lowers for this person (computed from the kb's maximum and the
 # length of the person's evidence); the threshold rule still compares with the full minimum
 met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
 """
     predicates = {"req_served_as": 2, "req_any_role": 1, "sailing": 3, "inland_logged": 1, "inland_credited": 2,
-                  "req_with_sea": 2, "reduced_min": 3}
+                  "req_with_sea": 2, "reduced_min": 3, "days_together": 1, "with_sea_credited": 3}
 
     def kb_facts(self, r):
         if r.served_as:
@@ -51,6 +54,9 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         facts = [("sailing", p.id, role, p.sailing_days.get(role, 0)) for role in law.ids_of("DeckCrewRole")]
         if p.any_role_days is not None:
             facts += [("inland_logged", p.id), ("inland_credited", p.id, p.any_role_days)]
+        if p.with_sea_credited is not None:
+            facts += [("days_together", p.id)] + [("with_sea_credited", p.id, cap, n)
+                                                  for cap, n in sorted(p.with_sea_credited.items())]
         for r in reducible(law):
             cut = reduction(law, r, p)
             if cut:
@@ -58,7 +64,7 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         return facts
 
     #: sailing days and the credited total reach the program only through the comparisons `abstraction` lists
-    abstracted = ("sailing", "inland_credited")
+    abstracted = ("sailing", "inland_credited", "with_sea_credited")
 
     def abstraction(self, facts, law):
         """Which minimums of the kb the person's Fahrzeit reaches, as the clauses above compare them: each role's days
@@ -76,9 +82,12 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         credited = facts.get("inland_credited")
         total = credited[0][2] if credited else sum(days.values())
         out.append(band(total, minima(law, NAME, served_as=None, capacity=None)))
+        together = {f[2]: f[3] for f in facts.get("with_sea_credited", [])}
         for capacity in law.ids_of("SeaCapacity"):
             grid = minima(law, NAME, capacity=capacity)
-            if grid:
+            if grid and capacity in together:  # a log of both waters: its days together, each once
+                out.append((capacity, band(together[capacity], grid)))
+            elif grid:
                 sea = sea_in(facts, law, capacity)
                 out.append((capacity, None if sea is None else band(total + sea, grid)))
         return tuple(out)
@@ -102,6 +111,8 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
                     "reducible_by": red.max_days, "reduction_provision": law.citation(red.provision)}
         if r.capacity and not r.served_as:
             out["with_sea"] = r.capacity
+            if p.with_sea_credited is not None:  # inland and sea days of one log: each calendar day once
+                return out | credit_fields(p, f"with-sea:{r.capacity}", "inland", as_of)
             sea = credit_fields(p, f"sea:{r.capacity}", "sea", as_of)
             inland = credit_fields(p, "any", "inland", as_of)
             cited = {k: v for k, v in (sea | inland).items() if k == "cap_provision"}

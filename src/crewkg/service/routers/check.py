@@ -3,6 +3,7 @@ loaded persons' answers, and the terms a record may use. The same library calls 
 
 from __future__ import annotations
 
+import bisect
 import copy
 from datetime import date
 from pathlib import Path
@@ -13,10 +14,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from crewkg.api import Law
+from crewkg.api.careers import default_target
 from crewkg.service.docs import doc
 from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload
+from crewkg.service.records_rdf import stored_person
 from crewkg.service.refusals import no_person
-from crewkg.service.report import default_target
 from crewkg.service.state import SHARED, State
 
 router = APIRouter()
@@ -37,7 +39,7 @@ def terms(lang: str = "de", st: State = SHARED):
             "sea_capacities": [{"id": "deck_crew", "label": law.label("AsDeckCrew", lang)},
                                {"id": "master", "label": law.label("AsMaster", lang)}],
             "targets": items([c.id for c in law.certificates_in_order() if c.pathways]),
-            "default_target": default_target(law),
+            "default_target": default_target(law, [], lang),
             "regulation": reg.name if reg else None,
             "kb_version": law.version, "career_graph": True}
 
@@ -46,16 +48,17 @@ def terms(lang: str = "de", st: State = SHARED):
 async def eligibility(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     data = await json_body(request)
     day_, lang_ = day(as_of), language(lang)
-    # the answer's JSON text as the evaluator keeps it: no encoder walk over the (large, plain) answer
-    return Response(await anyio.to_thread.run_sync(
-        lambda: st.evaluator.check_json(person_from_body(st, data, day_), day_, lang_)), media_type="application/json")
+    person = await anyio.to_thread.run_sync(person_from_body, st, data, day_)
+    # the answer's JSON text as the evaluator keeps it (no encoder walk over the large, plain answer), awaited
+    # without holding a thread: the evaluation runs in the evaluator's worker processes
+    return Response(await st.evaluator.answer_json(person, day_, lang_), media_type="application/json")
 
 
 @router.post("/api/eligibility/upload", tags=["eligibility"], **doc("eligibility_upload"))
 async def eligibility_upload(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
     day_, lang_ = day(as_of), language(lang)
     person = await person_from_upload(st, request, day_)
-    return Response(await anyio.to_thread.run_sync(st.evaluator.check_json, person, day_, lang_), media_type="application/json")
+    return Response(await st.evaluator.answer_json(person, day_, lang_), media_type="application/json")
 
 
 @router.post("/api/explain", tags=["eligibility"], **doc("explain"))
@@ -95,12 +98,26 @@ def _add_wording(law: Law, reqs: list[dict[str, Any]]) -> None:
 
 @router.get("/api/persons", tags=["register"], **doc("persons_list"))
 def persons_list(st: State = SHARED):
-    return [{"id": p.id, "source": Path(p.source).name} for p in st.service.persons.values()]
+    # the persons loaded with --data, then those whose records the store folder holds (named by the folder)
+    loaded = st.service.persons
+    folder = getattr(st.service.store, "path", None)
+    return [{"id": p.id, "source": Path(p.source).name} for p in loaded.values()] + [
+        {"id": pid, "source": folder.name if folder else None} for pid in st.stored_persons if pid not in loaded]
 
 
 @router.get("/api/persons/{pid}", tags=["register"], **doc("person_answer"))
-def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: State = SHARED):
-    if pid not in st.service.persons:
-        return no_person(pid, lang if lang in ("de", "en") else "de")
+async def person_answer(pid: str, as_of: str | None = None, lang: str = "de", st: State = SHARED):
+    # a person loaded with --data, or one whose record the store folder holds (read back from the store)
     day_ = day(as_of) if as_of else (st.service.as_of or date.today())
-    return Response(st.evaluator.check_json(st.service.persons[pid], day_, language(lang)), media_type="application/json")
+    person = st.service.persons.get(pid)
+    if person is None and _stored(st, pid):
+        person = await anyio.to_thread.run_sync(stored_person, st.service.store, st.law, pid, day_)
+    if person is None:
+        return no_person(pid, lang if lang in ("de", "en") else "de")
+    return Response(await st.evaluator.answer_json(person, day_, language(lang)), media_type="application/json")
+
+
+def _stored(st: State, pid: str) -> bool:
+    """Whether the store holds the record of a person of this id (the sorted ids, read once)."""
+    i = bisect.bisect_left(st.stored_persons, pid)
+    return i < len(st.stored_persons) and st.stored_persons[i] == pid

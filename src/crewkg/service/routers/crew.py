@@ -20,6 +20,12 @@ async def crew_endpoint(request: Request, as_of: str | None = None, lang: str = 
     day_, lang_ = day(as_of), language(lang)
     if not isinstance(data, dict) or "vessel" not in data or set(data) - {"vessel", "roster"}:
         raise RequestError("request body", "", "crew_body")
+    # each a record in the body: never a text (the Python API reads a text as a path, here a file of the server's),
+    # and a roster is left out, not null (the schema says so, issue 44)
+    if not isinstance(data["vessel"], dict):
+        raise RequestError("request body", "vessel", "record_mapping", data["vessel"])
+    if "roster" in data and not isinstance(data["roster"], dict):
+        raise RequestError("request body", "roster", "roster_mapping", data["roster"])
 
     def run() -> dict[str, Any]:
         from crewkg.api import crew
@@ -27,3 +33,4 @@ async def crew_endpoint(request: Request, as_of: str | None = None, lang: str = 
         return crew(data["vessel"], data.get("roster"), day_, lang_, school_attendance)
 
     return JSONResponse(await anyio.to_thread.run_sync(run))
+

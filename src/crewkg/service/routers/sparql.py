@@ -54,13 +54,15 @@ def _run(st: State, query: str, accept: str | None, dataset, lang: str) -> Respo
     """The runner's answer, or the protocol's refusal for what stopped it."""
     from crewkg.service.canned import canned_queries
     from crewkg.service.deadline import QueryTimeout
-    from crewkg.service.query_refusals import MalformedQuery, UpdateRefused
+    from crewkg.service.query_refusals import MalformedQuery, ServiceRefused, UpdateRefused
     from crewkg.service.results import NotAcceptable
 
     try:
         body, media = st.runner.run(query, accept, dataset)
     except UpdateRefused as exc:
         return PlainTextResponse(str(exc), status_code=403)
+    except ServiceRefused:
+        return _said(lang, "service", 400)
     except MalformedQuery as exc:
         if query.strip() in {q.name for q in canned_queries()}:
             return _said(lang, "canned_name", 400, name=query.strip())

@@ -43,7 +43,8 @@ def openapi_json(request: Request, lang: str = "en", st: State = SHARED):
 
 
 @pages.get("/health", tags=["service"], **doc("health"))
-def health(st: State = SHARED):
+async def health(st: State = SHARED):
+    # on the event loop: it reads what was counted once, and never waits for a thread the other requests hold
     service = st.service
     return {"status": "ok", "store": service.store.kind, "triples": st.triples,
             "persons": st.persons, "as_of": service.as_of.isoformat() if service.as_of else None,

@@ -25,6 +25,11 @@ const UI = {
     zoom_hint: "Strg + Mausrad: zoomen; ziehen: verschieben",
     paste: "Datensatz einfügen (YAML oder JSON, auch mit Schifferdienstbuch)", paste_check: "Eingefügten Datensatz prüfen",
     no_paste: "Bitte zuerst einen Datensatz einfügen.",
+    clerk_title: "Für die Behörde: Entwurf und Nachweis", clerk_certificate: "Zeugnis", clerk_kind: "Art",
+    kind_decision: "Bescheid", kind_completion: "Auftrag zur Verbesserung (§ 13 Abs. 3 AVG)",
+    kind_hearing: "Ergebnis der Beweisaufnahme (§ 45 Abs. 3 AVG)", draft_html: "Entwurf öffnen (HTML)",
+    draft_pdf: "Entwurf laden (PDF)", credential_edc: "Nachweis laden (EDC, JSON-LD)",
+    clerk_hint: "Ein Entwurf ist kein Bescheid: die Behörde entscheidet, würdigt die Beweise und unterschreibt. Der Nachweis ist unversiegelt und nicht das amtliche Dokument.",
   },
   en: {
     title: "crewkg — Union certificates of qualification under SchBV 2022", nav_check: "Check", nav_queries: "SPARQL queries",
@@ -48,11 +53,19 @@ const UI = {
     zoom_hint: "Ctrl + mouse wheel: zoom; drag: move",
     paste: "Paste a record (YAML or JSON, a service log too)", paste_check: "Check the pasted record",
     no_paste: "Please paste a record first.",
+    clerk_title: "For the authority: draft and credential", clerk_certificate: "Certificate", clerk_kind: "Kind",
+    kind_decision: "Decision (Bescheid)", kind_completion: "Request to complete (§ 13 Abs. 3 AVG)",
+    kind_hearing: "Result of the taking of evidence (§ 45 Abs. 3 AVG)", draft_html: "Open the draft (HTML)",
+    draft_pdf: "Download the draft (PDF)", credential_edc: "Download the credential (EDC, JSON-LD)",
+    clerk_hint: "A draft is not a decision: the authority decides, weighs the evidence and signs. The credential is unsealed and not the legal document.",
   },
 };
 
 const $ = (id) => document.getElementById(id);
 let terms = null;
+// the target the user chose in the list; until then the server plans for the next certificate above what the
+// record holds and the list shows that one
+let targetChosen = false;
 
 function lang() { return $("lang").value; }
 function t(key) { return (UI[lang()] || UI.de)[key] || key; }
@@ -165,11 +178,15 @@ function record() {
 function query() {
   const params = new URLSearchParams({ lang: lang() });
   if ($("as-of").value) params.set("as_of", $("as-of").value);
-  if ($("target").value) params.set("target", $("target").value);
+  if (targetChosen && $("target").value) params.set("target", $("target").value);
   return params.toString();
 }
 
+// the last record checked, sent again (the same body to the same kind of endpoint) for a draft or a credential
+let lastRequest = null;
+
 async function submit(body, url, headers) {
+  lastRequest = { body, upload: url.includes("/upload"), headers };
   $("error").classList.add("hidden");
   const buttons = [$("submit"), $("upload-button"), $("paste-button")];
   buttons.forEach((b) => { b.disabled = true; });
@@ -196,8 +213,60 @@ function verdict(c) {
     : el("span", { class: "verdict no", "data-eligible": "false" }, t("not_eligible"));
 }
 
-function show(data) {
+/** A text whose citations and dates (the server's pattern `view.unbreakable`) never break inside a line. */
+function kept(text, pattern) {
+  const node = el("span", {});
+  let last = 0;
+  for (const m of pattern ? text.matchAll(new RegExp(pattern, "gu")) : []) {
+    node.append(text.slice(last, m.index), el("span", { class: "nw" }, m[0]));
+    last = m.index + m[0].length;
+  }
+  node.append(text.slice(last));
+  return node;
+}
+
+/** The answer's summary box (roles, issuable now, lapsed and why, next steps), every text from the server. */
+function digest(box, pattern) {
+  const node = $("digest");
+  if (!box) { node.replaceChildren(); node.classList.add("hidden"); return; }
+  node.replaceChildren(el("h3", {}, box.title), ...box.parts.map((p) => el("div", { "data-part": p.key },
+    el("h4", {}, p.heading),
+    el("ul", {}, ...p.items.map((x) => typeof x === "string" ? el("li", {}, kept(x, pattern))
+      : el("li", {}, kept(x.text, pattern), el("ul", {}, ...x.actions.map((y) => el("li", {}, kept(y, pattern))))))))));
+  node.classList.remove("hidden");
+}
+
+/** The career panel: the route's title and steps first, then the picture of the routes. */
+function careerPanel(data) {
+  const career = $("career");
+  if (!(data.career && data.career.svg)) {
+    career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
+    return;
+  }
+  const c = data.career;
+  const img = el("img", { alt: c.route_text || t("career"), src: `data:image/svg+xml;base64,${c.svg}` });
+  const frame = el("div", { class: "career-frame" }, img);
+  const pattern = data.view.unbreakable;
+  career.replaceChildren(el("p", { class: "route-title" }, kept(c.route_text || "", pattern)));
+  if ((c.step_lines || []).length) {
+    career.append(el("h4", {}, c.steps_title),
+      el("ul", { class: "route-steps" }, ...c.step_lines.map((x) => el("li", {}, kept(x, pattern)))));
+  }
+  career.append(zoomControls(frame, img), frame);
+  if (!targetChosen && c.target) $("target").value = c.target;
+}
+
+/** The answer last shown: the "every certificate" switch shows it again with or without the certificates that do
+ * not concern the person. */
+let shown = null;
+
+function show(data, scroll = true) {
+  shown = data;
   const a = data.view;
+  digest(a.summary_box, a.unbreakable);
+  $("every-label").textContent = a.every_label || "";
+  const concerns = new Set(a.concerns || []);
+  const listed = (a.certificates || []).filter((c) => $("every").checked || !a.concerns || concerns.has(c.id));
   const summary = $("summary");
   const roles = (a.roles || []).map((r) => a.role_labels[r] || r).join(", ") || t("none");
   summary.replaceChildren(
@@ -206,7 +275,7 @@ function show(data) {
     el("div", {}, el("b", {}, t("regulation")), a.regulation || a.reason || t("none")),
     el("div", { id: "roles" }, el("b", {}, t("roles")), roles));
   const body = $("eligibility").querySelector("tbody");
-  body.replaceChildren(...(a.certificates || []).map((c) => {
+  body.replaceChildren(...listed.map((c) => {
     const paths = el("div", { class: "pathways" }, ...c.pathways.map((w) =>
       el("span", { class: w.satisfied ? "ok" : "ko", title: w.label }, `${w.satisfied ? "✓" : "✗"} ${w.provision}`)));
     if (!c.covered) paths.append(c.reason);
@@ -217,7 +286,7 @@ function show(data) {
   // a record with a service log: the credited days of each requirement beside those recorded, not validated, capped
   const credits = $("credits");
   credits.replaceChildren();
-  for (const c of a.certificates || []) {
+  for (const c of listed) {
     if (!(c.credits || []).length) continue;
     credits.append(el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`),
       el("ul", { class: "credits" }, ...c.credits.map((x) => el("li", { "data-requirement": x.id }, x.sentence)))));
@@ -226,7 +295,7 @@ function show(data) {
   $("credits-block").classList.toggle("hidden", !credits.children.length);
   const missing = $("missing");
   missing.replaceChildren();
-  for (const c of a.certificates || []) {
+  for (const c of listed) {
     if (!c.covered || c.eligible) continue;
     const block = el("div", { "data-certificate": c.id }, el("h4", {}, `${c.label} (${c.provision})`));
     for (const w of c.pathways) {
@@ -236,17 +305,41 @@ function show(data) {
     missing.append(block);
   }
   if (!missing.children.length) missing.append(el("p", { class: "hint" }, t("nothing_missing")));
-  const career = $("career");
-  if (data.career && data.career.svg) {
-    const img = el("img", { alt: t("career"), src: `data:image/svg+xml;base64,${data.career.svg}` });
-    const frame = el("div", { class: "career-frame" }, img);
-    career.replaceChildren(zoomControls(frame, img), frame);
-    if (data.career.route_text) career.append(el("p", { class: "hint" }, data.career.route_text));
-  } else {
-    career.replaceChildren(el("p", { class: "hint" }, data.career_note || t("none")));
-  }
+  careerPanel(data);
+  const pick = $("clerk-certificate");
+  pick.replaceChildren(...(a.certificates || []).filter((c) => c.covered)
+    .map((c) => el("option", { value: c.id }, `${c.label} (${c.provision})`)));
   $("result").classList.remove("hidden");
-  $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+  if (scroll) $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+$("every").addEventListener("change", () => { if (shown) show(shown, false); });
+
+/** A draft (HTML opened, PDF downloaded) or a credential (downloaded) for the last record checked: the same body
+ * sent to /api/draft or /api/credential (their /upload twins for a file); a refusal is shown as the check's is. */
+async function clerk(what, format) {
+  if (!lastRequest) return;
+  $("error").classList.add("hidden");
+  const params = new URLSearchParams({ lang: lang(), certificate: $("clerk-certificate").value });
+  if ($("as-of").value) params.set("as_of", $("as-of").value);
+  if (what === "draft") { params.set("format", format); params.set("kind", $("clerk-kind").value); }
+  const url = `/api/${what}${lastRequest.upload ? "/upload" : ""}?${params}`;
+  try {
+    const response = await fetch(url, { method: "POST", body: lastRequest.body, headers: lastRequest.headers });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+      throw new Error(data.error || JSON.stringify(data));
+    }
+    const link = URL.createObjectURL(await response.blob());
+    if (format === "html") { window.open(link, "_blank"); return; }
+    const a = el("a", { href: link, download: `${what}-${params.get("certificate")}.${format === "pdf" ? "pdf" : "jsonld"}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    $("error").textContent = err.message;
+    $("error").classList.remove("hidden");
+  }
 }
 
 /** Buttons (and Ctrl + mouse wheel) that zoom the career graph inside its frame; the frame scrolls and can be
@@ -291,6 +384,10 @@ function init() {
     $("medical-until-label").classList.toggle("hidden", $("medical").value !== "until");
   });
   $("add-programme").addEventListener("click", addProgramme);
+  $("target").addEventListener("change", () => { targetChosen = true; });
+  $("draft-html").addEventListener("click", () => clerk("draft", "html"));
+  $("draft-pdf").addEventListener("click", () => clerk("draft", "pdf"));
+  $("credential-edc").addEventListener("click", () => clerk("credential", "edc"));
   $("record-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     submit(JSON.stringify(record()), `/api/report?${query()}`, { "Content-Type": "application/json" });
