@@ -392,3 +392,48 @@ def test_an_export_keeps_what_a_service_needs_at_start_for_that_state_of_the_sto
     store = open_store_dir(store_dir, must_exist=True, read_only=True)
     assert kept(store) is None
     del store
+
+
+@pytest.fixture(scope="module")
+def examples_store(tmp_path_factory):
+    """The bundled examples in a store of their own: their answers to the selective queries are not empty."""
+    folder = tmp_path_factory.mktemp("examples") / "store"
+    r = _export(EXAMPLES, "--store", folder)
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+@pytest.mark.parametrize("name", ["roles-per-person", "sea-time-eligibility"])
+def test_the_cli_gives_a_paged_canned_query_the_pages_the_service_gives(examples_store, name):
+    """`crewkg sparql NAME --store DIR --persons N [--after ID]` answers a page of persons as /api/queries/NAME does
+    for the same store (one paged from the store's ids, one answered whole from the answer the export kept), and
+    names the next page on standard error; the pages, one after the other, are the CLI's whole answer."""
+    from crewkg.service.app import Service, create_app
+
+    law, store_dir = load_law(), examples_store
+    store = build_store(str(store_dir), law, [], AS_OF)
+    client = TestClient(create_app(Service(law, store)))
+    pages, after = [], None
+    while True:
+        params = {"persons": 1} | ({"after": after} if after else {})
+        served = client.get(f"/api/queries/{name}", params=params, headers={"Accept": "text/csv"})
+        cli = CliRunner().invoke(app, ["sparql", name, "--store", str(store_dir), "--format", "csv", "--persons", "1",
+                                       *(["--after", after] if after else [])])
+        assert served.status_code == 200 and cli.exit_code == 0, (served.text, cli.output)
+        assert cli.stdout.splitlines() == served.text.splitlines()
+        pages.append(cli.stdout.splitlines())
+        following = served.links.get("next", {}).get("url")
+        after = following.split("after=", 1)[1].split("&", 1)[0] if following else None
+        assert (f"--after {after}" in cli.stderr) if after else "--after" not in cli.stderr, cli.stderr
+        if after is None:
+            break
+    whole = CliRunner().invoke(app, ["sparql", name, "--store", str(store_dir), "--format", "csv"]).stdout.splitlines()
+    assert [pages[0][0], *(row for p in pages for row in p[1:])] == whole and len(whole) > 1
+    del client, store
+
+
+def test_a_page_of_a_query_not_paged_by_persons_is_a_clear_error(store_dir):
+    r = CliRunner().invoke(app, ["sparql", "eligible-count", "--store", str(store_dir), "--after", "anna"])
+    assert r.exit_code == 2 and "# page: ?person" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["sparql", "roles-per-person", "--store", str(store_dir), "--persons", "0"])
+    assert r.exit_code == 2 and "1 to 1000" in r.output

@@ -217,6 +217,8 @@ def sparql(
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (only read unless --data, --graph or --crew put something into it, so a folder crewkg serve holds can be asked too).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
+    after: Annotated[str | None, typer.Option("--after", metavar="ID", help="A canned query paged by persons (# page:): the page of the persons after this crew:personId, as crewkg serve's /api/queries/NAME gives it; standard error names the next page's.")] = None,
+    persons: Annotated[int | None, typer.Option("--persons", help="A canned query paged by persons: this many persons a page (1-1000, default 50), from the first without --after.")] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records) and of the --crew checks' sentences.")] = Lang.en,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
@@ -249,7 +251,10 @@ def sparql(
         built = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
                             workers=os.cpu_count() or 1, lang=lang.value)
         _warn_other_kb(built, law, store, lang.value)
-        result = _kept_answer(built, query) or ask(built, text)  # kept with the store folder, else asked sealed
+        if after is not None or persons is not None:  # a page, as the service gives it
+            result = _canned_page(built, query, after, persons, lang.value)
+        else:  # kept with the store folder, else asked sealed
+            result = _kept_answer(built, query) or ask(built, text)
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -270,6 +275,28 @@ def sparql(
         print_table(result)
     if failures:
         raise typer.Exit(1)
+
+
+def _canned_page(store, name: str, after: str | None, persons: int | None, lang: str):
+    """The page of a canned query paged by persons that /api/queries/NAME gives for the same store (paging.page_of:
+    kept answers and ids where the store folder's export kept them); the next page's --after on standard error."""
+    from crewkg.messages.catalogue import say
+    from crewkg.service.canned import canned_queries
+    from crewkg.service.kept import kept
+    from crewkg.service.paging import MAX_PAGE_PERSONS, PAGE_PERSONS, Answers, page_of, person_ids
+
+    q = next((q for q in canned_queries() if q.name == name), None)
+    if q is None or q.page is None:
+        raise InputError("", "--after", "paged_query", name)
+    count = PAGE_PERSONS if persons is None else persons
+    if not 1 <= count <= MAX_PAGE_PERSONS:
+        raise InputError("", "--persons", "page_persons", count, limit=MAX_PAGE_PERSONS)
+    ready = kept(store)
+    rows = page_of(store, q, Answers(store, ready.answers if ready else None), ready.person_ids if ready else
+                   person_ids(store), after, count)
+    if rows.after is not None:
+        typer.echo(say(lang, "cli.sparql.next_page", after=rows.after, persons=rows.persons), err=True)
+    return rows.table
 
 
 def _kept_answer(store, name: str):

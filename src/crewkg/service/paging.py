@@ -194,6 +194,21 @@ class Answers:
         event.set()
 
 
+def page_of(store, q: CannedQuery, answers: Answers, ids: Sequence[str], after: str | None, persons: int) -> Rows:
+    """A page of a canned query paged by persons as /api/queries/<name> gives it, in one process (`crewkg sparql NAME
+    --store DIR --after ID`): one answered whole from its whole answer (kept with the store, or computed now), any
+    other from the next persons of `ids` (the store's, in SPARQL's order). The text is the kb's canned query with the
+    store's own ids bound, so it is asked of the store directly, not sealed as a client's query is."""
+    if q.page is None:
+        raise ValueError(f"{q.name} has no page variable")
+    if q.whole:
+        rows = answers.page(q, after, persons, None)
+        assert rows is not None, "computed without a time limit"
+        return rows
+    chosen = page(q, ids, after, persons)
+    return Rows(store.select(chosen.text), chosen.persons, chosen.after)
+
+
 def _split(table: Table, q: CannedQuery) -> _Whole:
     """Where each person's rows start; the answer is ordered by the page variable first, as a paged query must be."""
     if q.page is None:
