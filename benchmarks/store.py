@@ -7,19 +7,25 @@
    start is the cold figure (a query paged by persons: its first page of 50 persons; one answered whole: its first
    page, from what the export kept; one not paged: its whole answer, kept), then RUNS answers of each (a paged one:
    the first, a middle and the last page) give the warm p50 and p90, as SPARQL JSON results;
-3. `crewkg sparql NAME --store DIR --format json` RUNS times (a new process each time: Python and crewkg start
-   included) gives the CLI's p50.
+3. `crewkg sparql NAME --store DIR --format json` (a query paged by persons with `--persons 50`: its first page, as
+   the service gives it) RUNS times, a new process each time, gives the CLI's p50 with Python's and crewkg's start;
+   the same command run in this process (typer's test runner: the imports done, the store opened read-only and the
+   kept answers read each time, as a new process does) gives the command's own p50.
 
 Also, in this process, the store's own time for each query (a page, or the whole answer) as CPU seconds: on a shared
 machine the wall times say how busy the others were. Asserts nothing (speed is never a test).
 
-    python benchmarks/store.py 100000 [--dir DIR] [--runs 9] [--workers 2]
+    python benchmarks/store.py 100000 [--dir DIR] [--runs 9] [--workers 2] [--lock /tmp/crewkg-bench.lock]
 
-With --dir naming a folder that already holds a store, steps 2 and 3 are measured on it without building."""
+With --dir naming a folder that already holds a store, steps 2 and 3 are measured on it without building. With
+--lock, the build and the measurements each hold that lock (flock) while they run, released between the two, so that
+no other benchmark runs beside either and none holds the lock for long; the load average is printed as each starts."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -49,6 +55,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, default=None, help="the store folder (default: a temporary one, removed)")
     ap.add_argument("--runs", type=int, default=RUNS)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--lock", type=Path, default=None, help="a lock file held (flock) by the build and the measurements")
     args = ap.parse_args()
     temporary = args.dir is None
     folder = args.dir or Path(tempfile.mkdtemp(prefix="crewkg-store-")) / "store"
@@ -56,21 +63,41 @@ def main() -> None:
           flush=True)
     try:
         if not (folder / "CURRENT").is_file():
-            build(args.n, folder, args.workers)
+            with _held(args.lock, "build"):
+                build(args.n, folder, args.workers)
         size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
         print(f"store {folder}: {size / 2**30:.2f} GiB on disk ({size / 2**20:.0f} MiB)", flush=True)
-        store_times(folder, args.runs)
-        service = serve(folder, args.runs)
-        cli = cli_times(folder, args.runs)
-        print("\n  query                            cold service   warm p50   warm p90   CLI p50")
+        with _held(args.lock, "measurements"):
+            store_times(folder, args.runs)
+            service = serve(folder, args.runs)
+            cli = cli_times(folder, args.runs)
+            own = cli_own_times(folder, args.runs)
+        print("\n  query                            cold service   warm p50   warm p90   CLI p50 (process; command)")
         for name, (cold, p50, p90, rows) in service.items():
             print(f"  {name:<32} {cold * 1000:9.1f} ms {p50 * 1000:7.1f} ms {p90 * 1000:7.1f} ms "
-                  f"{cli[name] * 1000:8.0f} ms   {rows}", flush=True)
+                  f"{cli[name] * 1000:8.0f} ms; {own[name] * 1000:6.1f} ms   {rows}", flush=True)
         print(f"  slowest warm p50 {max(v[1] for v in service.values()) * 1000:.1f} ms; slowest cold "
-              f"{max(v[0] for v in service.values()) * 1000:.1f} ms; load average now {os.getloadavg()[0]:.2f}")
+              f"{max(v[0] for v in service.values()) * 1000:.1f} ms; slowest CLI command "
+              f"{max(own.values()) * 1000:.1f} ms; load average now {os.getloadavg()[0]:.2f}")
     finally:
         if temporary:
             shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _held(lock: Path | None, what: str):
+    """The shared benchmark lock held for one phase (nothing without --lock)."""
+    if lock is None:
+        yield
+        return
+    with lock.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {what}: lock held; load average "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def build(n: int, folder: Path, workers: int) -> None:
@@ -204,9 +231,35 @@ def cli_times(folder: Path, runs: int) -> dict[str, float]:
         times = []
         for _ in range(max(3, runs // 3)):
             t = time.perf_counter()
-            subprocess.run([*CREWKG, "sparql", q.name, "--store", str(folder), "--format", "json"], env=ENV,
+            subprocess.run([*CREWKG, "sparql", q.name, "--store", str(folder), "--format", "json", *_page(q)], env=ENV,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
             times.append(time.perf_counter() - t)
+        out[q.name] = statistics.median(times)
+    return out
+
+
+def _page(q) -> list[str]:
+    """A query paged by persons: its first page of 50, as /api/queries/NAME gives it."""
+    return ["--persons", "50"] if q.page else []
+
+
+def cli_own_times(folder: Path, runs: int) -> dict[str, float]:
+    """The same command in this process (typer's test runner): p50 of the command's own time, Python and the
+    imports already started; each run opens the store read-only and reads its kept answers, as a process does."""
+    from typer.testing import CliRunner
+
+    from crewkg.cli import app
+    from crewkg.service.canned import canned_queries
+
+    runner, out = CliRunner(), {}
+    for q in canned_queries():
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            r = runner.invoke(app, ["sparql", q.name, "--store", str(folder), "--format", "json", *_page(q)])
+            times.append(time.perf_counter() - t)
+            if r.exit_code != 0:
+                raise SystemExit(f"crewkg sparql {q.name} failed: {r.output}")
         out[q.name] = statistics.median(times)
     return out
 

@@ -287,13 +287,14 @@ def _canned_page(store, name: str, after: str | None, persons: int | None, lang:
 
     q = next((q for q in canned_queries() if q.name == name), None)
     if q is None or q.page is None:
-        raise InputError("", "--after", "paged_query", name)
+        raise InputError("", "--after" if after is not None else "--persons", "paged_query", name)
     count = PAGE_PERSONS if persons is None else persons
     if not 1 <= count <= MAX_PAGE_PERSONS:
         raise InputError("", "--persons", "page_persons", count, limit=MAX_PAGE_PERSONS)
     ready = kept(store)
-    rows = page_of(store, q, Answers(store, ready.answers if ready else None), ready.person_ids if ready else
-                   person_ids(store), after, count)
+    mine = {name: ready.answers[name]} if ready is not None and q.whole and name in ready.answers else None
+    ids = [] if q.whole else ready.person_ids if ready is not None else person_ids(store)
+    rows = page_of(store, q, Answers(store, mine), ids, after, count)  # only this query's kept answer is read
     if rows.after is not None:
         typer.echo(say(lang, "cli.sparql.next_page", after=rows.after, persons=rows.persons), err=True)
     return rows.table

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,23 +23,68 @@ from crewkg.service.dataset import DERIVED_GRAPH
 from crewkg.service.derived_terms import D
 from crewkg.service.results import Table
 
-#: the file in the store's folder (RocksDB leaves files of other names alone)
+#: the index in the store's folder (RocksDB leaves files of other names alone): the version, the counts, the names
+#: of the kept answers; beside it the ids (`IDS`) and each answer in a file of its own (`_answer_file`), so that a
+#: command asking one query reads that answer alone (at 100 000 persons the answers are tens of megabytes)
 FILE = "crewkg-kept.json"
+IDS = "crewkg-kept-ids.json"
 #: the quad that names the store's version: the derived graph's own crew:storeVersion
 VERSION = D.storeVersion
 
 
+def _answer_file(name: str) -> str:
+    return f"crewkg-kept-answer-{name}.json"
+
+
+class _Answers(Mapping[str, Table]):
+    """The kept answers by query name, each read from its file when first asked for."""
+
+    def __init__(self, folder: Path, names: list[str], version: str) -> None:
+        self._folder, self._names, self._version, self._read = folder, names, version, {}
+
+    def __getitem__(self, name: str) -> Table:
+        if name not in self._names:
+            raise KeyError(name)
+        if name not in self._read:
+            data = json.loads((self._folder / _answer_file(name)).read_text(encoding="utf-8"))
+            if data.get("version") != self._version:  # written by a keep that did not finish
+                raise KeyError(name)
+            self._read[name] = _from_table(data["answer"])
+        return self._read[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 @dataclass
 class Kept:
-    """What a store needs at start, for its version."""
+    """What a store needs at start, for its version: the counts at once, the ids and the answers when first read."""
 
     version: str
     quads: int
     persons: int
-    person_ids: list[str]
-    answers: dict[str, Table] = field(default_factory=dict)
-    #: the persons whose records the store holds (records_rdf.stored_person_ids: the API's list of stored persons)
-    stored_person_ids: list[str] = field(default_factory=list)
+    folder: Path | None = None
+    answers: Mapping[str, Table] = field(default_factory=dict)
+    _ids: dict[str, list[str]] | None = None
+
+    @property
+    def person_ids(self) -> list[str]:
+        return self._read_ids()["person_ids"]
+
+    @property
+    def stored_person_ids(self) -> list[str]:
+        """The persons whose records the store holds (records_rdf.stored_person_ids: the API's list of them)."""
+        return self._read_ids()["stored_person_ids"]
+
+    def _read_ids(self) -> dict[str, list[str]]:
+        if self._ids is None:
+            assert self.folder is not None, "ids are read from a store folder"
+            data = json.loads((self.folder / IDS).read_text(encoding="utf-8"))
+            self._ids = data if data.get("version") == self.version else {"person_ids": [], "stored_person_ids": []}
+        return self._ids
 
 
 def touch(store) -> str:
@@ -55,24 +101,33 @@ def version(store) -> str | None:
 
 
 def keep(store) -> int:
-    """Compute what a service needs at start for the store's version (`touch`) into the store folder's file: the
+    """Compute what a service needs at start for the store's version (`touch`) into the store folder's files: the
     whole answers of the canned queries answered whole and of those not paged by persons (the kb's, the counts), the
-    person ids in SPARQL's order, the quads and persons. Returns the quads."""
+    person ids in SPARQL's order, the quads and persons. The index is written last, so that it names only answers
+    written for its version. Returns the quads."""
+    from crewkg.outputs import write_atomically
     from crewkg.service.canned import canned_queries
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.records_rdf import stored_person_ids
 
+    folder, now = Path(store.path), version(store) or ""
     answers = Answers(store)
-    kept = Kept(version(store) or "", len(store), evaluated_persons(store), person_ids(store),
-                {q.name: answers.table(q) if q.whole else store.select(q.text) for q in canned_queries()
-                 if q.whole or q.page is None}, stored_person_ids(store))
-    data = {"version": kept.version, "quads": kept.quads, "persons": kept.persons, "person_ids": kept.person_ids,
-            "stored_person_ids": kept.stored_person_ids,
-            "answers": {name: _table(t) for name, t in kept.answers.items()}}
-    from crewkg.outputs import write_atomically
+    names = []
+    for q in canned_queries():
+        if q.whole or q.page is None:
+            table = answers.table(q) if q.whole else store.select(q.text)
+            write_atomically(folder / _answer_file(q.name), [_dumps({"version": now, "answer": _table(table)})])
+            names.append(q.name)
+    write_atomically(folder / IDS, [_dumps({"version": now, "person_ids": person_ids(store),
+                                            "stored_person_ids": stored_person_ids(store)})])
+    quads = len(store)
+    write_atomically(folder / FILE, [_dumps({"version": now, "quads": quads, "persons": evaluated_persons(store),
+                                             "answers": names})])
+    return quads
 
-    write_atomically(Path(store.path) / FILE, [json.dumps(data, ensure_ascii=False, separators=(",", ":"))])
-    return kept.quads
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def evaluated_persons(store) -> int:
@@ -92,10 +147,10 @@ def kept(store) -> Kept | None:
         data = json.loads((Path(path) / FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("version") != version(store) or "stored_person_ids" not in data:  # another version, or written before
+    if data.get("version") != version(store) or not isinstance(data.get("answers"), list):  # another version or form
         return None
-    return Kept(data["version"], data["quads"], data["persons"], data["person_ids"],
-                {name: _from_table(t) for name, t in data["answers"].items()}, data["stored_person_ids"])
+    return Kept(data["version"], data["quads"], data["persons"], Path(path),
+                _Answers(Path(path), data["answers"], data["version"]))
 
 
 def _table(t: Table) -> dict[str, Any]:
