@@ -282,7 +282,7 @@ def _canned_page(store, name: str, after: str | None, persons: int | None, lang:
     kept answers and ids where the store folder's export kept them); the next page's --after on standard error."""
     from crewkg.messages.catalogue import say
     from crewkg.service.canned import canned_queries
-    from crewkg.service.kept import kept
+    from crewkg.service.kept import kept, kept_page
     from crewkg.service.paging import MAX_PAGE_PERSONS, PAGE_PERSONS, Answers, page_of, person_ids
 
     q = next((q for q in canned_queries() if q.name == name), None)
@@ -292,9 +292,11 @@ def _canned_page(store, name: str, after: str | None, persons: int | None, lang:
     if not 1 <= count <= MAX_PAGE_PERSONS:
         raise InputError("", "--persons", "page_persons", count, limit=MAX_PAGE_PERSONS)
     ready = kept(store)
-    mine = {name: ready.answers[name]} if ready is not None and q.whole and name in ready.answers else None
-    ids = [] if q.whole else ready.person_ids if ready is not None else person_ids(store)
-    rows = page_of(store, q, Answers(store, mine), ids, after, count)  # only this query's kept answer is read
+    if ready is not None and q.whole and name in ready.answers:  # the kept answer, its page's rows alone made
+        rows = kept_page(ready, q, after, count)
+    else:
+        ids = [] if q.whole else ready.person_ids if ready is not None else person_ids(store)
+        rows = page_of(store, q, Answers(store), ids, after, count)
     if rows.after is not None:
         typer.echo(say(lang, "cli.sparql.next_page", after=rows.after, persons=rows.persons), err=True)
     return rows.table

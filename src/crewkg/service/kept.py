@@ -43,14 +43,18 @@ class _Answers(Mapping[str, Table]):
         self._folder, self._names, self._version, self._read = folder, names, version, {}
 
     def __getitem__(self, name: str) -> Table:
+        if name not in self._read:
+            self._read[name] = _from_table(self.results(name))
+        return self._read[name]
+
+    def results(self, name: str) -> dict[str, Any]:
+        """The answer as the SPARQL JSON results it was kept as (terms not yet made: a page takes a few rows)."""
         if name not in self._names:
             raise KeyError(name)
-        if name not in self._read:
-            data = json.loads((self._folder / _answer_file(name)).read_text(encoding="utf-8"))
-            if data.get("version") != self._version:  # written by a keep that did not finish
-                raise KeyError(name)
-            self._read[name] = _from_table(data["answer"])
-        return self._read[name]
+        data = json.loads((self._folder / _answer_file(name)).read_text(encoding="utf-8"))
+        if data.get("version") != self._version:  # written by a keep that did not finish
+            raise KeyError(name)
+        return data["answer"]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -68,6 +72,8 @@ class Kept:
     persons: int
     folder: Path | None = None
     answers: Mapping[str, Table] = field(default_factory=dict)
+    #: how many evaluations the store holds of each kb version (crew:kbVersion; loading.other_kb_evaluations)
+    kb_versions: dict[str, int] = field(default_factory=dict)
     _ids: dict[str, list[str]] | None = None
 
     @property
@@ -121,9 +127,30 @@ def keep(store) -> int:
     write_atomically(folder / IDS, [_dumps({"version": now, "person_ids": person_ids(store),
                                             "stored_person_ids": stored_person_ids(store)})])
     quads = len(store)
+    versions = store.select(f"SELECT ?v (COUNT(?e) AS ?n) WHERE {{ ?e <{D.kbVersion}> ?v }} GROUP BY ?v").rows
     write_atomically(folder / FILE, [_dumps({"version": now, "quads": quads, "persons": evaluated_persons(store),
-                                             "answers": names})])
+                                             "answers": names, "kb_versions": {str(v): int(n) for v, n in versions}})])
     return quads
+
+
+def kept_page(ready: Kept, q, after: str | None, persons: int):
+    """A page of a whole answer kept with the store, as `paging.Answers.page` gives it, with terms made only for the
+    page's rows (`crewkg sparql NAME --store DIR --after ID`: at 100 000 persons an answer holds 47 000 rows)."""
+    from crewkg.service.paging import Rows, window
+
+    data = ready.answers.results(q.name)  # type: ignore[attr-defined]
+    column, bindings = q.page.lstrip("?"), data["results"]["bindings"]
+    ids: list[str] = []
+    starts: list[int] = []
+    for n, b in enumerate(bindings):
+        key = b[column]["value"]
+        if not ids or ids[-1] != key:
+            ids.append(key)
+            starts.append(n)
+    starts.append(len(bindings))
+    start, end, following = window(ids, after, persons)
+    chosen = bindings[starts[start]:starts[end]] if start < end else []
+    return Rows(_from_table({"head": data["head"], "results": {"bindings": chosen}}), end - start, following)
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -150,7 +177,7 @@ def kept(store) -> Kept | None:
     if data.get("version") != version(store) or not isinstance(data.get("answers"), list):  # another version or form
         return None
     return Kept(data["version"], data["quads"], data["persons"], Path(path),
-                _Answers(Path(path), data["answers"], data["version"]))
+                _Answers(Path(path), data["answers"], data["version"]), data.get("kb_versions") or {})
 
 
 def _table(t: Table) -> dict[str, Any]:
