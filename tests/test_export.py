@@ -32,8 +32,10 @@ BOOTSMANN = {"id": "maria", "birth_date": "1998-02-10", "medical_fitness": True,
 
 
 def _graph(law, record: dict, as_of: date = AS_OF) -> Graph:
+    """The full derivation graph (`--derivations full`: every requirement of every pathway); tests/test_compact.py
+    holds the compact one, the default, to it."""
     person = person_from_mapping(record, law, as_of, "test")
-    return export_graph(law, [person], as_of)
+    return export_graph(law, [person], as_of, shape="full")
 
 
 def _with(days: int) -> dict:
@@ -134,7 +136,7 @@ def test_requirement_results_rest_on_the_record_entries_they_were_decided_on(law
     g = Graph()
     for t in record_triples(person):
         g.add(t)
-    for t in export_graph(law, [person], AS_OF):
+    for t in export_graph(law, [person], AS_OF, shape="full"):
         g.add(t)
     entry = URIRef(str(PERSON["maria"]) + "/sailing/Bootsmann")
     assert (requirement_iri("maria", "Req-SchBV2022-P14-Z1-a"), D.basedOnRecord, entry) in g
@@ -276,14 +278,27 @@ def test_a_changed_record_leaves_no_stale_result_behind(tmp_path):
     assert (requirement_iri("maria", "Req-SchBV2022-P14-Z1-a"), RDF.type, D.MissingRequirement) not in g
 
 
-@pytest.mark.parametrize("fmt", ["turtle", "nt", "jsonld"])
-def test_every_format_carries_the_same_triples(tmp_path, fmt):
+@pytest.mark.parametrize("derivations, least", [("compact", 150), ("full", 500)])
+@pytest.mark.parametrize("fmt", ["turtle", "nt", "nq", "jsonld"])
+def test_every_format_carries_the_same_triples(tmp_path, fmt, derivations, least):
+    from rdflib import Dataset
+
+    from crewkg.service.dataset import DERIVED_GRAPH, RECORDS_GRAPH
+
     record = _write(tmp_path, BOOTSMANN)
-    result = runner.invoke(app, ["export", str(record), "--format", fmt, "--as-of", "2026-11-30"])
+    result = runner.invoke(app, ["export", str(record), "--format", fmt, "--as-of", "2026-11-30", "--derivations", derivations])
     assert result.exit_code == 0, result.output
-    g = Graph().parse(data=result.stdout, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
-    reference = Graph().parse(data=runner.invoke(app, ["export", str(record), "--as-of", "2026-11-30"]).stdout, format="turtle")
-    assert len(g) == len(reference) > 500
+    if fmt == "nq":  # the records and the derived facts, each in its named graph
+        d = Dataset().parse(data=result.stdout, format="nquads")
+        assert {str(c.identifier) for c in d.graphs() if len(c)} == {str(RECORDS_GRAPH), str(DERIVED_GRAPH)}
+        g = Graph()
+        for s_, p_, o_, _ in d.quads():
+            g.add((s_, p_, o_))
+    else:
+        g = Graph().parse(data=result.stdout, format={"turtle": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt])
+    reference = Graph().parse(data=runner.invoke(app, ["export", str(record), "--as-of", "2026-11-30", "--derivations",
+                                                       derivations]).stdout, format="turtle")
+    assert len(g) == len(reference) > least
     assert (eligibility_iri("maria", "UBZ-Bootsmann"), D.eligible, Literal(True)) in g
 
 
@@ -294,14 +309,16 @@ def test_json_ld_names_its_prefixes_in_a_context(tmp_path):
     doc = json.loads(result.stdout)
     assert doc["@context"]["crew"] == "https://w3id.org/crewkg/onto#"
     assert doc["@context"]["prov"] == "http://www.w3.org/ns/prov#"
-    types = {t for node in doc["@graph"] for t in node.get("@type", [])}
+    # a node of one type has "@type": "crew:…", one of several a list of them
+    types = {t for node in doc["@graph"] for t in ([node["@type"]] if isinstance(node.get("@type"), str) else node.get("@type", []))}
     assert "crew:RequirementResult" in types  # compact names, not full IRIs
 
 
 def test_the_output_format_follows_the_suffix_of_out(tmp_path):
     out = tmp_path / "derived.nt"
     assert runner.invoke(app, ["export", str(_write(tmp_path, BOOTSMANN)), "--out", str(out)]).exit_code == 0
-    assert out.read_text(encoding="utf-8").lstrip().startswith("<")
+    lines = [line for line in out.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert lines[0].startswith("<")
     Graph().parse(out, format="nt")
 
 
@@ -406,3 +423,39 @@ def test_re_exporting_a_person_leaves_nothing_of_the_earlier_record(tmp_path):
     g = Graph().parse(out, format="nt")
     assert not list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Matrose"), None, None)))
     assert list(g.triples((URIRef(str(PERSON["pa"]) + "/sailing/Decksmann"), None, None)))
+
+
+def test_an_export_is_written_a_block_per_person_and_a_later_export_replaces_only_its_persons_blocks(tmp_path):
+    """A streamed export (issue 46) opens each person's block with a comment naming the person; a later export into
+    the file writes its persons' blocks and keeps every other person's block as it was, byte for byte."""
+    out = tmp_path / "register.nt"
+    register = tmp_path / "register.jsonl"
+    lines = [yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8")) for name in
+             ("01-lena-apprentice.yaml", "03-maria-matrose-to-bootsmann.yaml", "anna-matrose.yaml")]
+    import json
+
+    register.write_text("".join(json.dumps(r, default=str) + "\n" for r in lines) + '{"id": "bad", "exams": 3}\n',
+                        encoding="utf-8")
+    r = runner.invoke(app, ["export", str(register), "--out", str(out), "--as-of", "2026-11-30", "--workers", "2"])
+    assert r.exit_code == 1 and "exams" in r.output, r.output  # the bad record is named; the others are written
+    text = out.read_text(encoding="utf-8")
+    blocks = {line[len("# person "):] for line in text.splitlines() if line.startswith("# person ")}
+    assert blocks == {"lena-gruber", "maria-hofer", "anna"}
+    maria = text[text.index("# person maria-hofer"):].split("# person ")[1]
+    again = runner.invoke(app, ["export", str(EXAMPLES / "anna-matrose.yaml"), "--out", str(out), "--as-of", "2026-12-01"])
+    assert again.exit_code == 0, again.output
+    after = out.read_text(encoding="utf-8")
+    assert after.count("# person anna\n") == 1 and "# person maria-hofer\n" + maria.split("\n", 1)[1] in after
+    g = Graph().parse(out, format="nt")
+    assert {str(d) for d in g.objects(evaluation_iri("anna"), D.evaluationDate)} == {"2026-12-01"}
+
+
+def test_an_earlier_export_written_otherwise_is_merged_whole(law, tmp_path):
+    """A file an older crewkg wrote (one graph, no blocks) is read whole and merged, as before."""
+    out = tmp_path / "derived.ttl"
+    old = export_graph(law, [person_from_mapping(BOOTSMANN, law, AS_OF, "test")], AS_OF, shape="full")
+    out.write_text(old.serialize(format="turtle"), encoding="utf-8")
+    r = runner.invoke(app, ["export", str(EXAMPLES / "anna-matrose.yaml"), "--out", str(out), "--as-of", "2026-11-30"])
+    assert r.exit_code == 0, r.output
+    g = Graph().parse(out, format="turtle")
+    assert set(_evaluations(g)) == {"maria", "anna"}

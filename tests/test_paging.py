@@ -32,8 +32,10 @@ WHOLE = sorted(name for name, q in CANNED.items() if q.whole)
 
 @pytest.fixture(scope="module")
 def stores(law):
+    """The examples in the full derivation graph: paging is the same on either shape (tests/test_compact.py asks the
+    compact one query by query), and the full graph gives every selective query rows of several persons."""
     persons = load_persons(EXAMPLES, law, AS_OF)
-    return {kind: build_store(kind, law, persons, AS_OF) for kind in STORES}
+    return {kind: build_store(kind, law, persons, AS_OF, shape="full") for kind in STORES}
 
 
 def _n3(table) -> list[tuple]:

@@ -25,21 +25,37 @@ DERIVED = "https://w3id.org/crewkg/derived/"
 PERSON = "https://w3id.org/crewkg/person/"
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> tuple[Path, str]:
+def _export(tmp_path_factory, derivations: str) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("prov") / "derived.ttl"
     result = CliRunner().invoke(app, ["export", str(EXAMPLES / "03-maria-matrose-to-bootsmann.yaml"),
                                       str(EXAMPLES / "08-henrik-former-sea-captain.yaml"), "--out", str(out),
-                                      "--as-of", "2026-11-30"])
+                                      "--as-of", "2026-11-30", "--derivations", derivations])
     assert result.exit_code == 0, result.output
     return out, out.read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def document(exported):
+def _read(path: Path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # prov lists the crewkg classes it keeps only as prov:type
-        return prov.read(str(exported[0]), format="rdf", rdf_format="turtle")
+        return prov.read(str(path), format="rdf", rdf_format="turtle")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> tuple[Path, str]:
+    """The full derivation graph: every result a prov:Entity with the time it was generated."""
+    return _export(tmp_path_factory, "full")
+
+
+@pytest.fixture(scope="module")
+def document(exported):
+    return _read(exported[0])
+
+
+@pytest.fixture(scope="module")
+def compact(tmp_path_factory):
+    """The compact derivation graph (the default): what was derived, as PROV, without repeating the kb."""
+    out, text = _export(tmp_path_factory, "compact")
+    return _read(out), text
 
 
 def _kind(iri: str) -> str:
@@ -97,3 +113,38 @@ def test_the_evaluation_is_an_activity_with_its_times_and_results_are_entities_g
     generated_by = {str(g.args[0].uri): str(g.args[1].uri) for g in document.get_records(ProvGeneration)}
     assert generated_by[steuermann] == f"{DERIVED}maria-hofer/evaluation"
     assert set(generated_by) == set(entities)
+
+
+def test_the_compact_graph_declares_every_prefix_too(compact):
+    text = compact[1]
+    for prefix in ("prov", "derived", "person", "crew", "kb"):
+        assert f"@prefix {prefix}: <" in text
+
+
+def test_in_the_compact_graph_a_prov_reader_follows_what_made_each_certificate_issuable(compact):
+    """maria-hofer can be issued the UBZ Matrose: its eligibility derives from the pathway that made it, the pathway
+    from each of its requirements, each requirement from the record entries or the parts it was met by; a role and a
+    held certificate from the record. What is missing (§ 13 Z 1 SchBV, 140 of 180 days as Matrose) is a result of
+    the graph, but nothing was derived from it: it is no PROV derivation."""
+    document = compact[0]
+    pairs = {(str(d.args[0].uri), str(d.args[1].uri)) for d in document.get_records(ProvDerivation)}
+    kinds = {_kind(generated) for generated, _ in pairs if generated.startswith(DERIVED)}
+    assert kinds == {"eligibility", "pathway", "requirement", "role", "held"}
+    made = [(e, w) for e, w in pairs if e == f"{DERIVED}maria-hofer/eligibility/UBZ-Matrose"]
+    assert made and all("/pathway/" in w for _, w in made)
+    for _, w in made:
+        assert any(g == w and "/requirement/" in r for g, r in pairs)
+    assert (f"{DERIVED}maria-hofer/requirement/Req-SchBV2022-P13-Z1", f"{PERSON}maria-hofer/sailing/Matrose") not in pairs
+    assert f"{DERIVED}maria-hofer/requirement/Req-SchBV2022-P13-Z1" in compact[1] or \
+        "maria-hofer/requirement/Req-SchBV2022-P13-Z1" in compact[1]
+
+
+def test_in_the_compact_graph_each_evaluation_is_an_activity_that_generated_its_results(compact):
+    document = compact[0]
+    activities = {str(a.identifier.uri): a for a in document.get_records(ProvActivity)}
+    assert set(activities) == {f"{DERIVED}maria-hofer/evaluation", f"{DERIVED}henrik-jansen/evaluation"}
+    for a in activities.values():
+        assert a.get_startTime() <= a.get_endTime()
+    generated_by = {str(g.args[0].uri): str(g.args[1].uri) for g in document.get_records(ProvGeneration)}
+    assert generated_by[f"{DERIVED}maria-hofer/eligibility/UBZ-Matrose"] == f"{DERIVED}maria-hofer/evaluation"
+    assert {v for v in generated_by.values()} == set(activities)

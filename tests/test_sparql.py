@@ -45,8 +45,10 @@ CREWS = [("01-ms-wachau-danube-day-trip.yaml", r) for r in ("01-ms-wachau-full.y
 
 @pytest.fixture(scope="module")
 def stores(law, persons):
+    """The examples' full derivation graphs (`--derivations full`), on which every canned query has rows;
+    tests/test_compact.py holds the compact graph's answers to these, query by query."""
     crews = [(VESSELS / v, ROSTERS / r if r else None) for v, r in CREWS] if HAS_MANNING else []
-    return {kind: build_store(kind, law, persons, AS_OF, crews=crews) for kind in STORES}
+    return {kind: build_store(kind, law, persons, AS_OF, crews=crews, shape="full") for kind in STORES}
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from crewkg.law.statute import Law
+from crewkg.law.statute import Certificate, Law
 from crewkg.messages import wording
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
@@ -56,31 +56,7 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
             "certificates": [],
             "roles": [],
         }
-    certs = []
-    for c in law.certificates_in_order():
-        if c.regulation != reg.id:
-            continue
-        entry: dict[str, Any] = {"id": c.id, "label": c.label.get(lang, c.id), "provision": law.citation(c.provision)}
-        if not c.pathways:
-            entry |= {"eligible": None, "covered": False,
-                      "reason": say(lang, "not_in_sources", provision=law.citation(c.provision)),
-                      "pathways": []}
-            certs.append(entry)
-            continue
-        pathways = []
-        for wid in c.pathways:
-            w = law.pathways[wid]
-            reqs = [requirement_entry(law, rid, p, d, as_of, lang) for rid in w.requirements]
-            pathways.append({
-                "id": wid,
-                "provision": law.citation(w.provision),
-                "label": w.label.get(lang, wid),
-                "satisfied": (p.id, wid) in d.satisfied,
-                "requirements": reqs,
-                "missing": [r for r in reqs if not r["met"]],
-            } | ({"waived": waived(law, w.waives, lang)} if w.waives else {}))
-        entry |= {"eligible": (p.id, c.id) in d.eligible, "covered": True, "pathways": pathways}
-        certs.append(entry)
+    certs = [certificate_entry(law, c, p, d, as_of, lang) for c in law.certificates_in_order() if c.regulation == reg.id]
     order = {r: i for i, r in enumerate(law.ids_of("Role"))}
     roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
     withheld = roles_withheld(law, p, d, as_of, lang)
@@ -96,6 +72,54 @@ def person_answer(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de"
                    "certificates": certs, "roles": roles} | ({"roles_withheld": withheld} if withheld else {}) | (
                        {"lapsed": lapsed} if lapsed else {}) | ({"not_yet_issued": later} if later else {}) | ({"undated_early": early} if early else {}) | (
                        {"dated_forms": dated} if dated else {}) | ({"medical_not_checked": unchecked} if unchecked else {})
+
+
+def certificate_entry(law: Law, c: Certificate, p: Person, d: Derived, as_of: date, lang: str,
+                      pathways: list[str] | None = None) -> dict[str, Any]:
+    """One certificate of the answer: covered or why not, eligible, and each of its pathways (or the named ones) with
+    every requirement and what is missing."""
+    entry: dict[str, Any] = {"id": c.id, "label": c.label.get(lang, c.id), "provision": law.citation(c.provision)}
+    if not c.pathways:
+        return entry | {"eligible": None, "covered": False,
+                        "reason": say(lang, "not_in_sources", provision=law.citation(c.provision)), "pathways": []}
+    out = []
+    for wid in c.pathways if pathways is None else pathways:
+        w = law.pathways[wid]
+        reqs = [requirement_entry(law, rid, p, d, as_of, lang) for rid in w.requirements]
+        out.append({"id": wid, "provision": law.citation(w.provision), "label": w.label.get(lang, wid),
+                    "satisfied": (p.id, wid) in d.satisfied, "requirements": reqs,
+                    "missing": [r for r in reqs if not r["met"]]}
+                   | ({"waived": waived(law, w.waives, lang)} if w.waives else {}))
+    return entry | {"eligible": (p.id, c.id) in d.eligible, "covered": True, "pathways": out}
+
+
+def concerned_answer(law: Law, p: Person, d: Derived, as_of: date, chosen: dict[str, list[str]],
+                     lang: str = "en") -> dict[str, Any]:
+    """The answer restricted to what concerns the person (`answers.relevance.reach`: certificate -> pathways), for
+    the compact derivation graph: the certificates chosen with the pathways chosen (an issuable one with those it
+    satisfies), the roles, and each certificate the record holds with whether it counts on the date and, where it
+    does not, each reason with since when (`rules.validity`; a certificate may lapse for more than one)."""
+    from crewkg.rules.validity import all_lapses
+
+    reg = law.regulation_on(as_of)
+    base: dict[str, Any] = {"person": p.id, "as_of": as_of.isoformat(), "regulation": reg.name if reg else None,
+                            "covered": reg is not None}
+    if reg is None:
+        first = law.first_regulation()
+        return base | {"reason": say(lang, "cli.no_regulation", as_of=as_of.isoformat(), first=first.name,
+                                     since=first.in_force_from.isoformat()), "certificates": [], "roles": [], "held": []}
+    certs = [certificate_entry(law, law.certificates[cid], p, d, as_of, lang, ws) for cid, ws in chosen.items()
+             if ws or (p.id, cid) in d.eligible]
+    order = {r: i for i, r in enumerate(law.ids_of("Role"))}
+    roles = sorted({role for pid, role in d.can_fill if pid == p.id}, key=lambda r: (order.get(r, 99), r))
+    lapses: dict[str, list] = {}
+    for x in all_lapses(p, law, as_of):
+        lapses.setdefault(x.certificate, []).append(x)
+    held = [{"certificate": c, "counts": c not in lapses,
+             "lapses": [{"reason": x.reason, "since": x.since.isoformat(), "provision": x.provision,
+                         "valid_until": x.last_day.isoformat() if x.last_day else None} for x in lapses.get(c, [])]}
+            for c in p.certificates if c in law.certificates]
+    return base | {"certificates": certs, "roles": roles, "held": held}
 
 
 def overlap_warnings(law: Law, p: Person, lang: str = "de") -> list[dict[str, Any]]:

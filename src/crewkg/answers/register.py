@@ -67,6 +67,13 @@ def compact(law: Law, pid: str, d, as_of: date) -> dict[str, Any]:
     return base | {"regulation": reg.name, "eligible": eligible, "roles": roles}
 
 
+def satisfied_pathways(law: Law, line: dict[str, Any]) -> dict[str, list[str]]:
+    """A register line's issuable certificates with the pathways (by id) it names as satisfied: a line names each by
+    its provision (`compact`), which no two pathways of one certificate share."""
+    return {cid: [w for w in law.certificates[cid].pathways if law.citation(law.pathways[w].provision) in cited]
+            for cid, cited in line.get("eligible", {}).items()}
+
+
 def _outcomes(law: Law, todo: list[tuple[str, list[tuple]]], as_of: date,
               stage: int) -> list[tuple[dict[str, Any], frozenset[str] | None]]:
     """The register lines (without the person) of persons given by id and facts, one Datalog run: of the whole

@@ -21,13 +21,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from crewkg.answers import relevance
+from crewkg.answers.relevance import MEDICAL_LAPSE
 from crewkg.law.statute import Law
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
 from crewkg.rules.kinds import cited, kind, missing_sentence
-
-#: the lapse a person ends by renewing the medical proof (`rules.validity` names the reasons)
-MEDICAL_LAPSE = "medical_overdue"
 
 
 def empty() -> dict[str, Any]:
@@ -110,11 +109,6 @@ def lapsed_of(answer: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _rank(law: Law, role: str | None) -> int:
-    """A role's place in the hierarchy: how many roles rank below it (-1: no role)."""
-    return len(set(law.below(role))) if role else -1
-
-
 def next_steps(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str, pace: Any,
                counting: set[str], prepared: tuple | None = None) -> list[dict[str, Any]]:
     """The next certificates up, ranked by their earliest day (see the module's docstring)."""
@@ -134,21 +128,10 @@ def _renewal(law: Law, lapse: dict[str, Any], as_of: date, lang: str) -> dict[st
 
 
 def _candidates(law: Law, p: Person, answer: dict[str, Any], as_of: date, counting: set[str]) -> list[str]:
-    """The certificates of the deck roles above every role the person fills, holds (counting, or lapsed only for want
-    of a medical proof) or can be issued; of the regulation in force, covered, not held, not issuable."""
-    reg = law.regulation_on(as_of)
-    if reg is None:
-        return []
-    deck = set(law.ids_of("DeckCrewRole"))
-    eligible = {c["id"] for c in answer["certificates"] if c.get("eligible")}
-    renewable = {x["certificate"] for x in answer.get("lapsed", []) if x["reason"] == MEDICAL_LAPSE}
-    reached = set(answer["roles"]) | {law.certificates[c].role for c in eligible | counting | renewable
-                                      if c in law.certificates and law.certificates[c].role}
-    top = max((_rank(law, r) for r in reached if r in deck), default=-1)
-    return [c["id"] for c in answer["certificates"]
-            if c.get("covered") and not c.get("eligible") and c["id"] not in p.certificates
-            and (cert := law.certificates[c["id"]]).regulation == reg.id and not cert.national
-            and cert.role in deck and _rank(law, cert.role) > top]
+    """The certificates the next steps are planned among (`answers.relevance.candidates`: the one home of the rule)."""
+    eligible = [c["id"] for c in answer["certificates"] if c.get("eligible")]
+    renewable = [x["certificate"] for x in answer.get("lapsed", []) if x["reason"] == MEDICAL_LAPSE]
+    return relevance.candidates(law, p, as_of, eligible, answer["roles"], counting, renewable)
 
 
 def _planned(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str, pace: Any,
@@ -292,7 +275,7 @@ def _ranked(law: Law, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     asks no kind of action it does not ask (its holder fills the lower role too), and a step that cannot be planned
     when another can."""
     def role(s: dict[str, Any]) -> int:
-        return _rank(law, law.certificates[s["certificate"]].role)
+        return relevance.rank(law, law.certificates[s["certificate"]].role)
 
     def asks(s: dict[str, Any]) -> set[str]:
         return {a["kind"] for a in s["actions"]}

@@ -22,7 +22,13 @@ LANG = "en"
 class ExportFormat(str, Enum):
     turtle = "turtle"
     nt = "nt"
+    nq = "nq"
     jsonld = "jsonld"
+
+
+class Derivations(str, Enum):
+    compact = "compact"
+    full = "full"
 
 
 class TableFormat(str, Enum):
@@ -70,95 +76,90 @@ def _report_failures(failures, lang: str = LANG) -> None:
 def export(
     persons: Annotated[list[Path], typer.Argument(help="Person records (YAML, JSON, Turtle), registers (JSON Lines, CSV) or folders of records.")],
     out: Annotated[Path | None, typer.Option("--out", help="Output file; an earlier export there is updated in place.")] = None,
-    fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt or jsonld; default from --out's suffix, else turtle.")] = None,
+    fmt: Annotated[ExportFormat | None, typer.Option("--format", help="turtle, nt, nq (the records and derived facts in their named graphs) or jsonld; default from --out's suffix, else turtle. All but jsonld are written a block per person as the persons are evaluated.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date (ISO); default today.")] = None,
-    store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones; registers (JSON Lines, CSV) are read too.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="With --store: processes that evaluate (default: one per core).")] = None,
+    store: Annotated[Path | None, typer.Option("--store", metavar="DIR", help="Put them into the on-disk Oxigraph store in DIR (made if missing) instead: each person's facts replace their earlier ones.")] = None,
+    derivations: Annotated[Derivations, typer.Option("--derivations", help="compact: what concerns each person (the roles, the certificates they hold, can be issued or come next, what is missing of them; about a tenth of the triples); full: every requirement of every pathway of every certificate.")] = Derivations.compact,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes that evaluate (default: one per core).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --store: evaluate every person again, also those whose record, evaluation date, kb and crewkg version are unchanged since their last export (kept by default).")] = False,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad records, the notice).")] = Lang.en,
 ) -> None:
-    """The derived facts (eligibility per certificate, pathway results, missing requirements with needed/have,
-    roles) as RDF with PROV-O provenance, with the records they rest on, so that the file alone answers the canned
-    queries (`crewkg sparql --graph FILE`). Re-exporting a person into the same file replaces their facts."""
-    from crewkg.service.export import format_for_suffix, serialize
+    """The derived facts (the roles, eligibility per certificate with the pathways that make it, what is missing with
+    needed/have) as RDF with PROV-O provenance, with the records they rest on, so that the file alone answers the
+    canned queries (`crewkg sparql --graph FILE`). Re-exporting a person into the same file replaces their facts."""
+    from crewkg.service.export import format_for_suffix
 
     day = _as_of(as_of, lang.value)
     if workers is not None and workers < 1:  # as `check --workers`: the catalogue's message, exit 2
         _fail(InputError("--workers", "workers", "workers", workers), lang.value)
+    processes = workers or os.cpu_count() or 1
     if store is not None:
-        _export_store(persons, store, day, keep_unchanged=not force, workers=workers or os.cpu_count() or 1,
-                      lang=lang.value)
+        _export_store(persons, store, day, keep_unchanged=not force, workers=processes, lang=lang.value,
+                      shape=derivations.value)
         return
     try:
         if fmt is None and out is not None and format_for_suffix(out.suffix) is None:
             raise InputError(str(out), "--out", "export_file", out.suffix)
         chosen = fmt.value if fmt else (format_for_suffix(out.suffix) if out else None) or "turtle"
-        law, people, failures = _persons(persons, day)
-        _report_failures(failures, lang.value)
+        law, people, failures = _register(persons, day)
         if out is not None:
             from crewkg.service.export import export_file
 
-            graph = export_file(law, people, day, out, chosen)
+            written = export_file(law, people, day, out, chosen, derivations.value, processes)
         else:
-            from crewkg.service.export import export_graph
+            from crewkg.service.export import Written, export_text
 
-            graph = export_graph(law, people, day)
+            written = Written()
+            for piece in export_text(law, people, day, chosen, derivations.value, processes, written):
+                sys.stdout.write(piece)
+            sys.stdout.flush()
     except InputError as exc:
         _fail(exc, lang.value)
         return
-    if out is None:
-        text = serialize(graph, chosen)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    else:
+    _report_failures(failures, lang.value)
+    if out is not None:
         from crewkg.messages.catalogue import say
 
-        typer.echo(say(lang.value, "cli.exported_one" if len(people) == 1 else "cli.exported", out=out, n=len(people),
-                       as_of=day.isoformat(), triples=len(graph)), err=True)
+        typer.echo(say(lang.value, "cli.exported_one" if written.persons == 1 else "cli.exported", out=out,
+                       n=written.persons, as_of=day.isoformat(), triples=written.triples), err=True)
     if failures:
         raise typer.Exit(1)
 
 
 def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = True, workers: int = 1,
-                  lang: str = LANG) -> None:
+                  lang: str = LANG, shape: str = "compact") -> None:
     """`crewkg export REGISTER... --store DIR`: read each source as a register (bad records named, the others
-    exported), evaluate in batches and replace each person's records and derived facts in the store; a person
-    whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
-    register's daily re-export evaluates only the persons that changed."""
-    from crewkg import api
-    from crewkg.api.records import entries, repeated
+    exported), evaluate them as they are read and replace each person's records and derived facts in the store; a
+    person whose last export read the same record on the same date under the same kb and crewkg is kept as it is, so a
+    register's daily re-export evaluates only the persons that changed. A new store is bulk-loaded; what a served
+    store needs at start (the whole answers, the person ids) is then computed once and kept with it."""
     from crewkg.messages.catalogue import say
+    from crewkg.service.kept import keep, touch
     from crewkg.service.loading import put_persons
     from crewkg.service.stores import open_store_dir
 
-    law = api.law()
-    failures, n, kept = [], 0, 0
-    seen: dict[str, str] = {}  # id → where it was read: one evaluation per person, never two side by side
+    counted = [0]
     try:
         require("service", "pyoxigraph")
-        for path in paths:
-            if not path.exists():
-                raise InputError(str(path), "", "register_path")
+        law, people, failures = _register(paths, day)
         new = not (folder / "CURRENT").is_file()  # a store RocksDB has not written yet
         store = open_store_dir(folder, must_exist=False)
-        batch: list = []
-        for path in paths:
-            for entry in entries(path, law, day):
-                if entry.person is None:
-                    failures.append(entry.problem())
-                    continue
-                if (twice := repeated(entry.person, seen)) is not None:
-                    failures.append(twice)
-                    continue
-                batch.append(entry.person)
-                if len(batch) >= 800 * workers:  # four runs of 200 a worker, so that the workers stay busy
-                    kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
-                    n, batch = n + len(batch), []
-        kept += put_persons(store, law, batch, day, replace=True, keep_unchanged=keep_unchanged, workers=workers)
-        n += len(batch)
+
+        def each():
+            for p in people:
+                counted[0] += 1
+                yield p
+
+        kept = put_persons(store, law, each(), day, replace=not new, keep_unchanged=keep_unchanged and not new,
+                           workers=workers, shape=shape)
+        n = counted[0]
+        touch(store)  # a new state of the store: what was kept for an earlier one is not read (service/kept.py)
         store.flush()
-        if new and n:  # a new register, bulk-loaded: compacted once, so that serving it reads few table files
-            store.compact()
-        quads = len(store)
+        # closed at once: a writer lets RocksDB merge the bulk-loaded table files, into levels it keeps uncompressed
+        # (twice the size on disk, docs/scale.md); what a service needs at start is computed on a read-only handle
+        del store
+        store = open_store_dir(folder, must_exist=True, read_only=True)
+        quads = keep(store)
         del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:
         _fail(exc, lang)
@@ -168,6 +169,42 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
                    as_of=day.isoformat(), quads=quads), err=True)
     if failures:
         raise typer.Exit(1)
+
+
+def _register(paths: list[Path], day):
+    """The persons the paths name, read as they are asked for (a register is never held whole): a record file named on
+    the command line that fails stops the command (exit 2) before anything is written; a bad record inside a folder or
+    a register, and a repeated id, is a failure, named on standard error at the end (exit 1)."""
+    from crewkg import api
+    from crewkg.api.records import each, entries, is_problem, is_register, repeated
+
+    law = api.law()
+    failures: list = []
+    singles: dict[Path, list] = {}
+    for path in paths:
+        if is_register(path):
+            if not path.exists():
+                raise InputError(str(path), "", "register_path")
+            continue
+        singles[path] = each(path, law, day)
+        for item in singles[path]:
+            if is_problem(item):
+                raise item.first
+
+    def people():
+        seen: dict[str, str] = {}
+        for path in paths:
+            found = singles[path] if path in singles else (
+                e.person if e.person is not None else e.problem() for e in entries(path, law, day))
+            for p in found:
+                if is_problem(p):
+                    failures.append(p)
+                elif (twice := repeated(p, seen)) is not None:
+                    failures.append(twice)
+                else:
+                    yield p
+
+    return law, people(), failures
 
 
 @app.command()
@@ -180,6 +217,8 @@ def sparql(
     store: Annotated[str, typer.Option("--store", metavar="memory|oxigraph|DIR", help="memory (rdflib) or oxigraph, identical answers; or DIR, an on-disk Oxigraph store written by crewkg export --store DIR (only read unless --data, --graph or --crew put something into it, so a folder crewkg serve holds can be asked too).")] = "memory",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Evaluation date of the --data persons' derived facts (ISO); default today. The persons a store folder holds keep the date of their export (crew:evaluationDate).")] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the canned queries with their descriptions.")] = False,
+    after: Annotated[str | None, typer.Option("--after", metavar="ID", help="A canned query paged by persons (# page:): the page of the persons after this crew:personId, as crewkg serve's /api/queries/NAME gives it; standard error names the next page's.")] = None,
+    persons: Annotated[int | None, typer.Option("--persons", help="A canned query paged by persons: this many persons a page (1-1000, default 50), from the first without --after.")] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="Language of the messages on standard error (bad input, bad records) and of the --crew checks' sentences.")] = Lang.en,
 ) -> None:
     """SPARQL over ontology + kb + the persons' records + their derived facts (read-only)."""
@@ -212,7 +251,10 @@ def sparql(
         built = build_store(store, law, people, day, list(graph or []), crews, only_read=True,
                             workers=os.cpu_count() or 1, lang=lang.value)
         _warn_other_kb(built, law, store, lang.value)
-        result = ask(built, text)
+        if after is not None or persons is not None:  # a page, as the service gives it
+            result = _canned_page(built, query, after, persons, lang.value)
+        else:  # kept with the store folder, else asked sealed
+            result = _kept_answer(built, query) or ask(built, text)
     except InputError as exc:
         _fail(exc, lang.value)
         return
@@ -233,6 +275,42 @@ def sparql(
         print_table(result)
     if failures:
         raise typer.Exit(1)
+
+
+def _canned_page(store, name: str, after: str | None, persons: int | None, lang: str):
+    """The page of a canned query paged by persons that /api/queries/NAME gives for the same store (paging.page_of:
+    kept answers and ids where the store folder's export kept them); the next page's --after on standard error."""
+    from crewkg.messages.catalogue import say
+    from crewkg.service.canned import canned_queries
+    from crewkg.service.kept import kept, kept_page
+    from crewkg.service.paging import MAX_PAGE_PERSONS, PAGE_PERSONS, Answers, page_of, person_ids
+
+    q = next((q for q in canned_queries() if q.name == name), None)
+    if q is None or q.page is None:
+        raise InputError("", "--after" if after is not None else "--persons", "paged_query", name)
+    count = PAGE_PERSONS if persons is None else persons
+    if not 1 <= count <= MAX_PAGE_PERSONS:
+        raise InputError("", "--persons", "page_persons", count, limit=MAX_PAGE_PERSONS)
+    ready = kept(store)
+    if ready is not None and q.whole and name in ready.answers:  # the kept answer, its page's rows alone made
+        rows = kept_page(ready, q, after, count)
+    else:
+        ids = [] if q.whole else ready.person_ids if ready is not None else person_ids(store)
+        rows = page_of(store, q, Answers(store), ids, after, count)
+    if rows.after is not None:
+        typer.echo(say(lang, "cli.sparql.next_page", after=rows.after, persons=rows.persons), err=True)
+    return rows.table
+
+
+def _kept_answer(store, name: str):
+    """The whole answer of a canned query that a store folder's export computed and kept for it as it is now, as the
+    service gives it (service/kept.py); None for any other query or store."""
+    from crewkg.service.canned import canned_queries
+    from crewkg.service.kept import kept
+
+    q = next((q for q in canned_queries() if q.name == name), None)
+    ready = kept(store) if q is not None and (q.whole or q.page is None) else None
+    return ready.answers.get(name) if ready is not None else None
 
 
 @app.command()

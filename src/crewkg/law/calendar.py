@@ -16,7 +16,9 @@ the day's number (31 January, 29 February, …):
 
 Both are `dateutil.relativedelta` (which takes the month's last day where it lacks the day), the second moved on by
 one day where the month lacked it. A date after 31 December 9999 or before 1 January 1 cannot be named: both raise
-ValueError there, as `datetime.date` does (OverflowError for a number of months beyond any date)."""
+ValueError there, as `datetime.date` does (OverflowError for a number of months beyond any date). Both are remembered
+(a relativedelta costs ≈ 30 µs, and a register's answers ask the same birthdays and medical periods thousands of
+times: 75 000 calls for 300 persons' compact graphs)."""
 
 from __future__ import annotations
 

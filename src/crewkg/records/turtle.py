@@ -23,7 +23,7 @@ def person_graph(p: Person, subject=None):
 
     from crewkg.law.namespaces import CREW, KB, PERSON
 
-    g = Graph()
+    g = Graph(bind_namespaces="core")  # rdflib's thirty namespaces were a tenth of a register's export of records
     g.bind("crew", CREW._NS)
     g.bind("kb", KB)
     s = PERSON[p.id] if subject is None else subject

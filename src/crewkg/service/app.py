@@ -35,6 +35,7 @@ def create_app(service: Service):
     from crewkg.service.docs import openapi
     from crewkg.service.evaluator import Evaluator
     from crewkg.service.guard import RequestGuard
+    from crewkg.service.kept import evaluated_persons, kept
     from crewkg.service.paging import Answers, person_ids
     from crewkg.service.querying import QueryRunner
     from crewkg.service.records_rdf import stored_person_ids
@@ -44,12 +45,16 @@ def create_app(service: Service):
     app = FastAPI(title="crewkg", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
     workers = settings.evaluator_workers if settings.evaluator_workers is not None else os.cpu_count() or 1
     evaluator = Evaluator(service.law, settings.max_batch, settings.answer_cache_bytes, workers)
+    # what a store folder's export computed for it, else counted now (read-only: once; pyoxigraph counts by scanning)
+    ready = kept(service.store)
     app.state.crewkg = State(service, evaluator,
                              QueryRunner(service.store, settings.query_timeout, settings.max_concurrent_queries,
                                          settings.query_cache_bytes),
-                             triples=len(service.store),  # read-only: counted once (pyoxigraph counts by scanning)
-                             persons=_evaluated_persons(service.store), person_ids=person_ids(service.store),
-                             answers=Answers(service.store), stored_persons=stored_person_ids(service.store))
+                             triples=ready.quads if ready else len(service.store),
+                             persons=ready.persons if ready else evaluated_persons(service.store),
+                             person_ids=ready.person_ids if ready else person_ids(service.store),
+                             answers=Answers(service.store, ready.answers if ready else None),
+                             stored_persons=ready.stored_person_ids if ready else stored_person_ids(service.store))
     app.openapi = lambda: openapi(app, service.law)  # type: ignore[method-assign]
     # the evaluation workers and the query workers' zygote end with the app (a later request forks new ones): left to
     # the garbage collector, a dropped app's zygote and idle workers lived on in the program that built it
@@ -63,14 +68,6 @@ def create_app(service: Service):
     guard = RequestGuard(app, settings.max_body_bytes, settings.allowed_hosts)
     guard.fastapi = app  # type: ignore[attr-defined]  # the guard keeps a reference to the app for tests
     return guard
-
-
-def _evaluated_persons(store) -> int:
-    """The persons the store holds an evaluation of: those of `--data` and, in a store folder, every exported one."""
-    from crewkg.service.derived_terms import D
-
-    query = f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?e <{D.evaluatedPerson}> ?p }}"
-    return int(store.select(query).rows[0][0])
 
 
 def _version() -> str:

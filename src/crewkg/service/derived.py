@@ -44,7 +44,7 @@ from crewkg.service.terms import Triple
 
 
 # ------------------------------------------------------------------------------------------------------
-def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> list[URIRef]:
+def based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> list[URIRef]:
     """The record entries a requirement of this kind is decided on (provenance, not the decision)."""
     r = law.requirements[rid]
     k = kind(r.kind)
@@ -55,7 +55,7 @@ def _based_on(law: Law, rid: str, p: Person, nodes: dict[str, list[URIRef]]) -> 
     return found or [PERSON[p.id]]
 
 
-def _items(req: dict[str, Any]) -> tuple[list[URIRef], list[URIRef]] | None:
+def items_of(req: dict[str, Any]) -> tuple[list[URIRef], list[URIRef]] | None:
     """The items a requirement names, needed and held, as terms; None for a kind that names none."""
     k = kind(req["kind"])
     if k.items is None:
@@ -68,11 +68,11 @@ def _items(req: dict[str, Any]) -> tuple[list[URIRef], list[URIRef]] | None:
     return [term(x) for x in wanted], [term(x) for x in held]
 
 
-def _sole_missing_item(missing: list[dict[str, Any]]) -> URIRef | None:
+def sole_missing_item(missing: list[dict[str, Any]]) -> URIRef | None:
     """The one item whose absence alone keeps a pathway from being satisfied: its only missing requirement names
     items and lacks exactly one of them (crew:soleMissingItem). A register query starts from it, by index, instead
     of reading every pathway with one missing requirement."""
-    items = _items(missing[0]) if len(missing) == 1 else None
+    items = items_of(missing[0]) if len(missing) == 1 else None
     if items is None:
         return None
     wanted, held = items[0], set(items[1])
@@ -80,19 +80,13 @@ def _sole_missing_item(missing: list[dict[str, Any]]) -> URIRef | None:
     return lacking[0] if len(lacking) == 1 else None
 
 
-def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: URIRef, missing: bool,
-                 out: list[Triple], times: Times) -> URIRef:
-    rid = req["id"]
-    s = requirement_iri(pid, rid)
-    out.append((s, RDF.type, D.MissingRequirement if missing else D.RequirementResult))
-    out.append((s, D.forRequirement, KB[rid]))
-    out.append((s, D.met, boolean_literal(req["met"])))
-    out.append((s, CREW.provision, KB[law.requirements[rid].provision]))
-    out += entity(s, ev, times)
-    out.append((s, D.unit, Literal(req["unit"])))
+def values(s: URIRef, req: dict[str, Any]) -> list[Triple]:
+    """What a requirement needs and what the person has toward it: the items it names, the dates of an application
+    period, or the amounts (with crew:daysShort where a day count falls short), and the day an age is reached."""
+    out: list[Triple] = []
     needed, have = req.get("needed"), req.get("have")
     k = kind(req["kind"])
-    items = _items(req)
+    items = items_of(req)
     if items is not None:  # a kind that names items (exams, certificates, a document)
         wanted, held = items
         out += [(s, D.neededItem, x) for x in wanted]
@@ -109,10 +103,24 @@ def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: 
             out.append((s, D.daysShort, Literal(int(needed - have))))
     if req.get("reached_on"):
         out.append((s, D.reachedOn, Literal(date.fromisoformat(req["reached_on"]))))
+    return out
+
+
+def _requirement(law: Law, pid: str, req: dict[str, Any], p: Person, nodes, ev: URIRef, missing: bool,
+                 out: list[Triple], times: Times) -> URIRef:
+    rid = req["id"]
+    s = requirement_iri(pid, rid)
+    out.append((s, RDF.type, D.MissingRequirement if missing else D.RequirementResult))
+    out.append((s, D.forRequirement, KB[rid]))
+    out.append((s, D.met, boolean_literal(req["met"])))
+    out.append((s, CREW.provision, KB[law.requirements[rid].provision]))
+    out += entity(s, ev, times)
+    out.append((s, D.unit, Literal(req["unit"])))
+    out += values(s, req)
     for child in req.get("alternatives") or req.get("parts") or []:
         c = _requirement(law, pid, child, p, nodes, ev, False, out, times)
         out += [(s, D.hasSubResult, c), (s, PROV.wasDerivedFrom, c)]
-    for iri in _based_on(law, rid, p, nodes):
+    for iri in based_on(law, rid, p, nodes):
         out += [(s, D.basedOnRecord, iri), (s, PROV.wasDerivedFrom, iri)]
     return s
 
@@ -148,7 +156,7 @@ def derived_triples(law: Law, p: Person, answer: dict[str, Any], times: Times | 
     for c in answer["certificates"]:
         out += _certificate_triples(law, p, c, nodes, ev, times)
     for role in answer["roles"]:
-        out += _role_triples(law, p, role, times)
+        out += role_triples(law, p, role, times)
     return out
 
 
@@ -182,7 +190,7 @@ def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIR
             (e, D.hasPathwayResult, ws),
             (e, PROV.wasDerivedFrom, ws),
         ]
-        sole = _sole_missing_item(w["missing"])
+        sole = sole_missing_item(w["missing"])
         if sole is not None:
             out.append((ws, D.soleMissingItem, sole))
         # a satisfied pathway rests on all its requirements; one not satisfied on what is missing
@@ -192,14 +200,20 @@ def _certificate_triples(law: Law, p: Person, c: dict[str, Any], nodes, ev: URIR
     return out
 
 
-def _role_triples(law: Law, p: Person, role: str, times: Times) -> list[Triple]:
+#: a derivation graph's shapes (ontology/derived.ttl, crew:DerivationShape): the full one repeats on every result the
+#: provision the kb gives its resource and the time its evaluation ended; the compact one (service/compact.py) does not
+FULL, COMPACT = "full", "compact"
+
+
+def role_triples(law: Law, p: Person, role: str, times: Times, shape: str = FULL) -> list[Triple]:
     """A role the person can fill, and the certificates held that grant it."""
     rc = role_iri(p.id, role)
+    ev = evaluation_iri(p.id)
     out: list[Triple] = [
         (rc, RDF.type, D.RoleCapability),
         (rc, D.evaluatedPerson, PERSON[p.id]),
         (rc, D.forRole, KB[role]),
-        *entity(rc, evaluation_iri(p.id), times),
+        *(entity(rc, ev, times) if shape == FULL else [(rc, PROV.wasGeneratedBy, ev)]),
         (rc, D.basedOnRecord, PERSON[p.id]),
         (rc, PROV.wasDerivedFrom, PERSON[p.id]),
     ]
@@ -207,18 +221,21 @@ def _role_triples(law: Law, p: Person, role: str, times: Times) -> list[Triple]:
         top = law.certificates[cid].role
         if top and (top == role or role in law.below(top)):
             out.append((rc, D.grantedBy, KB[cid]))
-            out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
+            if shape == FULL:
+                out.append((rc, CREW.provision, KB[law.certificates[cid].provision]))
     return out
 
 
 def evaluate(law: Law, persons: list[Person], as_of: date) -> Iterator[tuple[Person, list[Triple], list[Triple]]]:
-    """Evaluate persons in one Datalog run; yield (person, record triples, derived triples)."""
-    from crewkg.answers.eligibility import check
+    """Evaluate persons in one Datalog run; yield (person, record triples, derived triples) of the full shape."""
+    from crewkg.answers.eligibility import person_answer
+    from crewkg.rules.eligibility import derive
 
-    # in English: the reasons of the answer become rdfs:comment literals tagged @en
+    # in English: the reasons of the answer become rdfs:comment literals tagged @en; no derived fact says since when
+    # a certificate is issuable, so the answer is not asked that (answers.eligibility.check)
     started = provenance.now()
-    answers = check(law, persons, as_of, "en")
+    d = derive(persons, law, as_of)
+    answers = [person_answer(law, p, d, as_of, "en") for p in persons]
     times = (started, provenance.now())
     for p, answer in zip(persons, answers, strict=True):
         yield p, record_triples(p), derived_triples(law, p, answer, times)
-

@@ -10,14 +10,19 @@ from decimal import Decimal
 from typing import Any
 
 from rdflib import Literal, Namespace, URIRef
-from rdflib.namespace import XSD, DefinedNamespace
+from rdflib.namespace import PROV, RDFS, XSD, DefinedNamespace
 
 from crewkg.answers import identifiers as ids
 from crewkg.answers.identifiers import DERIVED_IRI
-from crewkg.law.namespaces import CREW_IRI
+from crewkg.law.namespaces import CREW_IRI, KB, PERSON
 from crewkg.law.statute import Law
 
 DERIVED = Namespace(DERIVED_IRI)
+
+#: the prefixes of an export, every one declared in its Turtle (a PROV reader turns IRIs into qualified names by
+#: them); here, below both the export and its streamed writer, which each declare them
+PREFIXES = {"crew": CREW_IRI, "kb": str(KB), "person": str(PERSON), "derived": DERIVED_IRI, "prov": str(PROV),
+            "xsd": str(XSD), "rdfs": str(RDFS)}
 
 
 class D(DefinedNamespace):
@@ -76,6 +81,17 @@ class D(DefinedNamespace):
     recordedDays: URIRef
     notValidatedDays: URIRef
     cappedDays: URIRef
+    DerivationShape: URIRef
+    CompactDerivations: URIRef
+    FullDerivations: URIRef
+    derivationShape: URIRef
+    HoldingResult: URIRef
+    heldCertificate: URIRef
+    counts: URIRef
+    lapseReason: URIRef
+    lapsedSince: URIRef
+    countedUntil: URIRef
+    storeVersion: URIRef
 
 
 TRUE = Literal(True)
@@ -121,6 +137,10 @@ def role_iri(pid: str, role: str) -> URIRef:
     return URIRef(ids.role(pid, role))
 
 
+def held_iri(pid: str, cert: str) -> URIRef:
+    return DERIVED[f"{pid}/held/{cert}"]
+
+
 def derived_subjects(law: Law, pid: str) -> list[URIRef]:
     """Every subject an evaluation of this person can produce (the deterministic IRI scheme), so a
     re-export can remove the old results by index lookups instead of scanning the store."""
@@ -129,4 +149,5 @@ def derived_subjects(law: Law, pid: str) -> list[URIRef]:
     out += [pathway_iri(pid, w) for w in law.pathways]
     out += [requirement_iri(pid, r) for r in law.requirements]
     out += [role_iri(pid, t.id) for t in law.terms.values() if "Role" in t.kinds]
+    out += [held_iri(pid, c) for c in law.certificates]
     return out

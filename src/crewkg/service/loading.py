@@ -4,91 +4,127 @@ processes for a register), crew checks of vessels and rosters, and RDF files as 
 
 from __future__ import annotations
 
+import io
 import json
-import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
 from crewkg.errors import InputError
 from crewkg.law.namespaces import CREW_IRI
 from crewkg.law.statute import Law
+from crewkg.records.persons import Person
 from crewkg.service.crew_checks import crew_check_subjects, crew_check_triples
 from crewkg.service.dataset import DERIVED_GRAPH, RECORDS_GRAPH
-from crewkg.service.derived import evaluate
+from crewkg.service.derived import COMPACT
 from crewkg.service.derived_terms import D, derived_subjects, evaluation_iri
 from crewkg.service.export import format_for_suffix
 from crewkg.service.provenance import input_digest
-from crewkg.service.records_rdf import record_subjects
 from crewkg.service.stores import Store, is_store_dir, new_store, open_store_dir
-from crewkg.service.terms import nquads
 
 
-def _evaluated(law: Law, part: list, as_of: date) -> tuple[str, str]:
-    """(N-Quads of the batch's records and derived facts, N-Quads of their input digests): one Datalog run."""
-    facts, digests = [], []
-    for _, record, derived in evaluate(law, part, as_of):
-        facts.append(nquads(record, RECORDS_GRAPH))
-        facts.append(nquads([t for t in derived if t[1] != D.inputDigest], DERIVED_GRAPH))
-        digests.append(nquads([t for t in derived if t[1] == D.inputDigest], DERIVED_GRAPH))
-    return "".join(facts), "".join(digests)
+def put_persons(store: Store, law: Law, persons: Iterable[Person], as_of: date, replace: bool = True,
+                keep_unchanged: bool = False, workers: int = 1, shape: str = COMPACT, batch: int | None = None) -> int:
+    """Evaluate the persons (`streaming.blocks`: worker processes where there are more than one) and put their records
+    and derived facts into the store in the `shape`, removing whatever an earlier evaluation of the same person left
+    there (delete-before-insert; without `replace` the store is taken to hold none of them). With `keep_unchanged`, a
+    person whose evaluation in the store read exactly what this one would (`crew:inputDigest`) keeps their facts and
+    is not evaluated again. A person's input digest is written after their facts, so that a person with a digest is
+    complete. Into a new on-disk store every quad goes through one run of Oxigraph's bulk loader, fed as the persons
+    are evaluated (`_bulk`). `batch`: persons a worker evaluates at a time. Returns how many persons were kept so."""
+    from crewkg.service.streaming import BATCH, parts
 
+    kept = [0]
 
-def _evaluated_in_worker(args: tuple[list, date, Path]) -> tuple[Path, str]:
-    """A worker's run: its facts go to a file, not through the pool's pipe (a batch is tens of megabytes, and a pool
-    terminated while such a result is in the pipe hangs on it), the digests come back."""
-    part, as_of, folder = args
-    from crewkg.workers import collect_now, inherited
+    def todo() -> Iterator[Person]:
+        for p in persons:
+            if keep_unchanged and store.objects(evaluation_iri(p.id), D.inputDigest) == [input_digest(law, p, as_of)]:
+                kept[0] += 1
+            else:
+                yield p
 
-    facts, digests = _evaluated(inherited("law"), part, as_of)
-    collect_now(every=1)
-    path = folder / f"{os.getpid()}-{part[0].id}.nq"
-    path.write_text(facts, encoding="utf-8")
-    return path, digests
-
-
-def put_persons(store: Store, law: Law, persons: list, as_of: date, replace: bool = True, chunk: int = 200,
-                keep_unchanged: bool = False, workers: int = 1) -> int:
-    """Evaluate the persons (Datalog, `chunk` a run) and put their records and derived facts into the store,
-    removing whatever an earlier evaluation of the same person left there (delete-before-insert). With
-    `keep_unchanged`, a person whose evaluation in the store read exactly what this one would (`crew:inputDigest`)
-    keeps their facts and is not evaluated again. With more than one worker, the runs are evaluated in worker
-    processes (fork: they inherit the compiled law; they leave an interrupt to this process) while this one
-    writes, in input order. Returns how many persons were kept so."""
-    import tempfile
-
-    if keep_unchanged:
-        todo = [p for p in persons if store.objects(evaluation_iri(p.id), D.inputDigest) != [input_digest(law, p, as_of)]]
-    else:
-        todo = list(persons)
-    parts = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-    if not parts:
-        return len(persons)
-    pool = None
-    with tempfile.TemporaryDirectory(prefix="crewkg-export-") as folder:
-        if workers > 1 and len(parts) > 1:
-            from crewkg.workers import fork_pool
-
-            pool = fork_pool(min(workers, len(parts)), law=law)
-            done = pool.imap(_evaluated_in_worker, [(part, as_of, Path(folder)) for part in parts])
+    written = parts(law, todo(), as_of, shape, "nq", workers, digest_apart=True, marks=False, batch=batch or BATCH)
+    if not replace and getattr(store, "path", None) is not None:
+        _bulk(store, written)
+        return kept[0]
+    for part in written:  # a batch's persons replace their earlier selves, each digest last (one transaction)
+        facts = part.whole()
+        if replace:
+            store.replace_subjects([s for pid in part.persons for s in person_subjects(law, pid)], facts)
         else:
-            done = (_evaluated(law, part, as_of) for part in parts)
+            store.add_nquads(facts)
+        store.add_nquads(part.digests)
+    return kept[0]
+
+
+def person_subjects(law: Law, pid: str) -> list:
+    """Every subject a person's record and evaluation can have (and, through them, what they own)."""
+    from crewkg.law.namespaces import PERSON
+
+    return [PERSON[pid], *derived_subjects(law, pid)]
+
+
+def _bulk(store, written: Iterator) -> None:
+    """Parts into a new on-disk store through one run of Oxigraph's bulk loader, in a thread of its own, reading the
+    N-Quads as the workers write them (the digests after every fact, from a file beside the store). One run: each run
+    leaves its own table files, and while a writer holds the store RocksDB merges overlapping ones into levels it
+    keeps uncompressed — 10 000 synthetic persons, 2.3 million quads: 448 MiB as the bulk loader writes them, 691 MiB
+    once merged (docs/scale.md). The caller closes the store right after (`crewkg export`)."""
+    import queue
+    import tempfile
+    import threading
+
+    pieces: queue.Queue = queue.Queue(maxsize=16)
+    failed: list[BaseException] = []
+
+    def load() -> None:
         try:
-            for part, (facts, digests) in zip(parts, done, strict=True):
-                if isinstance(facts, Path):
-                    facts, path = facts.read_text(encoding="utf-8"), facts
-                    path.unlink()
-                if replace:
-                    store.replace_subjects([s for p in part for s in record_subjects(p) + derived_subjects(law, p.id)],
-                                           facts)
-                else:
-                    store.add_nquads(facts, bulk=True)
-                store.add_nquads(digests)  # last, in one transaction: a person with a digest is complete
+            store.bulk_stream(_Pipe(pieces))
+        except BaseException as exc:  # handed to the writing thread
+            failed.append(exc)
+            while pieces.get() is not None:  # let the writer finish its puts
+                pass
+
+    loader = threading.Thread(target=load, name="crewkg-bulk-load", daemon=True)
+    loader.start()
+    with tempfile.TemporaryFile("w+b", dir=store.path.parent) as digests:
+        try:
+            for part in written:
+                for piece in part.pieces():
+                    if failed:
+                        raise failed[0]
+                    pieces.put(piece.encode("utf-8"))
+                digests.write(part.digests.encode("utf-8"))
+            digests.seek(0)
+            while block := digests.read(1 << 20):
+                pieces.put(block)
         finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-    return len(persons) - len(todo)
+            pieces.put(None)
+            loader.join()
+    if failed:
+        raise failed[0]
+
+
+class _Pipe(io.RawIOBase):
+    """The bulk loader's input: the pieces put into a queue, read as one stream (None ends it)."""
+
+    def __init__(self, pieces) -> None:
+        self._pieces, self._left, self._done = pieces, memoryview(b""), False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not len(self._left) and not self._done:
+            piece = self._pieces.get()
+            if piece is None:
+                self._done = True
+            else:
+                self._left = memoryview(piece)
+        n = min(len(buffer), len(self._left))
+        buffer[:n] = self._left[:n]
+        self._left = self._left[n:]
+        return n
 
 
 def load_graph_files(store: Store, paths: Iterable[Path]) -> None:
@@ -144,21 +180,26 @@ def put_crew_checks(store: Store, law: Law, pairs: Iterable[tuple[Path, Path | N
 
 def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterable[Path] = (),
                 crews: Iterable[tuple[Path, Path | None]] = (), only_read: bool = False, workers: int = 1,
-                lang: str = "de") -> Store:
+                lang: str = "de", shape: str = COMPACT) -> Store:
     """A store with ontology + kb, the persons' records and derived facts (evaluated by `workers` processes where
     there are more than one run's persons, `put_persons`), crew checks of vessels and rosters, and any extra RDF
-    files. `only_read`: a store folder with nothing to put into it is opened read-only (one question, `crewkg
-    sparql`: a folder `crewkg serve` holds can be asked too). `lang`: the language of the crew checks' sentences."""
+    files. A store folder with nothing to put into it is only read: with `only_read` (one question, `crewkg
+    sparql`: a folder `crewkg serve` holds can be asked too) without its lock, else holding it (`crewkg serve`). `lang`: the language of the crew checks' sentences;
+    `shape`: of the persons' derivation graphs (derived.py). A store folder written into gets a new version, so that
+    what an export kept for it is no longer taken for its answers (kept.py)."""
     graphs, crews = list(graphs), list(crews)
     if is_store_dir(kind):
-        nothing_to_put = only_read and not persons and not graphs and not crews
-        store = open_store_dir(Path(kind), must_exist=True, read_only=nothing_to_put)
-        if nothing_to_put:
-            return store
-        put_persons(store, law, persons, as_of, replace=True, workers=workers)
+        if not persons and not graphs and not crews:  # only read: a service holds the folder's lock, a question not
+            return open_store_dir(Path(kind), must_exist=True, read_only=True, hold=not only_read)
+        store = open_store_dir(Path(kind), must_exist=True)
+        if persons or graphs or crews:
+            from crewkg.service.kept import touch
+
+            touch(store)
+        put_persons(store, law, persons, as_of, replace=True, workers=workers, shape=shape)
     else:
         store = new_store(kind)
-        put_persons(store, law, persons, as_of, replace=False, workers=workers)
+        put_persons(store, law, persons, as_of, replace=False, workers=workers, shape=shape)
     put_crew_checks(store, law, crews, as_of, lang)
     load_graph_files(store, graphs)
     return store
@@ -167,7 +208,14 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
 def other_kb_evaluations(store: Store, law: Law) -> int:
     """How many evaluations in the store were made with another version of the kb (`crew:kbVersion`): their facts,
     and the summary triples the canned queries start from, are that version's until they are exported again, so a
-    store left from an earlier crewkg answers about them as it did then, or not at all."""
+    store left from an earlier crewkg answers about them as it did then, or not at all. A store folder's export
+    counted them for its version (kept.py): a question to the folder does not count them again (a scan of every
+    evaluation, 0.25 s at 100 000 persons)."""
+    from crewkg.service.kept import kept
+
+    ready = kept(store)
+    if ready is not None and ready.kb_versions:
+        return sum(n for v, n in ready.kb_versions.items() if v != law.version)
     query = (f"PREFIX crew: <{CREW_IRI}>\nSELECT (COUNT(?ev) AS ?n) WHERE {{ ?ev crew:kbVersion ?v . "
              f"FILTER(STR(?v) != {json.dumps(law.version)}) }}")
     rows = store.select(query).rows

@@ -35,10 +35,12 @@ class OxigraphStore:
     kind = "oxigraph"
     interruptible = False
 
-    def __init__(self, path: Path | None = None, read_only: bool = False) -> None:
+    def __init__(self, path: Path | None = None, read_only: bool = False, hold: bool = False) -> None:
         """In memory, or on disk in the folder `path` (made if missing; what is written there stays); `read_only`:
         only read, without the folder's lock, so a folder another process writes or serves can be queried (what was
-        on disk when it was opened)."""
+        on disk when it was opened); `hold`: only read, holding the folder's lock as a writer would (a service: no
+        export writes into the folder while it serves it, and no writing handle of its own starts RocksDB's merging
+        of the bulk-loaded table files, which would rewrite them uncompressed, docs/scale.md)."""
         import pyoxigraph as ox
 
         self._ox = ox
@@ -55,6 +57,10 @@ class OxigraphStore:
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
         self.read_only = read_only  # also set by `only_read_from_now`
         self._lock = None  # the folder's lock file while the store is only read
+        if hold and read_only and path is not None:
+            self._lock = _held(path)
+            if self._lock is None:
+                raise InputError(str(path), "--store", "store_in_use")
 
     def __len__(self) -> int:
         return len(self.store)
@@ -71,13 +77,24 @@ class OxigraphStore:
             load = self.store.bulk_load if bulk and self.path is not None else self.store.load
             load(text.encode("utf-8"), format=self._ox.RdfFormat.N_QUADS)
 
+    def bulk_stream(self, stream) -> None:
+        """N-Quads read from a binary stream through Oxigraph's bulk loader, as they come (a register: gigabytes)."""
+        self.version += 1
+        self.store.bulk_load(stream, format=self._ox.RdfFormat.N_QUADS)
+
     def load_graph(self, g: Graph, graph: URIRef = KB_GRAPH) -> None:
         self.version += 1
         self.store.load(g.serialize(format="nt"), format=self._ox.RdfFormat.N_TRIPLES, to_graph=self._ox.NamedNode(str(graph)))
 
     def load_file(self, path: Path, fmt: str, graph: URIRef | None = None) -> None:
+        """An RDF file into its own graph (its `file:` IRI); an N-Quads file's quads into the graphs they name (a
+        partition's `crewkg export --format nq`: its records and derived facts where an export into a store puts
+        them)."""
         ox = self._ox
         self.version += 1
+        if fmt == "nq":
+            self.store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+            return
         self.store.bulk_load(path=str(path), format={"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES,
                                                       "jsonld": ox.RdfFormat.JSON_LD}[fmt],
                              to_graph=ox.NamedNode(str(graph or path.resolve().as_uri())))
@@ -146,17 +163,10 @@ class OxigraphStore:
         RocksDB takes on LOCK), so an export into the folder is still refused while the service runs."""
         if self.path is None or self.read_only:
             return
-        import fcntl
-
         self.store.flush()
         self.store = None  # the last reference: RocksDB closes here
-        lock = open(self.path / "LOCK", "a+b")  # noqa: SIM115 - held as long as this store
-        try:
-            fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:  # another process took the folder in the moment between: leave it to RocksDB's refusals
-            lock.close()
-            lock = None
-        self._lock, self.read_only = lock, True
+        # another process may take the folder in the moment between: then RocksDB's refusals are left to it
+        self._lock, self.read_only = _held(self.path), True
         self.store = self._ox.Store.read_only(str(self.path))
 
     def reopen_after_fork(self) -> None:
@@ -246,3 +256,17 @@ class OxigraphStore:
         fmt = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "rdfxml": ox.RdfFormat.RDF_XML,
                "jsonld": ox.RdfFormat.JSON_LD}[key]
         return result.serialize(format=fmt) or b"", GRAPH[key]
+
+
+def _held(path: Path):
+    """The folder's lock file, locked as RocksDB's writer locks it (a POSIX lock on LOCK), or None where another
+    process holds it."""
+    import fcntl
+
+    lock = open(path / "LOCK", "a+b")  # noqa: SIM115 - held as long as the store that keeps it
+    try:
+        fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return None
+    return lock

@@ -116,11 +116,35 @@ class Answers:
     """The whole answers of the canned queries whose header says `# answer: whole`, each computed once (in its own
     thread, so a reader who stops waiting does not stop it) and then given out a page of persons at a time."""
 
-    def __init__(self, store) -> None:
+    def __init__(self, store, kept: dict[str, Table] | None = None) -> None:
+        """`kept`: whole answers computed when the store was written (kept.py), by query name: given as they are —
+        those answered whole a page of persons at a time, those not paged (`kept_table`) whole."""
+        from crewkg.service.canned import canned_queries
+
         self.store = store
         self._lock = threading.Lock()
         self._done: dict[str, _Whole | BaseException] = {}
         self._running: dict[str, threading.Event] = {}
+        self._kept: dict[str, Table] = {}
+        canned = {q.name: q for q in canned_queries()}
+        for name, table in (kept or {}).items():
+            q = canned.get(name)
+            if q is not None and q.whole:
+                self._done[name] = _split(table, q)
+                self._running[name] = done = threading.Event()
+                done.set()
+            elif q is not None and q.page is None:
+                self._kept[name] = table
+
+    def kept_table(self, name: str) -> Table | None:
+        """The whole answer of a canned query that is not paged, as kept with the store (None where none was)."""
+        return self._kept.get(name)
+
+    def table(self, q: CannedQuery) -> Table:
+        """The whole answer (computed first if need be)."""
+        whole = self._whole(q, None)
+        assert whole is not None, "computed without a time limit"
+        return whole.table
 
     def warm(self, queries: Iterable[CannedQuery]) -> threading.Thread:
         """Compute them one after the other in the background, so that the first reader finds them ready."""
@@ -168,6 +192,21 @@ class Answers:
         with self._lock:
             self._done[q.name] = done
         event.set()
+
+
+def page_of(store, q: CannedQuery, answers: Answers, ids: Sequence[str], after: str | None, persons: int) -> Rows:
+    """A page of a canned query paged by persons as /api/queries/<name> gives it, in one process (`crewkg sparql NAME
+    --store DIR --after ID`): one answered whole from its whole answer (kept with the store, or computed now), any
+    other from the next persons of `ids` (the store's, in SPARQL's order). The text is the kb's canned query with the
+    store's own ids bound, so it is asked of the store directly, not sealed as a client's query is."""
+    if q.page is None:
+        raise ValueError(f"{q.name} has no page variable")
+    if q.whole:
+        rows = answers.page(q, after, persons, None)
+        assert rows is not None, "computed without a time limit"
+        return rows
+    chosen = page(q, ids, after, persons)
+    return Rows(store.select(chosen.text), chosen.persons, chosen.after)
 
 
 def _split(table: Table, q: CannedQuery) -> _Whole:

@@ -25,10 +25,10 @@ def is_store_dir(value: str) -> bool:
     return value not in STORES
 
 
-def open_store_dir(path: Path, must_exist: bool, read_only: bool = False) -> OxigraphStore:
+def open_store_dir(path: Path, must_exist: bool, read_only: bool = False, hold: bool = False) -> OxigraphStore:
     """The on-disk Oxigraph store in the folder; ontology + kb are (re)loaded into their graphs on every opening
     for writing, so a changed kb replaces the old one; persons stay until they are exported again. `read_only`:
-    an existing store, only read (`OxigraphStore`)."""
+    an existing store, only read (`OxigraphStore`), `hold`: holding its lock (a service)."""
     if must_exist and not (path / "CURRENT").is_file():
         raise InputError(str(path), "--store", "store_missing")
     if path.exists() and not path.is_dir():
@@ -40,7 +40,7 @@ def open_store_dir(path: Path, must_exist: bool, read_only: bool = False) -> Oxi
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(str(path), "--store", "store_dir", reason=str(exc)[:200]) from None
-    store = OxigraphStore(path, read_only=read_only and must_exist)
+    store = OxigraphStore(path, read_only=read_only and must_exist, hold=hold)
     if not must_exist:
         store.clear_graph(ONTOLOGY_GRAPH)
         store.clear_graph(KB_GRAPH)

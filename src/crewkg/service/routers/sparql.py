@@ -184,7 +184,15 @@ def query_answer(request: Request, name: str, after: str | None = None, persons:
         return _said(lang, "unknown_canned", 404, name=name, names=", ".join(sorted(canned)))
     q, accept = canned[name], request.headers.get("accept")
     if q.page is None:
-        answer = _run(st, q.text, accept, None, lang)
+        table = st.answers.kept_table(name)  # as the store's export computed it (service/kept.py), else asked now
+        if table is None:
+            answer = _run(st, q.text, accept, None, lang)
+        else:
+            try:
+                body, media = serialize_table(table, accept)
+            except NotAcceptable as exc:
+                return PlainTextResponse(str(exc), status_code=406)
+            answer = Response(content=body, media_type=media)
         answer.headers["Vary"] = "Accept"
         return answer
     if not 1 <= persons <= MAX_PAGE_PERSONS:
