@@ -56,6 +56,9 @@ class _Answers(Mapping[str, Table]):
             raise KeyError(name)
         return data["answer"]
 
+    def __contains__(self, name: object) -> bool:  # Mapping's would read the answer whole
+        return name in self._names
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
