@@ -224,7 +224,7 @@ def _fills(ctx: Context, fv: FleetVessel, c: Check, changed: dict[str, tuple[Any
         s = ctx.members[(fv.vessel.id, pid)].on(c.day)
         parts.append((s.people, s.rid, dataclasses.replace(s.person, id=pid)))
     parts = [changed.pop(p.id) if p.id in changed else (src, rid, p) for src, rid, p in parts] + list(changed.values())
-    req = ctx.reqs.on(fv, day, c.key[2])  # the reductions that hold that day (the check's key)
+    req = ctx.reqs.on(fv, day, c.reductions)
     verdict = check_roster(ctx.law, ctx.ml, req, [p for _, _, p in parts], ctx.lang,
                            people=joined(parts, ctx.law), notes=False)
     less = verdict["satisfied"] is True or len(verdict["missing"]) < len(c.verdict["missing"])

@@ -72,6 +72,8 @@ class Check:
     requirement: Requirement
     key: tuple
     on_board: list[str]
+    #: the temporary reductions that hold on `day` (school attendance, `reductions_on`)
+    reductions: frozenset[str] = frozenset()
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -314,7 +316,7 @@ def vessel_checks(law: Law, ml: ManningLaw, fv: FleetVessel, members: dict[tuple
         persons = [dataclasses.replace(s.person, id=m.person.id) for m, s in zip(board, states, strict=True)]
         people = joined([(s.people, s.rid, p) for s, p in zip(states, persons, strict=True)], law)
         verdict = check_roster(law, ml, req, persons, lang, people=people, notes=False) if persons else _empty(req)
-        checks.append(Check(day, verdict, req, key, [m.person.id for m in board]))
+        checks.append(Check(day, verdict, req, key, [m.person.id for m in board], reduced))
     return checks
 
 
