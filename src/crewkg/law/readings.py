@@ -7,11 +7,11 @@ other one would change, so that an answer can say what it would decide where it 
   and `law_under`; answered by `answers.readings`, which runs the same Datalog program on the law or the record as
   the other reading reads them and states it where its verdict differs, never counting it in its own.
 
-The manning tables' readings (crew:appliesToTable) are compiled with the tables (`manning.compile`); these are the
-others: a reading here names the kb resources whose encoding it is (a medical examination schedule or one of its
-steps, a validity rule) and, where it extends a rule to certificates the rule does not name itself, those
-certificates (crew:appliesToCertificate). Read from the kb graph (not compiled by `Law`: only validity and its answers
-ask them) and cached like the compiled law: in memory and on disk, keyed by the kb's content hash."""
+The manning tables' readings (crew:appliesToTable) are compiled with the tables (`manning.compile`). A validity
+reading names the kb resources whose encoding it is (a medical examination schedule or one of its steps, a validity
+rule) and, where it extends a rule to certificates the rule does not name itself, those certificates
+(crew:appliesToCertificate). Both families are read from the kb graph (not compiled by `Law`: only their answers ask
+them) and cached like the compiled law: in memory and on disk, keyed by the kb's content hash."""
 
 from __future__ import annotations
 
