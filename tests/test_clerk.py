@@ -233,12 +233,13 @@ def test_json_html_and_pdf_are_made_and_the_pdf_reads_back(kind, tmp_path):
 
 def test_the_json_names_the_prov_iris_the_export_writes(law):
 
+    from crewkg.service.derived import FULL
     from crewkg.service.export import export_graph
 
     day = date.fromisoformat(AS_OF)
     for record in (ANNA, _record(140)):
         d = api.draft(record, "UBZ-Matrose", AS_OF)
-        g = export_graph(law, [crewkg.person(record, AS_OF)], day)
+        g = export_graph(law, [crewkg.person(record, AS_OF)], day, shape=FULL)  # the full graph (docs/clerk.md)
         subjects = {str(s) for s in g.subjects()}
         named = {iri for s in d["sections"] for iri in s["prov"]} | {f["prov"] for f in d["findings"] if f["prov"]}
         assert named and named <= subjects, sorted(named - subjects)

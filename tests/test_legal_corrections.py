@@ -285,13 +285,14 @@ def test_the_exported_result_rests_on_the_sea_records_that_counted():
     from rdflib import Graph, URIRef
 
     from crewkg.law.namespaces import PERSON
+    from crewkg.service.derived import FULL
     from crewkg.service.derived_terms import D, requirement_iri
     from crewkg.service.export import export_graph
     from crewkg.service.records_rdf import record_triples
 
     p = person_from_mapping({"id": "cap"} | CAPTAIN | {"sea_days": {"deck_crew": 100, "master": 400}}, law(), AS_OF, "test")
     g = Graph()
-    for t in list(record_triples(p)) + list(export_graph(law(), [p], AS_OF)):
+    for t in list(record_triples(p)) + list(export_graph(law(), [p], AS_OF, shape=FULL)):  # every pathway's results
         g.add(t)
     deck, master = (URIRef(f"{PERSON['cap']}/sea/{c}") for c in ("AsDeckCrew", "AsMaster"))
     assert set(g.objects(requirement_iri("cap", "Req-SchBV2022-P15-Z3-b-2a"), D.basedOnRecord)) == {deck, master}

@@ -224,7 +224,7 @@ def test_the_screenshot_script_photographs_the_pictures_and_the_web_page(tmp_pat
     names = {Path(p).name for p in sizes}
     pages = [f"{x}-{y}" for x, ys in (("route", ("png", "svg", "html")), ("career-graph", ("png", "svg", "html")),
                                        ("timeline", ("png", "html")), ("cohort-report", ("html",))) for y in ys]
-    pages += ["web-form", "web-answer", "web-answer-overdue", "web-queries", "web-docs", "web-onto", "web-kb-UBZ-Matrose"]
+    pages += ["web-form", "web-answer", "web-answer-overdue", "web-queries", "web-docs", "web-onto", "web-kb-UBZ-Matrose", "web-fleet"]
     pictures = {"route.png", "career-graph.png", "timeline.png"}  # drawn by the commands, then photographed
     assert names == ({f"{p}.png" for p in pages} | {f"{p}-full.png" for p in pages} | pictures
                      | {"web-answer-career.png", "web-answer-overdue-career.png"})
