@@ -11,7 +11,7 @@ from crewkg.law.statute import Certificate, Law
 from crewkg.messages import wording
 from crewkg.messages.catalogue import say
 from crewkg.records.persons import Person
-from crewkg.rules.eligibility import Derived, derive, requirement_have
+from crewkg.rules.eligibility import Derived, derive_answered, requirement_have
 from crewkg.rules.kinds import KindRole, kind, kinds, with_role
 
 
@@ -360,7 +360,7 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readin
     of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not."""
     from crewkg.answers.readings import add_readings
 
-    d = derive(persons, law, as_of)
+    d = derive_answered(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
                 for p, a in zip(persons, answers, strict=True)]

@@ -184,12 +184,12 @@ def planning_record(law: Law, p: Person, answer: dict[str, Any], as_of: date,
     await validation are validated (the first action the summary names), else the record and its answer as they are."""
     from crewkg.answers.eligibility import person_answer
     from crewkg.records.dated import validated
-    from crewkg.rules.eligibility import derive
+    from crewkg.rules.eligibility import derive_answered
 
     q = validated(p, law, as_of)
     if q is None:
         return p, answer
-    return q, person_answer(law, q, derive([q], law, as_of), as_of, lang)
+    return q, person_answer(law, q, derive_answered([q], law, as_of), as_of, lang)
 
 
 def planning_records(law: Law, persons: list[Person], answers: list[dict[str, Any]], as_of: date,
@@ -200,11 +200,11 @@ def planning_records(law: Law, persons: list[Person], answers: list[dict[str, An
 
     from crewkg.answers.eligibility import person_answer
     from crewkg.records.dated import validated
-    from crewkg.rules.eligibility import derive
+    from crewkg.rules.eligibility import derive_answered
 
     validated_ = [validated(p, law, as_of) for p in persons]
     runs = [dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_) if q is not None]
-    derived = derive(runs, law, as_of) if runs else None
+    derived = derive_answered(runs, law, as_of) if runs else None
     out: list[tuple[Person, dict[str, Any]]] = []
     for p, a, q in zip(persons, answers, validated_, strict=True):
         if q is None:

@@ -16,7 +16,7 @@ from datetime import date
 from crewkg.law.calendar import birthday, completed_years  # noqa: F401 - re-exported for the roster check
 from crewkg.law.statute import Law, Requirement
 from crewkg.records.persons import Person
-from crewkg.rules.datalog import evaluate
+from crewkg.rules.datalog import evaluate, evaluate_apart
 from crewkg.rules.kinds import KindRole, have_value, kind, kinds, with_role
 
 THRESHOLD_RULE = """
@@ -241,13 +241,23 @@ def derive(persons: list[Person], law: Law, as_of: date, *, extra_facts: list[tu
     return derive_dated([(p, as_of) for p in persons], law, extra_facts=extra_facts)
 
 
+def derive_answered(persons: list[Person], law: Law, as_of: date) -> Derived:
+    """`derive` over the pathways a check answer on the date reads (`register_pathways`): what it derives for them
+    is the whole law's (a requirement's `have` and `met` depend on the requirement alone, a certificate's eligibility
+    on its own pathways, the roles on the certificates held and those held by proof), and the pathways of an earlier
+    regulation's certificates that no answer on the date lists are left out — a third of a new answer's Datalog run
+    (measured: 16 synthetic records, 169 ms against 245 ms). The program and those facts stay loaded for the next
+    batch of the law and date."""
+    return derive_dated([(p, as_of) for p in persons], law, register_pathways(law, as_of))
+
+
 def derive_dated(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str] | None = None, *,
                  extra_facts: list[tuple] | None = None) -> Derived:
     """Run the program once for persons each evaluated on their own date (the planner's projected records),
     on every pathway or only on the named ones."""
     own = [fact for p, on in records for fact in person_facts(p, law, on)]
-    if pathways is None and not extra_facts:  # the whole law: its facts stay loaded for the next whole check
-        base = kept_kb_facts(law)
+    if not extra_facts:  # the law's facts (or the named pathways') stay loaded for the next call with them
+        base = kept_kb_facts(law, pathways)
         rows = evaluate(rules(), fact_predicates(), own, "derived(P, K, X, V)", base=base, base_key=base)
     else:
         rows = evaluate(rules(), fact_predicates(), kb_facts(law, pathways) + (extra_facts or []) + own,
@@ -346,8 +356,8 @@ def kept_kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tupl
 
 
 def register_pathways(law: Law, as_of: date) -> frozenset[str]:
-    """The pathways a register line reads on a date: those of the certificates of the regulation in force (whose
-    eligibility it names) and those of the certificates held by proof (which fill roles, whatever the regulation)."""
+    """The pathways a register line and a check answer read on a date: those of the certificates of the regulation
+    in force (whose eligibility they name) and those of the certificates held by proof (which fill roles, whatever the regulation)."""
     reg = law.regulation_on(as_of)
     return frozenset(w.id for w in law.pathways.values()
                      if law.certificates[w.certificate].by_proof
@@ -373,9 +383,49 @@ def signature_law(law: Law, as_of: date) -> Law:
 
 def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:
     """Which of the named pathways each person satisfies on their own date: (person id, pathway id) pairs. The
-    planner's question about its projected records; it asks only for this, so nothing else is derived."""
-    facts = kb_facts(law, pathways) + [fact for p, on in records for fact in person_facts(p, law, on)]
-    return {(pid, w) for pid, w in evaluate(rules(), fact_predicates(), facts, "pathway_satisfied(P, W)")}
+    planner's question about its projected records; it asks only for this, so nothing else is derived.
+
+    Records the program over these pathways cannot tell apart (`rules.signature` under `pathways_law`) are
+    evaluated once and share the outcome: a record's event dates and the planner's projected records are most
+    often alike there (200 synthetic records: 505 dated records of their spells, 189 signatures). It runs in a
+    thread of its own (`datalog.evaluate_apart`): asked in the thread of the whole checks, each of these runs took
+    the kept kb out of the database and the next check asserted it again (≈ 10 ms a batch of the service, twice)."""
+    from crewkg.rules.signature import signature
+
+    compared = pathways_law(law, pathways)
+    first: dict[object, str] = {}  # signature -> the record evaluated for it
+    same: dict[str, list[str]] = {}  # that record's id -> the ids of the records that share its outcome
+    facts = list(kb_facts(law, pathways))
+    for p, on in records:
+        own = person_facts(p, law, on)
+        sig = signature(p.id, own, compared)
+        if sig is not None:
+            rep = first.setdefault(sig, p.id)
+            if rep != p.id:
+                same.setdefault(rep, []).append(p.id)
+                continue
+        facts += own
+    found = {(pid, w) for pid, w in evaluate_apart("pathways", rules(), fact_predicates(), facts,
+                                                   "pathway_satisfied(P, W)")}
+    return found | {(rid, w) for pid, w in found for rid in same.get(pid, ())}
+
+
+def pathways_law(law: Law, pathways: frozenset[str]) -> Law:
+    """The law as a program over the named pathways compares a person's numbers with it (`rules.signature`): those
+    pathways, their requirements and every minimum age of the law (as `signature_law`). Remembered per law and set
+    of pathways (the sets a batch asks recur: one pathway of a planned step, the certificates issuable)."""
+    import dataclasses
+
+    cache = law.__dict__.setdefault("_pathways_laws", {})
+    if pathways not in cache:
+        if len(cache) >= 256:  # sets of certificates asked together are few, but not bounded by the law
+            cache.clear()
+        kept = {w: law.pathways[w] for w in pathways}
+        wanted = set(_requirement_ids(law, [r for w in kept.values() for r in w.requirements]))
+        age = with_role(KindRole.AGE).name
+        reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == age}
+        cache[pathways] = dataclasses.replace(law, requirements=reqs, pathways=kept)
+    return cache[pathways]
 
 
 def eligible_among(records: list[tuple[Person, date]], law: Law, certificates: set[str]) -> set[tuple[str, str]]:
