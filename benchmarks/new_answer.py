@@ -48,6 +48,13 @@ def main() -> None:
     from crewkg.records.persons import person_from_mapping
     from crewkg.service.evaluator import _texts
 
+    try:  # as an evaluator worker does (`service.evaluator._start_worker`), where the build has it
+        from crewkg.rules.eligibility import pathways_apart
+    except ImportError:
+        pathways_apart = None
+    if pathways_apart is not None:
+        pathways_apart()
+
     law = load_law()
     rng = random.Random(args.seed)
     records = [person(200_000 + i, rng) for i in range(args.records)]

@@ -402,8 +402,8 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     outcome: each is evaluated once, and its outcome is remembered per law (`_OUTCOMES`), so that a record alike
     one asked before, in this batch or an earlier one, is not evaluated again. A record's event dates and the
     planner's projected records are mostly alike there (600 synthetic records of the service's benchmark: 6 256
-    records asked, 1 985 signatures). The runs go to a thread of their own (`datalog.evaluate_apart`): asked in the
-    thread of the whole checks, each took the kept kb out of the database and the next check asserted it again."""
+    records asked, 1 985 signatures). The law's facts that name no pathway stay loaded between runs; a process that
+    answers batch after batch runs them in a thread of their own (`pathways_apart`)."""
     from crewkg.rules.signature import signature
 
     program = rules()
@@ -432,8 +432,9 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
     if not facts:
         return found
     general = kept_kb_facts(law, frozenset())  # `law_facts` alone, kept loaded between runs (≈ 0.5 ms a run)
-    rows = {(pid, w) for pid, w in evaluate_apart("pathways", program, fact_predicates(), pathway_facts(law, pathways) + facts,
-                                                  "pathway_satisfied(P, W)", base=general, base_key=general)}
+    run = evaluate_apart if _PATHWAYS_APART else _here
+    rows = {(pid, w) for pid, w in run("pathways", program, fact_predicates(), pathway_facts(law, pathways) + facts,
+                                       "pathway_satisfied(P, W)", base=general, base_key=general)}
     by_id: dict[str, set[str]] = {pid: set() for pid in asked}
     for pid, w in rows:
         by_id.setdefault(pid, set()).add(w)
@@ -441,6 +442,23 @@ def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: f
         for pid, sig in asked.items():
             memo[(pathways, sig)] = frozenset(by_id[pid])
     return found | rows | {(rid, w) for pid, w in rows for rid in same.get(pid, ())}
+
+
+#: whether `satisfied_pathways` runs in a thread of its own (`pathways_apart`)
+_PATHWAYS_APART: list[bool] = []
+
+
+def pathways_apart() -> None:
+    """Run the pathway runs of this process in a thread of their own (`datalog.evaluate_apart`) from now on: for a
+    process that answers batch after batch (the service's evaluator workers), where each batch's pathway runs took
+    the kept kb out of the database and the next batch's check asserted it again (≈ 10 ms a batch). A single command
+    keeps them in its own thread: a second thread parses the program once more (≈ 40 ms of a cold `crewkg check`)."""
+    _PATHWAYS_APART[:] = [True]
+
+
+def _here(name: str, *args, **kwargs) -> list[tuple]:
+    """`datalog.evaluate` with the signature of `evaluate_apart` (the thread's name unused)."""
+    return evaluate(*args, **kwargs)
 
 
 #: the outcomes `satisfied_pathways` remembers, per law (kept on it) and program: at most this many signatures

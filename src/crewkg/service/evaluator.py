@@ -244,10 +244,12 @@ def _start_worker(law: Law) -> None:
     what is loaded out of the garbage collector and collect only now and then (`workers.collect_now`): pyDatalog's
     many small objects made the collector a third of a register's time (docs/architecture.md, engine notes)."""
     from crewkg.records.persons import person_from_mapping
+    from crewkg.rules.eligibility import pathways_apart
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER["law"] = law
+    pathways_apart()  # batch after batch: the kb stays loaded for the checks, the pathway runs have a thread
     today = date.today()
     try:
         _texts(law, [person_from_mapping({"id": "warm", "birth_date": "2000-01-01"}, law, today, "warm")], ["warm"],
