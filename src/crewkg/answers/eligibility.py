@@ -358,17 +358,9 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readin
     carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence). The answers a
     person is given (`readings`: the API's check and explain, a folder's answers, the service) add the other reading
     of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not."""
-    return check_deriving(law, persons, as_of, lang, readings)[0]
-
-
-def check_deriving(law: Law, persons: list[Person], as_of: date, lang: str = "de", readings: bool = False,
-                   also: list[Person] | None = None) -> tuple[list[dict[str, Any]], Derived]:
-    """`check`, and what its Datalog run derived, in which the records `also` (under ids of their own) are evaluated
-    too: the summary's records awaiting validation (`careers.summary.checked`), which a run of their own asked again
-    the program's whole fixed cost (≈ 30 ms)."""
     from crewkg.answers.readings import add_readings
 
-    d = derive_answered(list(persons) + list(also or []), law, as_of)
+    d = derive_answered(persons, law, as_of)
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
                 for p, a in zip(persons, answers, strict=True)]
@@ -377,7 +369,7 @@ def check_deriving(law: Law, persons: list[Person], as_of: date, lang: str = "de
             c["eligible_since"] = since.get(c["id"])
     if readings:  # the other reading of a doubtful provision, where its verdict differs
         add_readings(law, persons, answers, as_of, lang)
-    return answers, d
+    return answers
 
 
 def event_dates(law: Law, p: Person, scopes: dict[str, Any], start: date, end: date) -> list[date]:

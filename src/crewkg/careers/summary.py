@@ -34,33 +34,16 @@ def empty() -> dict[str, Any]:
     return {"roles": [], "held": [], "issuable": [], "lapsed": [], "next_steps": []}
 
 
-def checked(law: Law, persons: list[Person], as_of: date, lang: str = "de") -> list[dict[str, Any]]:
-    """The check answers of a batch with their summaries (the service's answers). The records as they read once
-    their days awaiting validation are validated, which the next steps are planned from (`planning_records`), are
-    evaluated in the check's own Datalog run (`answers.eligibility.check_deriving`), not in a second one."""
-    import dataclasses
-
-    from crewkg.answers.eligibility import check_deriving
-    from crewkg.records.dated import validated
-
-    validated_ = [validated(p, law, as_of) for p in persons]
-    runs = [None if q is None else dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_)]
-    answers, derived = check_deriving(law, persons, as_of, lang, also=[r for r in runs if r is not None])
-    summarise(law, persons, answers, as_of, lang, planning=(validated_, runs, derived))
-    return answers
-
-
 def summarise(law: Law, persons: list[Person], answers: list[dict[str, Any]], as_of: date, lang: str = "de",
-              pace: Any = None, planning: tuple | None = None) -> None:
+              pace: Any = None) -> None:
     """Add `summary` to each answer (in place), one planner per person. The planners of the batch are made first and
     the steps of every candidate's routes confirmed together (`careers.planner.confirm`: one Datalog run a pathway
     for all of them), where each person planned alone asked about six runs of one record (the service's answers
-    spent two thirds of their time there). `planning`: the records validated and evaluated for `planning_record`
-    and what the program derived for them (`checked`), where the caller has them."""
+    spent two thirds of their time there)."""
     from crewkg.careers.planning import Pace
 
     pace = pace or Pace.from_kb()
-    prepared = _planners(law, persons, answers, as_of, lang, pace, planning)
+    prepared = _planners(law, persons, answers, as_of, lang, pace)
     for p, a, ready in zip(persons, answers, prepared, strict=True):
         a["summary"] = summary(law, p, a, as_of, lang, pace, ready)
 
@@ -85,7 +68,7 @@ def summary(law: Law, p: Person, answer: dict[str, Any], as_of: date, lang: str 
 
 
 def _planners(law: Law, persons: list[Person], answers: list[dict[str, Any]], as_of: date, lang: str,
-              pace: Any, planning: tuple | None = None) -> list[tuple | None]:
+              pace: Any) -> list[tuple | None]:
     """Per person with next steps to plan: (the record planned from, its answer, the career graph, its planner),
     every route to each candidate walked as `routes.plan` walks it, and all of them confirmed in one go."""
     from crewkg.careers.graph import Careers, person_routes
@@ -96,15 +79,8 @@ def _planners(law: Law, persons: list[Person], answers: list[dict[str, Any]], as
     out: list[tuple | None] = []
     chosen = [bool(_candidates(law, p, a, as_of, set(held(p, as_of, law)))) if a.get("covered", True) else False
               for p, a in zip(persons, answers, strict=True)]
-    if planning is None:
-        records = planning_records(law, [p for p, c in zip(persons, chosen, strict=True) if c],
-                                   [a for a, c in zip(answers, chosen, strict=True) if c], as_of, lang)
-    else:
-        def pick(xs: list) -> list:
-            return [x for x, c in zip(xs, chosen, strict=True) if c]
-
-        validated_, runs, derived = planning
-        records = planned_from(law, pick(persons), pick(answers), pick(validated_), pick(runs), derived, as_of, lang)
+    records = planning_records(law, [p for p, c in zip(persons, chosen, strict=True) if c],
+                               [a for a, c in zip(answers, chosen, strict=True) if c], as_of, lang)
     for p, answer, wanted in zip(persons, answers, chosen, strict=True):
         if not wanted:
             out.append(None)
@@ -222,28 +198,19 @@ def planning_records(law: Law, persons: list[Person], answers: list[dict[str, An
     an id of its own for the run: two records of a batch may share one)."""
     import dataclasses
 
+    from crewkg.answers.eligibility import person_answer
     from crewkg.records.dated import validated
     from crewkg.rules.eligibility import derive_answered
 
     validated_ = [validated(p, law, as_of) for p in persons]
-    runs = [None if q is None else dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_)]
-    wanted = [r for r in runs if r is not None]
-    derived = derive_answered(wanted, law, as_of) if wanted else None
-    return planned_from(law, persons, answers, validated_, runs, derived, as_of, lang)
-
-
-def planned_from(law: Law, persons: list[Person], answers: list[dict[str, Any]], validated_: list[Person | None],
-                 runs: list[Person | None], derived: Any, as_of: date,
-                 lang: str = "de") -> list[tuple[Person, dict[str, Any]]]:
-    """`planning_record` of each person from its record validated (None: nothing awaits validation), that record
-    under the id it was evaluated under (`runs`) and what the program derived."""
-    from crewkg.answers.eligibility import person_answer
-
+    runs = [dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_) if q is not None]
+    derived = derive_answered(runs, law, as_of) if runs else None
     out: list[tuple[Person, dict[str, Any]]] = []
-    for p, a, q, run in zip(persons, answers, validated_, runs, strict=True):
-        if q is None or run is None:
+    for p, a, q in zip(persons, answers, validated_, strict=True):
+        if q is None:
             out.append((p, a))
             continue
+        run = runs.pop(0)
         base = person_answer(law, run, derived, as_of, lang)
         base["person"] = q.id
         out.append((q, base))

@@ -224,9 +224,11 @@ def _cost(item: tuple[bytes, int]) -> int:
 
 def _texts(law: Law, persons: list[Person], ids: list[str], as_of: date, lang: str) -> list[bytes]:
     """One Datalog run for the batch, the summary of each answer, each person's own id back, and the JSON text."""
-    from crewkg.careers.summary import checked
+    from crewkg.answers import eligibility
+    from crewkg.careers.summary import summarise
 
-    answers = checked(law, persons, as_of, lang)
+    answers = eligibility.check(law, persons, as_of, lang)
+    summarise(law, persons, answers, as_of, lang)
     for answer, pid in zip(answers, ids, strict=True):
         answer["person"] = pid
     return [json.dumps(a, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8") for a in answers]
