@@ -54,6 +54,12 @@ def main() -> None:
         pathways_apart = None
     if pathways_apart is not None:
         pathways_apart()
+    try:
+        from crewkg.answers.eligibility import planning_in_check
+    except ImportError:
+        planning_in_check = None
+    if planning_in_check is not None:
+        planning_in_check()
 
     law = load_law()
     rng = random.Random(args.seed)

@@ -74,3 +74,26 @@ def test_the_answered_pathways_derive_what_the_whole_program_derives_for_them(la
         assert getattr(answered, name) == getattr(whole, name), name
     certificates = {law.pathways[w].certificate for w in kept}
     assert answered.eligible == {x for x in whole.eligible if x[1] in certificates}
+
+
+def test_the_services_answers_plan_from_the_checks_own_run(law, monkeypatch):
+    """The service's workers have `check` evaluate the records the summary plans from in its own run
+    (`answers.eligibility.planning_in_check`): the answers and their summaries are the same as planned apart. Sofia's
+    183 days of 2026 are not yet validated, so she is a Decksfrau only (§ 12 Z 2 lit. c SchBV: 360 days credited),
+    and her next step asks that they be validated."""
+    from crewkg.answers import eligibility as answers
+    from crewkg.careers.summary import summarise
+
+    persons = [p for name in ("23-sofia-awaiting-validation.yaml", "20-franz-schifferdienstbuch.yaml",
+                              "anna-matrose.yaml") for p in load_persons(EXAMPLES / name, law, AS_OF)]
+    apart = answers.check(law, persons, AS_OF, "de")
+    assert apart.planning is None
+    summarise(law, persons, apart, AS_OF, "de")
+    monkeypatch.setattr(answers, "_PLANNING_IN_CHECK", [True])
+    together = answers.check(law, persons, AS_OF, "de")
+    assert together.planning is not None
+    summarise(law, persons, together, AS_OF, "de")
+    assert together == apart
+    sofia = together[0]
+    assert [c["id"] for c in sofia["certificates"] if c["eligible"]] == ["UBZ-Decksmann"]
+    assert any(a["kind"] == "validate_days" for s in sofia["summary"]["next_steps"] for a in s["actions"])

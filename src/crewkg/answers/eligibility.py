@@ -353,15 +353,47 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     return out
 
 
+class Answers(list):
+    """The answers of `check`, in input order, and (`planning`, where the process asked for it with
+    `planning_in_check`) what the summary plans from: each person's record as it reads once its days awaiting
+    validation are validated (None: none await), that record under the id it was evaluated under, and what the
+    check's own Datalog run derived for them, with the date and language — where a run of their own asked the
+    program's whole fixed cost again (≈ 25 ms a batch of the service that has one)."""
+
+    planning: tuple | None = None
+
+
+#: whether `check` evaluates the records the summary plans from in its own run (`planning_in_check`)
+_PLANNING_IN_CHECK: list[bool] = []
+
+
+def planning_in_check() -> None:
+    """From now on `check` evaluates, in its own Datalog run, each record as it reads once its days awaiting
+    validation are validated (`Answers.planning`; `careers.summary` plans from it): for a process whose every answer
+    gets its summary (the service's evaluator workers). Elsewhere `check` does not (a record checked for a programme,
+    a cohort or a route needs no summary)."""
+    _PLANNING_IN_CHECK[:] = [True]
+
+
 def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readings: bool = False) -> list[dict[str, Any]]:
     """Evaluate a batch of persons in one Datalog run and build one answer per person; each covered certificate
     carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence). The answers a
     person is given (`readings`: the API's check and explain, a folder's answers, the service) add the other reading
-    of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not."""
-    from crewkg.answers.readings import add_readings
+    of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not.
+    The list is an `Answers`."""
+    import dataclasses
 
-    d = derive_answered(persons, law, as_of)
-    answers = [person_answer(law, p, d, as_of, lang) for p in persons]
+    from crewkg.answers.readings import add_readings
+    from crewkg.records.dated import validated
+
+    runs: list[Person | None] = []
+    if _PLANNING_IN_CHECK:
+        validated_ = [validated(p, law, as_of) for p in persons]
+        runs = [None if q is None else dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_)]
+    d = derive_answered(list(persons) + [r for r in runs if r is not None], law, as_of)
+    answers = Answers(person_answer(law, p, d, as_of, lang) for p in persons)
+    if runs:
+        answers.planning = (validated_, runs, d, as_of, lang)
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
                 for p, a in zip(persons, answers, strict=True)]
     for a, since in zip(answers, spells_since(law, persons, as_of, issuable), strict=True):

@@ -79,8 +79,16 @@ def _planners(law: Law, persons: list[Person], answers: list[dict[str, Any]], as
     out: list[tuple | None] = []
     chosen = [bool(_candidates(law, p, a, as_of, set(held(p, as_of, law)))) if a.get("covered", True) else False
               for p, a in zip(persons, answers, strict=True)]
-    records = planning_records(law, [p for p, c in zip(persons, chosen, strict=True) if c],
-                               [a for a, c in zip(answers, chosen, strict=True) if c], as_of, lang)
+    planning = getattr(answers, "planning", None)  # evaluated in the check's own run (`answers.eligibility.Answers`)
+    if planning is not None and planning[3:] == (as_of, lang) and len(planning[0]) == len(persons):
+        def pick(xs: list) -> list:
+            return [x for x, c in zip(xs, chosen, strict=True) if c]
+
+        records = planned_from(law, pick(persons), pick(list(answers)), pick(planning[0]), pick(planning[1]),
+                               planning[2], as_of, lang)
+    else:
+        records = planning_records(law, [p for p, c in zip(persons, chosen, strict=True) if c],
+                                   [a for a, c in zip(answers, chosen, strict=True) if c], as_of, lang)
     for p, answer, wanted in zip(persons, answers, chosen, strict=True):
         if not wanted:
             out.append(None)
@@ -198,19 +206,28 @@ def planning_records(law: Law, persons: list[Person], answers: list[dict[str, An
     an id of its own for the run: two records of a batch may share one)."""
     import dataclasses
 
-    from crewkg.answers.eligibility import person_answer
     from crewkg.records.dated import validated
     from crewkg.rules.eligibility import derive_answered
 
     validated_ = [validated(p, law, as_of) for p in persons]
-    runs = [dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_) if q is not None]
-    derived = derive_answered(runs, law, as_of) if runs else None
+    runs = [None if q is None else dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_)]
+    wanted = [r for r in runs if r is not None]
+    derived = derive_answered(wanted, law, as_of) if wanted else None
+    return planned_from(law, persons, answers, validated_, runs, derived, as_of, lang)
+
+
+def planned_from(law: Law, persons: list[Person], answers: list[dict[str, Any]], validated_: list[Person | None],
+                 runs: list[Person | None], derived: Any, as_of: date,
+                 lang: str = "de") -> list[tuple[Person, dict[str, Any]]]:
+    """`planning_record` of each person from its record validated (None: nothing awaits validation), that record
+    under the id it was evaluated under (`runs`) and what the program derived for it."""
+    from crewkg.answers.eligibility import person_answer
+
     out: list[tuple[Person, dict[str, Any]]] = []
-    for p, a, q in zip(persons, answers, validated_, strict=True):
-        if q is None:
+    for p, a, q, run in zip(persons, answers, validated_, runs, strict=True):
+        if q is None or run is None:
             out.append((p, a))
             continue
-        run = runs.pop(0)
         base = person_answer(law, run, derived, as_of, lang)
         base["person"] = q.id
         out.append((q, base))

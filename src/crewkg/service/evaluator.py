@@ -245,6 +245,7 @@ def _start_worker(law: Law) -> None:
     """Leave Ctrl+C to the service, load the program once (a first run parses it and asserts the kb), then keep
     what is loaded out of the garbage collector and collect only now and then (`workers.collect_now`): pyDatalog's
     many small objects made the collector a third of a register's time (docs/architecture.md, engine notes)."""
+    from crewkg.answers.eligibility import planning_in_check
     from crewkg.records.persons import person_from_mapping
     from crewkg.rules.eligibility import pathways_apart
 
@@ -252,6 +253,7 @@ def _start_worker(law: Law) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER["law"] = law
     pathways_apart()  # batch after batch: the kb stays loaded for the checks, the pathway runs have a thread
+    planning_in_check()  # every answer gets its summary: what it plans from rides in the check's run
     today = date.today()
     try:
         _texts(law, [person_from_mapping({"id": "warm", "birth_date": "2000-01-01"}, law, today, "warm")], ["warm"],
