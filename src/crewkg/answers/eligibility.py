@@ -380,7 +380,7 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readin
     carries `eligible_since` (a date only for an issuable certificate of a record with dated evidence). The answers a
     person is given (`readings`: the API's check and explain, a folder's answers, the service) add the other reading
     of a doubtful provision where its verdict differs; the answers the planner asks about projected records do not.
-    The list is an `Answers`."""
+    Where the process asked for it (`planning_in_check`), the list is an `Answers`."""
     import dataclasses
 
     from crewkg.answers.readings import add_readings
@@ -391,8 +391,9 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readin
         validated_ = [validated(p, law, as_of) for p in persons]
         runs = [None if q is None else dataclasses.replace(q, id=f"{q.id}\u241f{i}") for i, q in enumerate(validated_)]
     d = derive_answered(list(persons) + [r for r in runs if r is not None], law, as_of)
-    answers = Answers(person_answer(law, p, d, as_of, lang) for p in persons)
-    if runs:
+    answers = [person_answer(law, p, d, as_of, lang) for p in persons]
+    if runs:  # an `Answers` list only then: the API's answers to a folder stay a plain list
+        answers = Answers(answers)
         answers.planning = (validated_, runs, d, as_of, lang)
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
                 for p, a in zip(persons, answers, strict=True)]
