@@ -38,7 +38,7 @@ class Settings:
     #: answers any (an app built in a program or a test); `crewkg serve` allows the loopback names and --allow-host
     allowed_hosts: tuple[str, ...] | None = None
     #: seconds a request's head may take to arrive (from the connection, or the previous answer), and its body after
-    #: the head: a slower client is answered 408 or cut off (guard.bounded_h11; uvicorn bounds neither)
+    #: the head: a slower client is answered 408 or cut off (guard.bounded_http; uvicorn bounds neither)
     request_head_seconds: float = 10.0
     request_body_seconds: float = 30.0
     #: the size of a fleet forecast one request may ask (POST /api/fleet, the page /fleet): its cost grows with the
@@ -80,6 +80,8 @@ class State:
     #: the anyio.CapacityLimiter of the fleet forecasts (Settings.max_concurrent_fleets), made on the event loop at the
     #: first forecast (service/fleets.py)
     fleets: Any = None
+    #: the JSON text of GET /api/queries by language (None: the .rq files' own words), made at its first request
+    query_lists: dict[str | None, bytes] = field(default_factory=dict)
 
     @property
     def law(self) -> Law:
