@@ -252,9 +252,11 @@ def test_a_kept_alive_connection_has_its_head_deadline_again_after_each_answer(s
     assert answers.startswith(b"HTTP/1.1 200 ") and b"HTTP/1.1 408 " in answers
 
 
-def test_the_service_runs_on_httptools_where_it_is_installed():
+def test_the_service_runs_on_httptools_where_it_is_installed_else_on_h11(monkeypatch):
     pytest.importorskip("httptools")
     assert bounded_http(1.0, 2.0, HEAD_BYTES).__name__ == "BoundedHttpToolsProtocol"
+    monkeypatch.setitem(__import__("sys").modules, "httptools", None)  # not installed: importing it fails
+    assert bounded_http(1.0, 2.0, HEAD_BYTES).__name__ == "BoundedH11Protocol"
 
 
 class _Transport:
@@ -286,6 +288,11 @@ def test_an_answers_writes_leave_as_one_send_and_a_close_sends_what_is_written_f
         assert transport.sent == [] and coalesced.get_extra_info("peername") == "peername"
         await asyncio.sleep(0)
         assert transport.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        coalesced.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        coalesced.write(b"whole")
+        coalesced.flush()  # the protocol's, when the answer is complete: at once
+        assert transport.sent[1:] == [b"HTTP/1.1 200 OK\r\n\r\nwhole"]
+        await asyncio.sleep(0)
         coalesced.write(b"408")
         coalesced.close()
         coalesced.write(b"late")
@@ -293,4 +300,4 @@ def test_an_answers_writes_leave_as_one_send_and_a_close_sends_what_is_written_f
         return transport
 
     transport = asyncio.run(answer())
-    assert transport.sent[1:] == [b"408"] and transport.closed
+    assert transport.sent[2:] == [b"408"] and transport.closed

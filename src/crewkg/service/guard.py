@@ -131,8 +131,9 @@ class _Coalesced:
     """A connection's transport whose writes of one turn of the event loop leave as one send. uvicorn writes an
     answer's head and its body apart, two sends where one does; on loopback a send costs the sender the receiver's
     side too, and it was the event loop's largest single cost under the warm load mix (a quarter of its time,
-    docs/service.md). Whatever is written is sent before the loop turns again, or at once when the connection is
-    closed; everything else is the transport's own."""
+    docs/service.md). What is written is sent when the answer is complete (`flush`, from the protocol), or when the
+    connection is closed, or at the latest before the loop turns again (a streamed body's parts); everything else is
+    the transport's own."""
 
     __slots__ = ("_loop", "_pending", "_transport")
 
@@ -143,7 +144,7 @@ class _Coalesced:
         if not data:
             return
         if not self._pending:
-            self._loop.call_soon(self._flush)
+            self._loop.call_soon(self.flush)
         self._pending.append(bytes(data))
 
     def writelines(self, lines) -> None:
@@ -151,10 +152,10 @@ class _Coalesced:
             self.write(data)
 
     def close(self) -> None:
-        self._flush()
+        self.flush()
         self._transport.close()
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
         if not self._pending:
             return
         data = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
@@ -185,6 +186,7 @@ class _Bounded:
         self._arm(self.head_seconds, self._head_too_slow)
 
     def on_response_complete(self) -> None:
+        self.transport.flush()  # now, not a turn of the loop later: /health waited a whole turn more
         super().on_response_complete()  # type: ignore[misc]
         if not self.transport.is_closing():
             self._arm(self.head_seconds, self._head_too_slow)  # the next request's head (or uvicorn's keep-alive)
