@@ -157,3 +157,15 @@ def test_a_body_asked_again_is_not_read_again_and_a_bad_body_is_refused_before_a
     assert refused.status_code == 422 and refused.json()["field"] == ""  # the body's refusal, not the date's
     refused = client.post("/api/eligibility", params={"as_of": "30.11.2026"}, json=body)
     assert refused.status_code == 422 and refused.json()["field"] == "as_of"
+
+
+def test_the_evaluation_workers_step_back_when_the_event_loop_wants_a_core(law):
+    from crewkg.service.evaluator import WORKER_NICENESS, Evaluator
+
+    evaluator = Evaluator(law, 16, 0, 1)
+    try:
+        evaluator.start()
+        (worker,) = evaluator._pool._processes
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+    finally:
+        evaluator.close()
