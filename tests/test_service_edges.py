@@ -293,6 +293,10 @@ def test_an_answers_writes_leave_as_one_send_and_a_close_sends_what_is_written_f
         coalesced.flush()  # the protocol's, when the answer is complete: at once
         assert transport.sent[1:] == [b"HTTP/1.1 200 OK\r\n\r\nwhole"]
         await asyncio.sleep(0)
+        coalesced.write(b"a" * _Coalesced.HELD)
+        coalesced.write(b"b")  # past what is held: on to the transport at once
+        assert transport.sent[2:] == [b"a" * _Coalesced.HELD + b"b"]
+        await asyncio.sleep(0)
         coalesced.write(b"408")
         coalesced.close()
         coalesced.write(b"late")
@@ -300,4 +304,4 @@ def test_an_answers_writes_leave_as_one_send_and_a_close_sends_what_is_written_f
         return transport
 
     transport = asyncio.run(answer())
-    assert transport.sent[2:] == [b"408"] and transport.closed
+    assert transport.sent[3:] == [b"408"] and transport.closed

@@ -135,10 +135,14 @@ class _Coalesced:
     connection is closed, or at the latest before the loop turns again (a streamed body's parts); everything else is
     the transport's own."""
 
-    __slots__ = ("_loop", "_pending", "_transport")
+    __slots__ = ("_loop", "_pending", "_size", "_transport")
+
+    #: bytes held at most: a larger answer (a streamed export, a file) goes on to the transport as it is written, so
+    #: that it is never held whole twice, and its flow control (pause_writing) sees it
+    HELD = 65_536
 
     def __init__(self, transport: Any, loop: Any) -> None:
-        self._transport, self._loop, self._pending = transport, loop, []
+        self._transport, self._loop, self._pending, self._size = transport, loop, [], 0
 
     def write(self, data: bytes) -> None:
         if not data:
@@ -146,6 +150,9 @@ class _Coalesced:
         if not self._pending:
             self._loop.call_soon(self.flush)
         self._pending.append(bytes(data))
+        self._size += len(data)
+        if self._size > self.HELD:
+            self.flush()
 
     def writelines(self, lines) -> None:
         for data in lines:
@@ -160,6 +167,7 @@ class _Coalesced:
             return
         data = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
         self._pending.clear()
+        self._size = 0
         if not self._transport.is_closing():
             self._transport.write(data)
 
