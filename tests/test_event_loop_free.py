@@ -139,3 +139,33 @@ def test_a_worker_that_dies_costs_its_batch_one_more_run_not_an_error(law, monke
     assert died.value == 2  # the run that died and the one in the new pool
     assert r.status_code == 200 and r.json()["person"] == "anna"
     assert next(c["eligible"] for c in r.json()["certificates"] if c["id"] == "UBZ-Matrose") is True
+
+
+def test_a_body_asked_again_is_not_read_again_and_a_bad_body_is_refused_before_a_bad_date(client, monkeypatch):
+    from crewkg.service import inputs
+
+    body = {"id": "again", "birth_date": "2000-01-01"}
+    reads = []
+    real = inputs.person_from_body
+    monkeypatch.setattr(inputs, "person_from_body", lambda *args: reads.append(args) or real(*args))
+    first = client.post("/api/eligibility", params={"as_of": "2026-11-30"}, json=body)
+    again = client.post("/api/eligibility", params={"as_of": "2026-11-30", "lang": "en"}, json=body)
+    other_day = client.post("/api/eligibility", params={"as_of": "2026-12-01"}, json=body)
+    assert (first.status_code, again.status_code, other_day.status_code) == (200, 200, 200)
+    assert len(reads) == 2  # the second day's record is read anew: the schema check depends on the date
+    refused = client.post("/api/eligibility", params={"as_of": "30.11.2026"}, content=b"{")
+    assert refused.status_code == 422 and refused.json()["field"] == ""  # the body's refusal, not the date's
+    refused = client.post("/api/eligibility", params={"as_of": "30.11.2026"}, json=body)
+    assert refused.status_code == 422 and refused.json()["field"] == "as_of"
+
+
+def test_the_evaluation_workers_step_back_when_the_event_loop_wants_a_core(law):
+    from crewkg.service.evaluator import WORKER_NICENESS, Evaluator
+
+    evaluator = Evaluator(law, 16, 0, 1)
+    try:
+        evaluator.start()
+        (worker,) = evaluator._pool._processes
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+    finally:
+        evaluator.close()

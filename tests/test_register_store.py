@@ -443,3 +443,21 @@ def test_a_page_of_a_query_not_paged_by_persons_is_a_clear_error(store_dir):
     assert r.exit_code == 2 and "# page: ?person" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(app, ["sparql", "roles-per-person", "--store", str(store_dir), "--persons", "0"])
     assert r.exit_code == 2 and "1 to 1000" in r.output
+
+
+def test_what_was_kept_in_another_form_is_not_read_and_the_answer_is_computed(store_dir):
+    """A store kept before its answers were written a binding a line (`kept.FORM`) is answered as if nothing were kept,
+    the same rows, until its next export writes the files again."""
+    from crewkg.service.kept import FILE, kept
+
+    store = open_store_dir(store_dir, must_exist=True, read_only=True)
+    assert kept(store) is not None
+    del store
+    before = CliRunner().invoke(app, ["sparql", "eligible-count", "--store", str(store_dir), "--format", "csv"])
+    index = json.loads((store_dir / FILE).read_text(encoding="utf-8"))
+    (store_dir / FILE).write_text(json.dumps({**index, "form": 1}), encoding="utf-8")
+    store = open_store_dir(store_dir, must_exist=True, read_only=True)
+    assert kept(store) is None
+    del store
+    after = CliRunner().invoke(app, ["sparql", "eligible-count", "--store", str(store_dir), "--format", "csv"])
+    assert before.exit_code == after.exit_code == 0 and before.stdout == after.stdout and len(before.stdout.splitlines()) > 1

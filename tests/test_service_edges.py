@@ -2,7 +2,7 @@
 `VALUES ?x { -1.0 }` was malformed to rdflib; a 405 on /sparql said `Allow: GET` though POST answers; `lang=` was
 allowed by the schema and refused by the routes; a store folder's persons were answered 404 (and listed as none)
 while /health counted them; `Host: localhost:80@evil.example` was read as localhost; and half-sent requests were held
-open as long as their senders liked (slowloris)."""
+open as long as their senders liked (slowloris) — on either parser, h11 or httptools."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from crewkg.cli import app as cli
 from crewkg.service.app import Service, Settings, create_app
-from crewkg.service.guard import bounded_h11, host_name
+from crewkg.service.guard import _Coalesced, bounded_h11, bounded_http, bounded_httptools, host_name
 from crewkg.service.loading import build_store
 from crewkg.service.stores import STORES, new_store
 
@@ -166,15 +166,24 @@ async def _echo(scope, receive, send):
     await send({"type": "http.response.body", "body": str(size).encode()})
 
 
-@pytest.fixture()
-def slow_guarded_server():
+#: the head's size bound of the servers below (`crewkg serve` allows 64 KiB or more)
+HEAD_BYTES = 4096
+#: the protocols `crewkg serve` may run: on httptools where it is installed (the service extra), else on h11
+PROTOCOLS = {"h11": lambda: bounded_h11(1.0, 2.0), "httptools": lambda: bounded_httptools(1.0, 2.0, HEAD_BYTES)}
+
+
+@pytest.fixture(params=sorted(PROTOCOLS))
+def slow_guarded_server(request):
     import uvicorn
 
+    if request.param == "httptools":
+        pytest.importorskip("httptools")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(_echo, host="127.0.0.1", port=port, http=bounded_h11(1.0, 2.0),
-                                           log_level="warning", loop="asyncio"))
+    server = uvicorn.Server(uvicorn.Config(_echo, host="127.0.0.1", port=port, http=PROTOCOLS[request.param](),
+                                           h11_max_incomplete_event_size=HEAD_BYTES, log_level="warning",
+                                           loop="asyncio"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     end = time.monotonic() + PATIENCE
@@ -214,3 +223,85 @@ def test_a_body_that_stalls_ends_its_connection_and_a_whole_request_is_answered(
         whole.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
         answer = _until_closed(whole)
     assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n1\r\n3\r\n0\r\n\r\n")  # chunked: "3"
+
+
+def test_a_head_over_the_bound_is_refused_400_and_closed(slow_guarded_server):
+    with socket.create_connection(("127.0.0.1", slow_guarded_server)) as conn:
+        conn.sendall(b"GET /x HTTP/1.1\r\nHost: localhost\r\nX-Long: " + b"a" * (HEAD_BYTES + 1))
+        assert _until_closed(conn).startswith(b"HTTP/1.1 400 ")
+    with socket.create_connection(("127.0.0.1", slow_guarded_server)) as conn:  # a head just under it is answered
+        head = b"GET /x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Long: "
+        conn.sendall(head + b"a" * (HEAD_BYTES - len(head) - 4) + b"\r\n\r\n")
+        assert _until_closed(conn).startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_long_body_and_the_next_request_in_one_read_are_both_answered(slow_guarded_server):
+    # the bytes of the body before the second head are no part of that head: not refused as one over the bound
+    body = b"x" * (3 * HEAD_BYTES)
+    with socket.create_connection(("127.0.0.1", slow_guarded_server)) as conn:
+        conn.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+                     + body + b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        answers = _until_closed(conn)
+    assert answers.count(b"HTTP/1.1 200 ") == 2 and str(len(body)).encode() in answers
+
+
+def test_a_kept_alive_connection_has_its_head_deadline_again_after_each_answer(slow_guarded_server):
+    with socket.create_connection(("127.0.0.1", slow_guarded_server)) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: lo")
+        answers = _until_closed(conn)
+    assert answers.startswith(b"HTTP/1.1 200 ") and b"HTTP/1.1 408 " in answers
+
+
+def test_the_service_runs_on_httptools_where_it_is_installed_else_on_h11(monkeypatch):
+    pytest.importorskip("httptools")
+    assert bounded_http(1.0, 2.0, HEAD_BYTES).__name__ == "BoundedHttpToolsProtocol"
+    monkeypatch.setitem(__import__("sys").modules, "httptools", None)  # not installed: importing it fails
+    assert bounded_http(1.0, 2.0, HEAD_BYTES).__name__ == "BoundedH11Protocol"
+
+
+class _Transport:
+    def __init__(self):
+        self.sent, self.closed = [], False
+
+    def write(self, data):
+        self.sent.append(data)
+
+    def close(self):
+        self.closed = True
+
+    def is_closing(self):
+        return self.closed
+
+    def get_extra_info(self, name):
+        return name
+
+
+def test_an_answers_writes_leave_as_one_send_and_a_close_sends_what_is_written_first():
+    import asyncio
+
+    async def answer():
+        transport = _Transport()
+        coalesced = _Coalesced(transport, asyncio.get_running_loop())
+        coalesced.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        coalesced.write(b"")
+        coalesced.write(bytearray(b"body"))
+        assert transport.sent == [] and coalesced.get_extra_info("peername") == "peername"
+        await asyncio.sleep(0)
+        assert transport.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        coalesced.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        coalesced.write(b"whole")
+        coalesced.flush()  # the protocol's, when the answer is complete: at once
+        assert transport.sent[1:] == [b"HTTP/1.1 200 OK\r\n\r\nwhole"]
+        await asyncio.sleep(0)
+        coalesced.write(b"a" * _Coalesced.HELD)
+        coalesced.write(b"b")  # past what is held: on to the transport at once
+        assert transport.sent[2:] == [b"a" * _Coalesced.HELD + b"b"]
+        await asyncio.sleep(0)
+        coalesced.write(b"408")
+        coalesced.close()
+        coalesced.write(b"late")
+        await asyncio.sleep(0)
+        return transport
+
+    transport = asyncio.run(answer())
+    assert transport.sent[3:] == [b"408"] and transport.closed

@@ -42,6 +42,9 @@ from crewkg.records.persons import Person
 
 #: fork is what lets a worker inherit the compiled law instead of loading it again (Linux, macOS)
 CAN_FORK = hasattr(os, "fork")
+#: how far the workers step back (os.nice) when the service's event loop wants a core they hold: the loop answers
+#: every request, /health too, and in the first load mix it waited behind the workers (docs/service.md, issue 44)
+WORKER_NICENESS = 5
 
 
 @dataclasses.dataclass
@@ -251,6 +254,7 @@ def _start_worker(law: Law) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.nice(WORKER_NICENESS)
     _WORKER["law"] = law
     pathways_apart()  # batch after batch: the kb stays loaded for the checks, the pathway runs have a thread
     planning_in_check()  # every answer gets its summary: what it plans from rides in the check's run

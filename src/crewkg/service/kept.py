@@ -28,6 +28,9 @@ from crewkg.service.results import Table
 #: command asking one query reads that answer alone (at 100 000 persons the answers are tens of megabytes)
 FILE = "crewkg-kept.json"
 IDS = "crewkg-kept-ids.json"
+#: the form of the files (2: an answer a line of its own and a binding a line); a store kept in another form is
+#: answered as if nothing were kept, until its next export
+FORM = 2
 #: the quad that names the store's version: the derived graph's own crew:storeVersion
 VERSION = D.storeVersion
 
@@ -37,7 +40,12 @@ def _answer_file(name: str) -> str:
 
 
 class _Answers(Mapping[str, Table]):
-    """The kept answers by query name, each read from its file when first asked for."""
+    """The kept answers by query name, each read from its file when first asked for.
+
+    An answer's file is a line of its own (its version, the results' head, and for a query paged by persons each
+    person's first row as a byte offset) and then one SPARQL JSON binding a line, so that a page of 50 persons reads
+    its rows alone (`page`): at 100 000 persons one answer holds 47 000 rows, 4.8 MB, and reading it whole took a
+    command 76–134 ms (docs/scale.md)."""
 
     def __init__(self, folder: Path, names: list[str], version: str) -> None:
         self._folder, self._names, self._version, self._read = folder, names, version, {}
@@ -49,12 +57,37 @@ class _Answers(Mapping[str, Table]):
 
     def results(self, name: str) -> dict[str, Any]:
         """The answer as the SPARQL JSON results it was kept as (terms not yet made: a page takes a few rows)."""
+        with self._open(name) as f:
+            index = self._index(f, name)
+            return {"head": index["head"], "results": {"bindings": [json.loads(line) for line in f]}}
+
+    def page(self, name: str, after: str | None, persons: int) -> tuple[dict[str, Any], int, str | None]:
+        """The rows of the `persons` persons that follow `after` in a kept answer paged by persons, as SPARQL JSON
+        results, how many persons they are and the id the next page follows (`paging.window`)."""
+        from crewkg.service.paging import window
+
+        with self._open(name) as f:
+            index = self._index(f, name)
+            ids, offsets = index["ids"], index["offsets"]
+            start, end, following = window(ids, after, persons)
+            rows = []
+            if start < end:
+                f.seek(index["rows_at"] + offsets[start])
+                rows = [json.loads(line) for line in f.read(offsets[end] - offsets[start]).splitlines()]
+        return {"head": index["head"], "results": {"bindings": rows}}, end - start, following
+
+    def _open(self, name: str):
         if name not in self._names:
             raise KeyError(name)
-        data = json.loads((self._folder / _answer_file(name)).read_text(encoding="utf-8"))
-        if data.get("version") != self._version:  # written by a keep that did not finish
+        return (self._folder / _answer_file(name)).open("rb")
+
+    def _index(self, f, name: str) -> dict[str, Any]:
+        head = f.readline()
+        index = json.loads(head)
+        if index.get("version") != self._version:  # written by a keep that did not finish
             raise KeyError(name)
-        return data["answer"]
+        index["rows_at"] = len(head)
+        return index
 
     def __contains__(self, name: object) -> bool:  # Mapping's would read the answer whole
         return name in self._names
@@ -64,6 +97,24 @@ class _Answers(Mapping[str, Table]):
 
     def __len__(self) -> int:
         return len(self._names)
+
+
+def _answer_lines(version: str, table: Table, column: str | None) -> list[str]:
+    """An answer's file (`_Answers`): the index line, then a binding a line; with `column` (the page variable of a
+    query paged by persons, the first key of its order) the byte offset of each person's first row and of the end."""
+    data = _table(table)
+    rows = [_dumps(b) + "\n" for b in data["results"]["bindings"]]
+    ids: list[str] = []
+    offsets: list[int] = []
+    at = 0
+    for b, line in zip(data["results"]["bindings"], rows, strict=True):
+        key = b[column]["value"] if column is not None else None
+        if column is not None and (not ids or ids[-1] != key):
+            ids.append(key)
+            offsets.append(at)
+        at += len(line.encode("utf-8"))
+    offsets.append(at)
+    return [_dumps({"version": version, "head": data["head"], "ids": ids, "offsets": offsets}) + "\n", *rows]
 
 
 @dataclass
@@ -125,35 +176,26 @@ def keep(store) -> int:
     for q in canned_queries():
         if q.whole or q.page is None:
             table = answers.table(q) if q.whole else store.select(q.text)
-            write_atomically(folder / _answer_file(q.name), [_dumps({"version": now, "answer": _table(table)})])
+            column = q.page.lstrip("?") if q.page is not None else None
+            write_atomically(folder / _answer_file(q.name), _answer_lines(now, table, column))
             names.append(q.name)
     write_atomically(folder / IDS, [_dumps({"version": now, "person_ids": person_ids(store),
                                             "stored_person_ids": stored_person_ids(store)})])
     quads = len(store)
     versions = store.select(f"SELECT ?v (COUNT(?e) AS ?n) WHERE {{ ?e <{D.kbVersion}> ?v }} GROUP BY ?v").rows
-    write_atomically(folder / FILE, [_dumps({"version": now, "quads": quads, "persons": evaluated_persons(store),
-                                             "answers": names, "kb_versions": {str(v): int(n) for v, n in versions}})])
+    write_atomically(folder / FILE, [_dumps({"version": now, "form": FORM, "quads": quads,
+                                             "persons": evaluated_persons(store), "answers": names,
+                                             "kb_versions": {str(v): int(n) for v, n in versions}})])
     return quads
 
 
 def kept_page(ready: Kept, q, after: str | None, persons: int):
-    """A page of a whole answer kept with the store, as `paging.Answers.page` gives it, with terms made only for the
-    page's rows (`crewkg sparql NAME --store DIR --after ID`: at 100 000 persons an answer holds 47 000 rows)."""
-    from crewkg.service.paging import Rows, window
+    """A page of a whole answer kept with the store, as `paging.Answers.page` gives it, with only the page's rows read
+    and made into terms (`crewkg sparql NAME --store DIR --after ID`: at 100 000 persons an answer holds 47 000 rows)."""
+    from crewkg.service.paging import Rows
 
-    data = ready.answers.results(q.name)  # type: ignore[attr-defined]
-    column, bindings = q.page.lstrip("?"), data["results"]["bindings"]
-    ids: list[str] = []
-    starts: list[int] = []
-    for n, b in enumerate(bindings):
-        key = b[column]["value"]
-        if not ids or ids[-1] != key:
-            ids.append(key)
-            starts.append(n)
-    starts.append(len(bindings))
-    start, end, following = window(ids, after, persons)
-    chosen = bindings[starts[start]:starts[end]] if start < end else []
-    return Rows(_from_table({"head": data["head"], "results": {"bindings": chosen}}), end - start, following)
+    data, count, following = ready.answers.page(q.name, after, persons)  # type: ignore[attr-defined]
+    return Rows(_from_table(data), count, following)
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -169,7 +211,7 @@ def evaluated_persons(store) -> int:
 
 
 def kept(store) -> Kept | None:
-    """What was kept for the store as it is now; None where nothing was, or for another version."""
+    """What was kept for the store as it is now; None where nothing was, or for another version or form."""
     path = getattr(store, "path", None)
     if path is None or not (Path(path) / FILE).is_file():
         return None
@@ -177,7 +219,7 @@ def kept(store) -> Kept | None:
         data = json.loads((Path(path) / FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("version") != version(store) or not isinstance(data.get("answers"), list):  # another version or form
+    if data.get("version") != version(store) or data.get("form") != FORM or not isinstance(data.get("answers"), list):
         return None
     return Kept(data["version"], data["quads"], data["persons"], Path(path),
                 _Answers(Path(path), data["answers"], data["version"]), data.get("kb_versions") or {})

@@ -202,6 +202,8 @@ def build_store(kind: str, law: Law, persons: list, as_of: date, graphs: Iterabl
         put_persons(store, law, persons, as_of, replace=False, workers=workers, shape=shape)
     put_crew_checks(store, law, crews, as_of, lang)
     load_graph_files(store, graphs)
+    if only_read and is_store_dir(kind):  # a question's sealed process opens the folder read-only: no compaction
+        store.only_read_from_now()  # deleting table files under its feet ("Corruption: … No such file")
     return store
 
 

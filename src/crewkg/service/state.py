@@ -29,6 +29,8 @@ class Settings:
     evaluator_workers: int | None = None
     #: bytes of eligibility answers kept for records asked again (the same record, date and language); 0: none
     answer_cache_bytes: int = 64_000_000
+    #: bytes of persons kept as read from JSON bodies, for a body asked again (inputs.person_of_body); 0: none
+    record_cache_bytes: int = 16_000_000
     #: also run the SHACL shapes on JSON records of the API. The schema check (persons.person_from_mapping) already
     #: enforces every constraint of ontology/shapes.ttl on a mapping record (tests/test_record_schema.py), and
     #: pySHACL costs ≈ 0.5 s of CPU per unseen record, so it is off by default; uploaded files always go the CLI's
@@ -38,7 +40,7 @@ class Settings:
     #: answers any (an app built in a program or a test); `crewkg serve` allows the loopback names and --allow-host
     allowed_hosts: tuple[str, ...] | None = None
     #: seconds a request's head may take to arrive (from the connection, or the previous answer), and its body after
-    #: the head: a slower client is answered 408 or cut off (guard.bounded_h11; uvicorn bounds neither)
+    #: the head: a slower client is answered 408 or cut off (guard.bounded_http; uvicorn bounds neither)
     request_head_seconds: float = 10.0
     request_body_seconds: float = 30.0
     #: the size of a fleet forecast one request may ask (POST /api/fleet, the page /fleet): its cost grows with the
@@ -80,6 +82,10 @@ class State:
     #: the anyio.CapacityLimiter of the fleet forecasts (Settings.max_concurrent_fleets), made on the event loop at the
     #: first forecast (service/fleets.py)
     fleets: Any = None
+    #: the persons read from JSON bodies by (date, body), made at the first (inputs.person_of_body)
+    records: Any = None
+    #: the JSON text of GET /api/queries by language (None: the .rq files' own words), made at its first request
+    query_lists: dict[str | None, bytes] = field(default_factory=dict)
 
     @property
     def law(self) -> Law:

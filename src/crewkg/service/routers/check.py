@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from crewkg.api import Law
 from crewkg.api.careers import default_target
 from crewkg.service.docs import doc
-from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload
+from crewkg.service.inputs import certificate_id, day, json_body, language, person_from_body, person_from_upload, person_of_body
 from crewkg.service.records_rdf import stored_person
 from crewkg.service.refusals import no_person
 from crewkg.service.state import SHARED, State
@@ -46,9 +46,8 @@ def terms(lang: str = "de", st: State = SHARED):
 
 @router.post("/api/eligibility", tags=["eligibility"], **doc("eligibility"))
 async def eligibility(request: Request, as_of: str | None = None, lang: str = "de", st: State = SHARED):
-    data = await json_body(request)
-    day_, lang_ = day(as_of), language(lang)
-    person = await anyio.to_thread.run_sync(person_from_body, st, data, day_)
+    person, day_ = await person_of_body(st, request, as_of)
+    lang_ = language(lang)
     # the answer's JSON text as the evaluator keeps it (no encoder walk over the large, plain answer), awaited
     # without holding a thread: the evaluation runs in the evaluator's worker processes
     return Response(await st.evaluator.answer_json(person, day_, lang_), media_type="application/json")

@@ -159,14 +159,24 @@ def _posted_query(ctype: str, raw: bytes, lang: str) -> tuple[str | None, dict |
 
 
 @router.get("/api/queries", tags=["sparql"], **doc("queries_list"))
-def queries_list(lang: str | None = None):
-    # without `lang` the titles and descriptions of the .rq files (as always); with it, the catalogue's
+async def queries_list(lang: str | None = None, st: State = SHARED):
+    # the list of each language made once (the .rq files are the service's for its life, as the answers computed
+    # whole from them at its start are), then its bytes answered on the event loop: a sixth of the requests of
+    # benchmarks/service_load.py each took a thread's round trip and read every .rq file again
+    chosen = language(lang) if lang is not None else None
+    body = st.query_lists.get(chosen)
+    if body is None:
+        body = st.query_lists[chosen] = await anyio.to_thread.run_sync(_query_list, chosen)
+    return Response(content=body, media_type="application/json")
+
+
+def _query_list(lang: str | None) -> bytes:
+    """The JSON text of the canned queries: without a language the titles and descriptions of the .rq files (as
+    always), with one the catalogue's; plain strings, written as they are (no FastAPI encoder walking every one)."""
     from crewkg.service.canned import canned_queries, canned_words
 
-    chosen = language(lang) if lang is not None else None
-    # plain strings: written as they are, without FastAPI's encoder walking every one
     return JSONResponse([{"name": q.name, "title": title, "description": description, "query": q.text}
-                         for q in canned_queries() for title, description in [canned_words(q, chosen)]])
+                         for q in canned_queries() for title, description in [canned_words(q, lang)]]).body
 
 
 @router.get("/api/queries/{name}", tags=["sparql"], **doc("query_answer"))
