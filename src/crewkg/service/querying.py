@@ -233,8 +233,14 @@ class WorkerPool:
         self._finalizer = None
 
     def start(self) -> None:
+        """The zygote, and one worker forked ahead: the first query of a service on a store folder waited 30–40 ms
+        for its worker's fork and read-only handle (docs/scale.md, cold)."""
         with self._lock:
             self._ensure_zygote()
+        try:
+            self._checkin(self._checkout())
+        except WorkerLost:  # a query will fork its own, and say so if it cannot
+            pass
 
     def close(self) -> None:
         with self._lock:
