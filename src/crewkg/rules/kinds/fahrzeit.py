@@ -76,7 +76,8 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
         from crewkg.rules.kinds.sea_time import sea_in
 
         if facts.get("reduced_min"):
-            return tuple(sorted(f[2:] for name in self.abstracted for f in facts.get(name, [])))
+            return tuple(sorted((name, *f[2:]) for name in self.abstracted for f in facts.get(name, [])))  # by kind:
+            # a role's days (a name and a number) and a credited total (a number) never compared with each other
         days = {f[2]: f[3] for f in facts.get("sailing", [])}
         out: list = [(role, band(d, minima(law, NAME, served_as=role, capacity=None))) for role, d in sorted(days.items())]
         credited = facts.get("inland_credited")
