@@ -5,7 +5,7 @@ Datalog program derived; this module only arranges it."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from crewkg.law.statute import Certificate, Law
 from crewkg.messages import wording
@@ -353,6 +353,18 @@ def roles_withheld(law: Law, p: Person, d: Derived, as_of: date, lang: str = "de
     return out
 
 
+class Planning(NamedTuple):
+    """What the summary plans from, evaluated in the check's run (`Answers.planning`): each person's record as it
+    reads once its days awaiting validation are validated (None: none await), that record under the id it was
+    evaluated under, what the run derived, and the date and language of the answers."""
+
+    validated: list[Person | None]
+    runs: list[Person | None]
+    derived: Derived
+    as_of: date
+    lang: str
+
+
 class Answers(list):
     """The answers of `check`, in input order, and (`planning`, where the process asked for it with
     `planning_in_check`) what the summary plans from: each person's record as it reads once its days awaiting
@@ -360,7 +372,7 @@ class Answers(list):
     check's own Datalog run derived for them, with the date and language — where a run of their own asked the
     program's whole fixed cost again (≈ 25 ms a batch of the service that has one)."""
 
-    planning: tuple | None = None
+    planning: Planning | None = None
 
 
 #: whether `check` evaluates the records the summary plans from in its own run (`planning_in_check`)
@@ -394,7 +406,7 @@ def check(law: Law, persons: list[Person], as_of: date, lang: str = "de", readin
     answers = [person_answer(law, p, d, as_of, lang) for p in persons]
     if runs:  # an `Answers` list only then: the API's answers to a folder stay a plain list
         answers = Answers(answers)
-        answers.planning = (validated_, runs, d, as_of, lang)
+        answers.planning = Planning(validated_, runs, d, as_of, lang)
     issuable = [{c["id"] for c in a["certificates"] if c.get("eligible")} if p.dated else set()
                 for p, a in zip(persons, answers, strict=True)]
     for a, since in zip(answers, spells_since(law, persons, as_of, issuable), strict=True):

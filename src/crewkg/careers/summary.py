@@ -80,12 +80,12 @@ def _planners(law: Law, persons: list[Person], answers: list[dict[str, Any]], as
     chosen = [bool(_candidates(law, p, a, as_of, set(held(p, as_of, law)))) if a.get("covered", True) else False
               for p, a in zip(persons, answers, strict=True)]
     planning = getattr(answers, "planning", None)  # evaluated in the check's own run (`answers.eligibility.Answers`)
-    if planning is not None and planning[3:] == (as_of, lang) and len(planning[0]) == len(persons):
+    if planning is not None and (planning.as_of, planning.lang) == (as_of, lang) and len(planning.validated) == len(persons):
         def pick(xs: list) -> list:
             return [x for x, c in zip(xs, chosen, strict=True) if c]
 
-        records = planned_from(law, pick(persons), pick(list(answers)), pick(planning[0]), pick(planning[1]),
-                               planning[2], as_of, lang)
+        records = planned_from(law, pick(persons), pick(list(answers)), pick(planning.validated), pick(planning.runs),
+                               planning.derived, as_of, lang)
     else:
         records = planning_records(law, [p for p, c in zip(persons, chosen, strict=True) if c],
                                    [a for a, c in zip(answers, chosen, strict=True) if c], as_of, lang)

@@ -108,9 +108,8 @@ def _answer_lines(version: str, table: Table, column: str | None) -> list[str]:
     offsets: list[int] = []
     at = 0
     for b, line in zip(data["results"]["bindings"], rows, strict=True):
-        key = b[column]["value"] if column is not None else None
-        if column is not None and (not ids or ids[-1] != key):
-            ids.append(key)
+        if column is not None and (not ids or ids[-1] != b[column]["value"]):
+            ids.append(b[column]["value"])
             offsets.append(at)
         at += len(line.encode("utf-8"))
     offsets.append(at)
