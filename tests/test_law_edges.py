@@ -220,3 +220,24 @@ def test_the_provisions_the_kb_paraphrases_are_the_ones_outside_the_bundled_text
     # § 1 and § 2 Z 1, 2, 6 SchBV: their bundled text is quoted, not paraphrased
     for pid in ("SchBV2022-P1", "SchBV2022-P2-Z1", "SchBV2022-P2-Z2", "SchBV2022-P2-Z6"):
         assert not law.provisions[pid].paraphrased and law.provisions[pid].wording
+
+
+def test_what_is_made_from_the_law_is_kept_on_it_once_and_bounded_where_asked():
+    """`Law.remembered` makes a value at the first asking and keeps it on that law only (a law made anew, as another
+    kb or a reading makes one, starts afresh); `remembered_for` keeps one per key and, with a bound, forgets them
+    together once that many are kept."""
+    import dataclasses
+
+    from crewkg.law.statute import load_law
+
+    law = dataclasses.replace(load_law())
+    made: list[str] = []
+    assert law.remembered("_t_value", lambda: made.append("v") or ["v"]) == ["v"]
+    assert law.remembered("_t_value", lambda: made.append("again") or ["again"]) == ["v"] and made == ["v"]
+    assert dataclasses.replace(law).remembered("_t_value", lambda: ["other"]) == ["other"]
+    for key in (1, 2, 1):
+        law.remembered_for("_t_keyed", key, lambda k=key: made.append(f"k{k}") or k, bound=2)
+    assert made == ["v", "k1", "k2"]
+    law.remembered_for("_t_keyed", 3, lambda: made.append("k3") or 3, bound=2)  # two kept: forgotten, then 3
+    law.remembered_for("_t_keyed", 1, lambda: made.append("k1 again") or 1, bound=2)
+    assert made == ["v", "k1", "k2", "k3", "k1 again"]

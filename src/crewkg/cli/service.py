@@ -154,13 +154,16 @@ def _export_store(paths: list[Path], folder: Path, day, keep_unchanged: bool = T
                            workers=workers, shape=shape)
         n = counted[0]
         touch(store)  # a new state of the store: what was kept for an earlier one is not read (service/kept.py)
+        # a large bulk load merged and compressed, what a service needs at start computed meanwhile
+        quads = store.settle(keep)
         store.flush()
-        # closed at once: a writer lets RocksDB merge the bulk-loaded table files, into levels it keeps uncompressed
-        # (twice the size on disk, docs/scale.md); what a service needs at start is computed on a read-only handle
+        # closed at once: a writer lets RocksDB merge what was written, into levels it may keep uncompressed
+        # (docs/scale.md); after a small load what a service needs at start is computed on a read-only handle
         del store
-        store = open_store_dir(folder, must_exist=True, read_only=True)
-        quads = keep(store)
-        del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
+        if quads is None:
+            store = open_store_dir(folder, must_exist=True, read_only=True)
+            quads = keep(store)
+            del store  # closed now: a caller in the same process (a test, a notebook) may open the folder again
     except InputError as exc:
         _fail(exc, lang)
         return

@@ -155,8 +155,7 @@ def law_under(law: Law, rd: EligibilityReading) -> Law:
     pathway and every group that names them). The same law where the reading replaces nothing. Remembered per law."""
     if not rd.replaced:
         return law
-    cache = law.__dict__.setdefault("_under", {})
-    if rd.id not in cache:
+    def make() -> Law:
         gone = set(rd.replaced)
         requirements = {rid: dataclasses.replace(r, children=tuple(c for c in r.children if c not in gone))
                         for rid, r in law.requirements.items() if rid not in gone}
@@ -164,8 +163,9 @@ def law_under(law: Law, rd: EligibilityReading) -> Law:
                     for wid, w in law.pathways.items() if wid not in gone}
         certificates = {cid: dataclasses.replace(c, pathways=tuple(w for w in c.pathways if w in pathways))
                         for cid, c in law.certificates.items()}
-        cache[rd.id] = dataclasses.replace(law, requirements=requirements, pathways=pathways, certificates=certificates)
-    return cache[rd.id]
+        return dataclasses.replace(law, requirements=requirements, pathways=pathways, certificates=certificates)
+
+    return law.remembered_for("_under", rd.id, make)
 
 
 def touched(law: Law, rd: EligibilityReading) -> dict[str, set[str]]:

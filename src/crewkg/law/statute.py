@@ -15,6 +15,7 @@ from pathlib import Path
 
 from crewkg.law.cache import _digest, _files, compiled, load_graph
 from crewkg.law.calendar import months_later
+from crewkg.law.remembering import Remembering
 from crewkg.locations import kb_dir, ontology_dir
 
 #: Editorial notes (skos:editorialNote) per language, 'de' and 'en': the kb gives each reading in both.
@@ -227,7 +228,7 @@ class Regulation:
 
 
 @dataclass
-class Law:
+class Law(Remembering):
     version: str
     regulations: dict[str, Regulation]
     provisions: dict[str, Provision]
@@ -357,30 +358,30 @@ class Law:
         return self._hierarchy()[1].get(role, 0)
 
     def _hierarchy(self) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
-        cached = self.__dict__.get("_hierarchy_cache")
-        if cached is None:
-            direct: dict[str, set[str]] = {}
-            for a, b in self.ranks_above:
-                direct.setdefault(a, set()).add(b)
-            below: dict[str, frozenset[str]] = {}
-            depth: dict[str, int] = {}
+        return self.remembered("_hierarchy_cache", self._make_hierarchy)
 
-            def walk(r: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
-                if r not in below:
-                    out: set[str] = set()
-                    d = 0
-                    for lower in direct.get(r, ()):
-                        if lower in seen:
-                            continue
-                        out |= {lower} | walk(lower, seen | {r})
-                        d = max(d, depth.get(lower, 0) + 1)
-                    below[r], depth[r] = frozenset(out), d
-                return below[r]
+    def _make_hierarchy(self) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
+        direct: dict[str, set[str]] = {}
+        for a, b in self.ranks_above:
+            direct.setdefault(a, set()).add(b)
+        below: dict[str, frozenset[str]] = {}
+        depth: dict[str, int] = {}
 
-            for r in {x for pair in self.ranks_above for x in pair}:
-                walk(r)
-            cached = self.__dict__["_hierarchy_cache"] = (below, depth)
-        return cached
+        def walk(r: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
+            if r not in below:
+                out: set[str] = set()
+                d = 0
+                for lower in direct.get(r, ()):
+                    if lower in seen:
+                        continue
+                    out |= {lower} | walk(lower, seen | {r})
+                    d = max(d, depth.get(lower, 0) + 1)
+                below[r], depth[r] = frozenset(out), d
+            return below[r]
+
+        for r in {x for pair in self.ranks_above for x in pair}:
+            walk(r)
+        return below, depth
 
     def dated_form(self, cid: str, issued: date | None) -> str:
         """The certificate a record means by naming `cid` issued on `issued`: `cid` itself when the date lies in its

@@ -11,6 +11,7 @@ variables (docs/architecture.md, engine notes).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -146,10 +147,7 @@ class RoleAge:
 def role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
     """Role -> the minimum age its certificate asks (`_role_ages`), remembered per law and regulation: asked for every
     record's event dates and every roster check."""
-    memo = law.__dict__.setdefault("_role_ages", {})
-    if regulation not in memo:
-        memo[regulation] = _role_ages(law, regulation)
-    return memo[regulation]
+    return law.remembered_for("_role_ages", regulation, lambda: _role_ages(law, regulation))
 
 
 def _role_ages(law: Law, regulation: str | None = None) -> dict[str, RoleAge]:
@@ -362,10 +360,7 @@ def kept_kb_facts(law: Law, pathways: frozenset[str] | None = None) -> list[tupl
     """The kb's facts for the whole law or the named pathways, built once per law and kept on it: the same list
     object is the base key `datalog.evaluate` compares by identity, so the next call with it keeps the kb loaded.
     Kept on the law, not in a module cache, so a law dropped (another kb) takes its facts with it."""
-    kept = law.__dict__.setdefault("_kept_kb_facts", {})
-    if pathways not in kept:
-        kept[pathways] = kb_facts(law, pathways)
-    return kept[pathways]
+    return law.remembered_for("_kept_kb_facts", pathways, lambda: kb_facts(law, pathways))
 
 
 def register_pathways(law: Law, as_of: date) -> frozenset[str]:
@@ -382,16 +377,7 @@ def signature_law(law: Law, as_of: date) -> Law:
     requirements of the pathways a register line reads (`register_pathways`), and every minimum age of the law, which
     the role-age rule reads from the whole law (`role_age_facts`). A minimum no pathway of the program asks cannot tell
     two persons apart (20 000 synthetic persons: 8 421 signatures instead of 9 633). Remembered per law and date."""
-    import dataclasses
-
-    cache = law.__dict__.setdefault("_signature_laws", {})
-    if as_of not in cache:
-        kept = {w: law.pathways[w] for w in register_pathways(law, as_of)}
-        wanted = set(_requirement_ids(law, [r for w in kept.values() for r in w.requirements]))
-        age = with_role(KindRole.AGE).name
-        reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == age}
-        cache[as_of] = dataclasses.replace(law, requirements=reqs, pathways=kept)
-    return cache[as_of]
+    return law.remembered_for("_signature_laws", as_of, lambda: _law_over(law, register_pathways(law, as_of)))
 
 
 def satisfied_pathways(records: list[tuple[Person, date]], law: Law, pathways: frozenset[str]) -> set[tuple[str, str]]:
@@ -471,30 +457,27 @@ def _outcomes(law: Law, program: str):
     may change it, starts afresh)."""
     from cachetools import LRUCache
 
-    with _OUTCOMES_LOCK:
-        kept = law.__dict__.get("_satisfied_outcomes")
-        if kept is None or kept[0] != program:
-            kept = (program, LRUCache(maxsize=OUTCOMES_KEPT))
-            law.__dict__["_satisfied_outcomes"] = kept
-        return kept[1]
+    with _OUTCOMES_LOCK:  # one program's at a time
+        return law.remembered_for("_satisfied_outcomes", program, lambda: LRUCache(maxsize=OUTCOMES_KEPT), bound=1)
 
 
 def pathways_law(law: Law, pathways: frozenset[str]) -> Law:
     """The law as a program over the named pathways compares a person's numbers with it (`rules.signature`): those
     pathways, their requirements and every minimum age of the law (as `signature_law`). Remembered per law and set
-    of pathways (the sets a batch asks recur: one pathway of a planned step, the certificates issuable)."""
+    of pathways (the sets a batch asks recur: one pathway of a planned step, the certificates issuable; they are few,
+    but not bounded by the law: 256 kept at most)."""
+    return law.remembered_for("_pathways_laws", pathways, lambda: _law_over(law, pathways), bound=256)
+
+
+def _law_over(law: Law, pathways: Iterable[str]) -> Law:
+    """The named pathways, their requirements and every minimum age of the law (`signature_law`, `pathways_law`)."""
     import dataclasses
 
-    cache = law.__dict__.setdefault("_pathways_laws", {})
-    if pathways not in cache:
-        if len(cache) >= 256:  # sets of certificates asked together are few, but not bounded by the law
-            cache.clear()
-        kept = {w: law.pathways[w] for w in pathways}
-        wanted = set(_requirement_ids(law, [r for w in kept.values() for r in w.requirements]))
-        age = with_role(KindRole.AGE).name
-        reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == age}
-        cache[pathways] = dataclasses.replace(law, requirements=reqs, pathways=kept)
-    return cache[pathways]
+    kept = {w: law.pathways[w] for w in pathways}
+    wanted = set(_requirement_ids(law, [r for w in kept.values() for r in w.requirements]))
+    age = with_role(KindRole.AGE).name
+    reqs = {rid: r for rid, r in law.requirements.items() if rid in wanted or r.kind == age}
+    return dataclasses.replace(law, requirements=reqs, pathways=kept)
 
 
 def eligible_among(records: list[tuple[Person, date]], law: Law, certificates: set[str]) -> set[tuple[str, str]]:

@@ -251,12 +251,7 @@ def medical_last_day(p: Person, law: Law, on: date) -> date | None:
     end follows from the record and the kb. Remembered per law by the record's medical facts and the day: an answer
     asks it for every requirement of a medical proof (32 times a check), and it walks every renewal birthday."""
     key = (p.medical_fitness, p.medical_examined, p.medical_valid_until, p.birth_date, on)
-    memo = law.__dict__.setdefault("_medical_last_day", {})
-    if key not in memo:
-        if len(memo) >= _MEMO:
-            memo.clear()
-        memo[key] = _medical_last_day(p, law, on)
-    return memo[key]
+    return law.remembered_for("_medical_last_day", key, lambda: _medical_last_day(p, law, on), bound=_MEMO)
 
 
 #: how many answers of `medical_last_day` a law remembers (a register's persons each have their own)
@@ -311,12 +306,9 @@ def own_ends(law: Law, cid: str, issued: date | None, known_on: date | None = No
 def extended(law: Law, schedule: str) -> dict[str, str]:
     """The certificates a reading extends the schedule to (crew:Reading crew:readingOf it, crew:appliesToCertificate),
     each with the reading's id: § 22 Abs. 1 SchBV read for the qualifications § 47 keeps valid (cached per law)."""
-    memo = law.__dict__.setdefault("_extended", {})
-    if schedule not in memo:
-        from crewkg.law.readings import extended_to
+    from crewkg.law.readings import extended_to
 
-        memo[schedule] = extended_to(schedule)
-    return memo[schedule]
+    return law.remembered_for("_extended", schedule, lambda: extended_to(schedule))
 
 
 def _governed(law: Law, cid: str, day: date) -> MedicalSchedule | None:

@@ -67,9 +67,10 @@ def person_subjects(law: Law, pid: str) -> list:
 def _bulk(store, written: Iterator) -> None:
     """Parts into a new on-disk store through one run of Oxigraph's bulk loader, in a thread of its own, reading the
     N-Quads as the workers write them (the digests after every fact, from a file beside the store). One run: each run
-    leaves its own table files, and while a writer holds the store RocksDB merges overlapping ones into levels it
-    keeps uncompressed — 10 000 synthetic persons, 2.3 million quads: 448 MiB as the bulk loader writes them, 691 MiB
-    once merged (docs/scale.md). The caller closes the store right after (`crewkg export`)."""
+    leaves its own table files, and while a writer holds the store RocksDB merges overlapping ones, the first time
+    into a level it keeps uncompressed — 10 000 synthetic persons, 2.3 million quads: 448 MiB as the bulk loader
+    writes them, 691 MiB once merged (docs/scale.md). What was loaded and a sample of it are handed to the store for
+    `OxigraphStore.settle`, which the caller runs before it closes the store (`crewkg export`)."""
     import queue
     import tempfile
     import threading
@@ -87,6 +88,7 @@ def _bulk(store, written: Iterator) -> None:
 
     loader = threading.Thread(target=load, name="crewkg-bulk-load", daemon=True)
     loader.start()
+    quads, sample = 0, []
     with tempfile.TemporaryFile("w+b", dir=store.path.parent) as digests:
         try:
             for part in written:
@@ -94,6 +96,8 @@ def _bulk(store, written: Iterator) -> None:
                     if failed:
                         raise failed[0]
                     pieces.put(piece.encode("utf-8"))
+                    sample += _sample(piece)
+                quads += part.triples
                 digests.write(part.digests.encode("utf-8"))
             digests.seek(0)
             while block := digests.read(1 << 20):
@@ -103,6 +107,23 @@ def _bulk(store, written: Iterator) -> None:
             loader.join()
     if failed:
         raise failed[0]
+    store.bulk_loaded(quads, "".join(sample))
+
+
+def _sample(text: str) -> list[str]:
+    """Whole lines of N-Quads about every `SAMPLE_EVERY` characters of the text (`OxigraphStore.settle`), none with a
+    blank node: the bulk loader names a text's blank nodes anew, so such a quad written again would be another quad."""
+    from crewkg.service.oxigraph_store import SAMPLE_EVERY
+
+    lines, at = [], 0
+    while (start := text.find("\n", at)) >= 0 and (end := text.find("\n", start + 1)) >= 0:
+        line = text[start + 1:end + 1]
+        if "_:" in line:
+            at = end
+            continue
+        lines.append(line)
+        at = end + SAMPLE_EVERY
+    return lines
 
 
 class _Pipe(io.RawIOBase):

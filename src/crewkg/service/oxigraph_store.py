@@ -4,9 +4,9 @@ reads), for registers: rdflib answers an aggregate over 230 k triples in seconds
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rdflib import Graph, URIRef
 
@@ -24,8 +24,14 @@ from crewkg.service.results import GRAPH, TABULAR, Table, boolean_text, negotiat
 from crewkg.service.sealing import refused_by_seal
 from crewkg.service.terms import Triple, from_ox, nquads
 
+T = TypeVar("T")
 #: on-disk store handles a forked process inherited (kept, never closed there)
 _INHERITED: list = []
+#: quads of a bulk load above which RocksDB merges the loader's table files and `settle` compresses them: the loader
+#: writes a batch of a million quads at a time, and six batches fit the levels below the first without a merge
+SETTLE_ABOVE = 6_000_000
+#: characters of N-Quads a bulk load passes between two quads of the sample `settle` writes again (≈ 0.25 %)
+SAMPLE_EVERY = 1 << 16
 
 
 class OxigraphStore:
@@ -57,6 +63,7 @@ class OxigraphStore:
         self.version = 0  # bumped by every change (the service's answer cache is keyed by it)
         self.read_only = read_only  # also set by `only_read_from_now`
         self._lock = None  # the folder's lock file while the store is only read
+        self._bulk_loaded: tuple[int, str] = (0, "")  # what a bulk load wrote, for `settle`
         if hold and read_only and path is not None:
             self._lock = _held(path)
             if self._lock is None:
@@ -181,12 +188,41 @@ class OxigraphStore:
         if self.path is not None:
             self.store.flush()
 
-    def compact(self) -> None:
-        """Compact an on-disk store fully (RocksDB). A bulk load leaves many table files that only later background
-        work merges, and a service never does that work: it reads its store through read-only handles. Pages of the
-        100 000-person store took 105–147 ms before, 11–17 ms after (docs/scale.md)."""
-        if self.path is not None:
-            self.store.optimize()
+    def bulk_loaded(self, quads: int, sample: str) -> None:
+        """What a bulk load wrote: how many quads, and a sample of them as N-Quads (`settle`)."""
+        self._bulk_loaded = (quads, sample)
+
+    def settle(self, meanwhile: Callable[[OxigraphStore], T]) -> T | None:
+        """After a bulk load of more than `SETTLE_ABOVE` quads, the loader's table files merged and then rewritten
+        compressed; `meanwhile(self)` runs while they are rewritten (the store reads fast from the merge on) and its
+        result is returned. None, with nothing done, after a smaller load or none: it stays as the loader wrote it,
+        its batches fit the levels without a merge.
+
+        The loader writes a compressed table file per batch of a million quads, and their key ranges overlap (every
+        index is ordered by hashes), so RocksDB merges them once a writer holds the store. Oxigraph's RocksDB options
+        compress a level only below the level merges land in, and that level is the last one while the last one is
+        small: the first merge of a register writes everything uncompressed (100 000 synthetic persons, 18.5 M quads:
+        5.2 GiB). Once the last level is large, a merge into it compresses what it rewrites; writing a sample spread
+        over every index again (the quads are there already: nothing changes) and merging rewrites the whole last
+        level: 2.9 GiB (docs/scale.md)."""
+        import threading
+
+        (quads, sample), self._bulk_loaded = self._bulk_loaded, (0, "")
+        if self.path is None or self.read_only or quads <= SETTLE_ABOVE:
+            return None
+        self.store.optimize()  # every table file merged into the last level, uncompressed
+        self.store.load(sample.encode("utf-8"), format=self._ox.RdfFormat.N_QUADS)
+        self.store.flush()
+        rewrite = threading.Thread(target=self._rewrite, name="crewkg-rewrite", daemon=True)
+        rewrite.start()
+        try:
+            return meanwhile(self)
+        finally:
+            rewrite.join()
+
+    def _rewrite(self) -> None:
+        """The sample merged into the last level: every table file of it rewritten, compressed now that it is large."""
+        self.store.optimize()
 
     def _run(self, query: str, dataset: DatasetSpec | None = None, base: str | None = None):
         ox = self._ox

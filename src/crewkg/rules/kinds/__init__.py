@@ -123,9 +123,8 @@ def paraphrased(citation: str) -> bool:
     from crewkg.law.statute import load_law
 
     law = load_law()
-    found = law.__dict__.get("_paraphrased")
-    if found is None:
-        found = law.__dict__["_paraphrased"] = frozenset(p.citation for p in law.provisions.values() if p.paraphrased)
+    found = law.remembered("_paraphrased",
+                           lambda: frozenset(p.citation for p in law.provisions.values() if p.paraphrased))
     return citation in found
 
 
@@ -216,13 +215,10 @@ def unit(kind_name: str) -> str:
 def minima(law: Law, kind_name: str, **attributes: Any) -> list[int]:
     """The distinct minimums the kb's requirements of a kind ask (those whose attributes have the given values),
     ascending: the thresholds a number of that kind is compared with (cached per law)."""
-    cache = law.__dict__.setdefault("_minima", {})
-    key = (kind_name, tuple(sorted(attributes.items())))
-    if key not in cache:
-        cache[key] = sorted({r.minimum for r in law.requirements.values()
-                             if r.kind == kind_name and r.minimum is not None
-                             and all(getattr(r, a) == v for a, v in attributes.items())})
-    return cache[key]
+    return law.remembered_for("_minima", (kind_name, tuple(sorted(attributes.items()))),
+                              lambda: sorted({r.minimum for r in law.requirements.values()
+                                              if r.kind == kind_name and r.minimum is not None
+                                              and all(getattr(r, a) == v for a, v in attributes.items())}))
 
 
 def band(value: Any, grid: list[int]) -> Any:

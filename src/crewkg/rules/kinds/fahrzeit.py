@@ -224,11 +224,8 @@ met(P, R) <= reduced_min(P, R, N) & have(P, R, V) & (V >= N)
 
 def reducible(law):
     """The Fahrzeit requirements of the kb that a reduction may shorten (cached per law)."""
-    found = law.__dict__.get("_reducible")
-    if found is None:
-        found = law.__dict__["_reducible"] = [r for r in law.requirements.values()
-                                              if r.kind == NAME and r.reduction in law.reductions]
-    return found
+    return law.remembered("_reducible", lambda: [r for r in law.requirements.values()
+                                                 if r.kind == NAME and r.reduction in law.reductions])
 
 
 def reduction(law, r, p) -> int:
@@ -244,12 +241,12 @@ def inland_shares(law) -> frozenset[str]:
     """The Fahrzeit requirements in any role that stand beside one with sea time in the same pathway (§ 47 Abs. 4
     SchBV: '… Tage Fahrzeit, davon … in der Binnenschifffahrt'): their days are said to be the inland share, so that
     the two gaps cannot be read as one (cached per law)."""
-    found = law.__dict__.get("_inland_shares")
-    if found is None:
-        found = set()
+    def make() -> frozenset[str]:
+        found: set[str] = set()
         for w in law.pathways.values():
             reqs = [law.requirements[x] for x in w.requirements if x in law.requirements]
             if any(r.kind == NAME and r.capacity and not r.served_as for r in reqs):
                 found |= {r.id for r in reqs if r.kind == NAME and not r.capacity and not r.served_as}
-        found = law.__dict__["_inland_shares"] = frozenset(found)
-    return found
+        return frozenset(found)
+
+    return law.remembered("_inland_shares", make)

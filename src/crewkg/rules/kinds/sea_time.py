@@ -159,11 +159,8 @@ def sea_in(facts, law, capacity):
 
 def in_addition(law):
     """The sea-time requirements of the kb asked in addition to a Fahrzeit (crew:inAdditionTo; cached per law)."""
-    found = law.__dict__.get("_in_addition")
-    if found is None:
-        found = law.__dict__["_in_addition"] = [r for r in law.requirements.values()
-                                                if r.kind == NAME and r.in_addition_to in law.requirements]
-    return found
+    return law.remembered("_in_addition", lambda: [r for r in law.requirements.values()
+                                                   if r.kind == NAME and r.in_addition_to in law.requirements])
 
 
 def apart_days(law, r, p) -> int | None:
