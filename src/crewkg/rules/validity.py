@@ -306,9 +306,12 @@ def own_ends(law: Law, cid: str, issued: date | None, known_on: date | None = No
 def extended(law: Law, schedule: str) -> dict[str, str]:
     """The certificates a reading extends the schedule to (crew:Reading crew:readingOf it, crew:appliesToCertificate),
     each with the reading's id: § 22 Abs. 1 SchBV read for the qualifications § 47 keeps valid (cached per law)."""
-    from crewkg.law.readings import extended_to
+    def make() -> dict[str, str]:
+        from crewkg.law.readings import extended_to
 
-    return law.remembered_for("_extended", schedule, lambda: extended_to(schedule))
+        return extended_to(schedule)
+
+    return law.remembered_for("_extended", schedule, make)
 
 
 def _governed(law: Law, cid: str, day: date) -> MedicalSchedule | None:
