@@ -405,7 +405,7 @@ def test_a_large_bulk_load_is_merged_and_rewritten_and_answers_as_before(tmp_pat
 
 def test_the_sample_is_whole_lines_spread_over_the_text():
     from crewkg.service import oxigraph_store
-    from crewkg.service.loading import _sample
+    from crewkg.service.oxigraph_store import sample_of as _sample
 
     text = "".join(f"<s{i}> <p> <o{i}> <g> .\n" for i in range(20_000))
     lines = _sample(text)

@@ -75,6 +75,8 @@ def _bulk(store, written: Iterator) -> None:
     import tempfile
     import threading
 
+    from crewkg.service.oxigraph_store import sample_of
+
     pieces: queue.Queue = queue.Queue(maxsize=16)
     failed: list[BaseException] = []
 
@@ -96,7 +98,7 @@ def _bulk(store, written: Iterator) -> None:
                     if failed:
                         raise failed[0]
                     pieces.put(piece.encode("utf-8"))
-                    sample += _sample(piece)
+                    sample += sample_of(piece)
                 quads += part.triples
                 digests.write(part.digests.encode("utf-8"))
             digests.seek(0)
@@ -108,22 +110,6 @@ def _bulk(store, written: Iterator) -> None:
     if failed:
         raise failed[0]
     store.bulk_loaded(quads, "".join(sample))
-
-
-def _sample(text: str) -> list[str]:
-    """Whole lines of N-Quads about every `SAMPLE_EVERY` characters of the text (`OxigraphStore.settle`), none with a
-    blank node: the bulk loader names a text's blank nodes anew, so such a quad written again would be another quad."""
-    from crewkg.service.oxigraph_store import SAMPLE_EVERY
-
-    lines, at = [], 0
-    while (start := text.find("\n", at)) >= 0 and (end := text.find("\n", start + 1)) >= 0:
-        line = text[start + 1:end + 1]
-        if "_:" in line:
-            at = end
-            continue
-        lines.append(line)
-        at = end + SAMPLE_EVERY
-    return lines
 
 
 class _Pipe(io.RawIOBase):

@@ -34,6 +34,20 @@ SETTLE_ABOVE = 6_000_000
 SAMPLE_EVERY = 1 << 16
 
 
+def sample_of(text: str) -> list[str]:
+    """Whole lines of N-Quads about every `SAMPLE_EVERY` characters of the text, for `OxigraphStore.settle`; none with
+    a blank node: the bulk loader names a text's blank nodes anew, so such a quad written again would be another quad."""
+    lines, at = [], 0
+    while (start := text.find("\n", at)) >= 0 and (end := text.find("\n", start + 1)) >= 0:
+        line = text[start + 1:end + 1]
+        if "_:" in line:
+            at = end
+            continue
+        lines.append(line)
+        at = end + SAMPLE_EVERY
+    return lines
+
+
 class OxigraphStore:
     """pyoxigraph's in-memory store: Rust evaluation and serialization. Evaluation releases the GIL and
     cannot be interrupted in its thread; the service runs it in worker processes it can stop (querying.py)."""
